@@ -1,0 +1,201 @@
+/* recorder2text: prints a trace as text, one line per record:
+ *   RANK TSTART TEND DEPTH LAYER function(arg=value, ...) = ret [errno=E]
+ * Times are seconds since the trace started; depth 0 is a call the
+ * application made, deeper ones were made from inside traced calls. */
+#include "recorder_format.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *tool = "recorder2text";
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: %s [--rank R] [--function NAME]... [-o DIR] [--info] TRACE_DIR\n"
+            "  --rank R         only rank R\n"
+            "  --function NAME  only calls of NAME (repeatable)\n"
+            "  -o DIR           write DIR/R.txt per rank instead of stdout\n"
+            "  --info           print the trace's metadata and compression counts instead\n",
+            tool);
+}
+
+static const char *cursor_path(void *ctx, int64_t id)
+{
+    return rec_cursor_path(ctx, id);
+}
+
+static int print_rank(rec_trace *t, uint32_t rank, const unsigned *funcs, size_t nfuncs, FILE *out)
+{
+    rec_error err;
+    rec_cursor *c = rec_cursor_open(t, rank, &err);
+    if (!c) {
+        fprintf(stderr, "%s: %s\n", tool, err.msg);
+        return -1;
+    }
+    for (size_t i = 0; i < nfuncs; i++)
+        rec_cursor_want(c, funcs[i]);
+    const rec_table *table = rec_trace_table(t);
+    double resolution = rec_trace_get_info(t)->time_resolution;
+    rec_record r;
+    char line[16384];
+    int rc;
+    while ((rc = rec_cursor_next(c, &r, &err)) == 1) {
+        rec_print_record(line, sizeof line, table, &r, rank, resolution, cursor_path, c);
+        fputs(line, out);
+        fputc('\n', out);
+    }
+    if (rc < 0)
+        fprintf(stderr, "%s: %s\n", tool, err.msg);
+    else if (!rec_cursor_complete(c))
+        fprintf(stderr, "%s: warning: rank %u did not close its trace (crash or kill?): "
+                        "shown up to its last complete block\n", tool, rank);
+    rec_cursor_close(c);
+    return rc < 0 ? -1 : 0;
+}
+
+static double ratio(uint64_t part, uint64_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static int print_info(rec_trace *t)
+{
+    const rec_trace_info *info = rec_trace_get_info(t);
+    printf("trace: %s\nformat: %u.%u\nranks: %u\ntime resolution: %g s\nstart time: %llu ns since the epoch\n"
+           "peephole window: %u\nfunctions in table: %zu\n",
+           rec_trace_dir(t), info->version_major, info->version_minor, info->nranks, info->time_resolution,
+           (unsigned long long)info->start_time_ns, info->window, rec_table_count(rec_trace_table(t)));
+    for (size_t i = 0; i < info->noptions; i++)
+        printf("option: %s=%s\n", info->options[i].key, info->options[i].value);
+    int failed = 0;
+    printf("%-6s %12s %12s %8s %12s %8s %12s %8s\n", "rank", "records", "compressed", "%", "fields", "elided", "bytes",
+           "B/rec");
+    for (uint32_t rank = 0; rank < info->nranks; rank++) {
+        rec_error err;
+        const rec_rank_meta *m = rec_trace_rank_meta(t, rank, &err);
+        if (!m) {
+            fprintf(stderr, "%s: %s\n", tool, err.msg);
+            failed = 1;
+            continue;
+        }
+        rec_counts sum = {0};
+        for (size_t i = 0; i < m->nfuncs; i++) {
+            sum.records += m->funcs[i].counts.records;
+            sum.compressed_records += m->funcs[i].counts.compressed_records;
+            sum.fields += m->funcs[i].counts.fields;
+            sum.elided_fields += m->funcs[i].counts.elided_fields;
+        }
+        printf("%-6u %12llu %12llu %7.2f%% %12llu %7.2f%% %12llu %8.2f\n", rank, (unsigned long long)sum.records,
+               (unsigned long long)sum.compressed_records, ratio(sum.compressed_records, sum.records),
+               (unsigned long long)sum.fields, ratio(sum.elided_fields, sum.fields),
+               (unsigned long long)m->stored_bytes,
+               sum.records ? (double)m->stored_bytes / (double)sum.records : 0.0);
+    }
+    return failed ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {{"rank", required_argument, 0, 'r'},
+                                            {"function", required_argument, 0, 'f'},
+                                            {"output", required_argument, 0, 'o'},
+                                            {"info", no_argument, 0, 'i'},
+                                            {"help", no_argument, 0, 'h'},
+                                            {0, 0, 0, 0}};
+    long only_rank = -1;
+    const char *outdir = NULL;
+    int info_only = 0;
+    char **func_names = calloc((size_t)argc, sizeof *func_names);
+    size_t nfunc_names = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "r:f:o:ih", options, NULL)) != -1) {
+        switch (opt) {
+        case 'r': {
+            char *end;
+            only_rank = strtol(optarg, &end, 10);
+            if (*end || only_rank < 0) {
+                fprintf(stderr, "%s: --rank: not a rank: %s\n", tool, optarg);
+                return 2;
+            }
+            break;
+        }
+        case 'f': func_names[nfunc_names++] = optarg; break;
+        case 'o': outdir = optarg; break;
+        case 'i': info_only = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        usage(stderr);
+        return 2;
+    }
+    rec_error err;
+    rec_trace *t = rec_trace_open(argv[optind], &err);
+    if (!t) {
+        fprintf(stderr, "%s: %s\n", tool, err.msg);
+        return 1;
+    }
+    if (info_only) {
+        int rc = print_info(t);
+        rec_trace_close(t);
+        return rc ? 1 : 0;
+    }
+    const rec_table *table = rec_trace_table(t);
+    unsigned *funcs = calloc(nfunc_names + 1, sizeof *funcs);
+    for (size_t i = 0; i < nfunc_names; i++) {
+        const rec_func_desc *found = NULL;
+        for (size_t k = 0; k < rec_table_count(table) && !found; k++)
+            if (strcmp(rec_table_at(table, k)->name, func_names[i]) == 0)
+                found = rec_table_at(table, k);
+        if (!found) {
+            fprintf(stderr, "%s: --function: %s is not in the trace's function table\n", tool, func_names[i]);
+            return 2;
+        }
+        funcs[i] = found->id;
+    }
+    uint32_t nranks = rec_trace_get_info(t)->nranks;
+    if (only_rank >= (long)nranks) {
+        fprintf(stderr, "%s: --rank %ld: the trace has %u ranks\n", tool, only_rank, nranks);
+        return 2;
+    }
+    if (outdir && mkdir(outdir, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "%s: %s: cannot create: %s\n", tool, outdir, strerror(errno));
+        return 1;
+    }
+    int failed = 0;
+    for (uint32_t rank = 0; rank < nranks; rank++) {
+        if (only_rank >= 0 && rank != (uint32_t)only_rank)
+            continue;
+        FILE *out = stdout;
+        char path[4096];
+        if (outdir) {
+            snprintf(path, sizeof path, "%s/%u.txt", outdir, rank);
+            out = fopen(path, "w");
+            if (!out) {
+                fprintf(stderr, "%s: %s: cannot create: %s\n", tool, path, strerror(errno));
+                failed = 1;
+                continue;
+            }
+        }
+        if (print_rank(t, rank, funcs, nfunc_names, out) != 0)
+            failed = 1;
+        if (outdir && fclose(out) != 0) {
+            fprintf(stderr, "%s: %s: write failed: %s\n", tool, path, strerror(errno));
+            failed = 1;
+        }
+    }
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "%s: writing to stdout failed: %s\n", tool, strerror(errno));
+        failed = 1;
+    }
+    free(funcs);
+    free(func_names);
+    rec_trace_close(t);
+    return failed ? 1 : 0;
+}

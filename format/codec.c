@@ -1,0 +1,517 @@
+/* codec.c: one record at a time, with the peephole compressor.
+ *
+ * A record is compared with the last W records of its block. A window
+ * record of the same function (and the same call depth and thread) with at
+ * least one recorded field in common may serve as its reference; the one with
+ * most fields in common wins, ties going to the most recent. A referencing
+ * record stores only the fields that differ, integers as deltas against the
+ * reference. See docs/format.md. */
+#include "codec.h"
+
+#include <stdlib.h>
+
+/* ---- field access: args, then ret, then errno ---- */
+
+static void load_fields(const rec_record *r, const rec_layout *lay, rec_value *errno_value,
+                        const rec_value *fields[REC_MAX_FIELDS])
+{
+    for (unsigned i = 0; i < lay->nargs; i++)
+        fields[i] = &r->args[i];
+    if (lay->nfields > lay->nargs) {
+        fields[lay->nargs] = &r->ret;
+        *errno_value = (rec_value){.i = r->err};
+        fields[lay->nargs + 1] = errno_value;
+    }
+}
+
+static rec_value *field_slot(rec_record *r, const rec_layout *lay, unsigned i, rec_value *errno_value)
+{
+    if (i < lay->nargs)
+        return &r->args[i];
+    if (i == lay->nargs)
+        return &r->ret;
+    return errno_value;
+}
+
+size_t rec_value_array(const rec_value *v, int64_t *out, size_t max)
+{
+    if (!v->encoded) {
+        const int64_t *a = v->ptr;
+        for (size_t k = 0; k < v->len && k < max; k++)
+            out[k] = a[k];
+        return v->len;
+    }
+    rec_in in;
+    rec_in_init(&in, v->ptr, (size_t)v->i);
+    for (size_t k = 0; k < v->len; k++) {
+        int64_t x = rec_get_svarint(&in);
+        if (k < max)
+            out[k] = x;
+    }
+    return v->len;
+}
+
+static int64_t array_at(const rec_value *v, size_t k, rec_in *in)
+{
+    return v->encoded ? rec_get_svarint(in) : ((const int64_t *)v->ptr)[k];
+}
+
+static int arrays_equal(const rec_value *a, const rec_value *b)
+{
+    if (a->len != b->len)
+        return 0;
+    if (a->encoded && b->encoded)
+        return a->i == b->i && memcmp(a->ptr, b->ptr, (size_t)a->i) == 0;
+    if (!a->encoded && !b->encoded)
+        return a->len == 0 || memcmp(a->ptr, b->ptr, a->len * sizeof(int64_t)) == 0;
+    rec_in ia, ib;
+    rec_in_init(&ia, a->ptr, a->encoded ? (size_t)a->i : 0);
+    rec_in_init(&ib, b->ptr, b->encoded ? (size_t)b->i : 0);
+    for (size_t k = 0; k < a->len; k++)
+        if (array_at(a, k, &ia) != array_at(b, k, &ib))
+            return 0;
+    return 1;
+}
+
+static int values_equal(unsigned cls, const rec_value *a, const rec_value *b)
+{
+    switch (cls) {
+    case REC_CLASS_INT:
+    case REC_CLASS_PATH:
+        return a->i == b->i;
+    case REC_CLASS_STR:
+        return a->len == b->len && (a->len == 0 || memcmp(a->ptr, b->ptr, a->len) == 0);
+    case REC_CLASS_ARRAY:
+        return arrays_equal(a, b);
+    default:
+        return 1; /* not recorded: never differs */
+    }
+}
+
+static void put_array(rec_buf *out, const rec_value *v)
+{
+    rec_put_varint(out, v->len);
+    if (v->encoded) {
+        rec_put_bytes(out, v->ptr, (size_t)v->i);
+        return;
+    }
+    const int64_t *a = v->ptr;
+    for (uint32_t k = 0; k < v->len; k++)
+        rec_put_svarint(out, a[k]);
+}
+
+/* Full value, or (ref != NULL, integers only) the delta against ref. */
+static void put_value(rec_buf *out, unsigned cls, const rec_value *v, const rec_value *ref)
+{
+    switch (cls) {
+    case REC_CLASS_INT:
+    case REC_CLASS_PATH:
+        rec_put_svarint(out, ref ? (int64_t)((uint64_t)v->i - (uint64_t)ref->i) : v->i);
+        break;
+    case REC_CLASS_STR:
+        rec_put_str(out, v->ptr, v->len);
+        break;
+    case REC_CLASS_ARRAY:
+        put_array(out, v);
+        break;
+    default:
+        break;
+    }
+}
+
+static void get_value(rec_in *in, unsigned cls, rec_value *v, const rec_value *ref)
+{
+    switch (cls) {
+    case REC_CLASS_INT:
+    case REC_CLASS_PATH: {
+        int64_t x = rec_get_svarint(in);
+        *v = (rec_value){.i = ref ? (int64_t)((uint64_t)ref->i + (uint64_t)x) : x};
+        break;
+    }
+    case REC_CLASS_STR: {
+        uint32_t len = 0;
+        const uint8_t *s = rec_get_str(in, &len);
+        *v = (rec_value){.ptr = s, .len = len};
+        break;
+    }
+    case REC_CLASS_ARRAY: {
+        uint64_t n = rec_get_varint(in);
+        const uint8_t *first = in->p;
+        if (n > rec_in_left(in)) { /* every element takes at least one byte */
+            rec_in_fail(in, "array longer than its block");
+            *v = (rec_value){0};
+            break;
+        }
+        for (uint64_t k = 0; k < n; k++)
+            rec_get_svarint(in);
+        *v = (rec_value){.ptr = first, .len = (uint32_t)n, .encoded = 1, .i = in->p - first};
+        break;
+    }
+    default:
+        *v = (rec_value){0};
+        break;
+    }
+}
+
+/* ---- the window ---- */
+
+static void window_init(rec_window *w, unsigned size)
+{
+    memset(w, 0, sizeof *w);
+    w->size = size > REC_WINDOW_MAX ? REC_WINDOW_MAX : size;
+}
+
+static void window_free(rec_window *w)
+{
+    for (unsigned i = 0; i < REC_WINDOW_MAX; i++)
+        rec_buf_free(&w->slots[i].arena);
+}
+
+/* The record `back` places before the next one (1 = most recent). */
+static rec_slot *window_back(rec_window *w, unsigned back)
+{
+    return &w->slots[(w->head + w->size - back) % w->size];
+}
+
+static rec_slot *window_push(rec_window *w)
+{
+    rec_slot *s = &w->slots[w->head];
+    w->head = (w->head + 1) % w->size;
+    if (w->count < w->size)
+        w->count++;
+    return s;
+}
+
+/* Writer side: the slot keeps its own copy of strings and arrays, because
+ * the caller's buffers are gone once rec_encode returns. */
+static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layout *lay)
+{
+    rec_slot *s = window_push(w);
+    s->rec = *r;
+    s->arena.len = 0;
+    size_t need = 0;
+    for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
+        const rec_value *v = i < lay->nargs ? &r->args[i] : &r->ret;
+        if (lay->cls[i] == REC_CLASS_STR)
+            need += v->len;
+        else if (lay->cls[i] == REC_CLASS_ARRAY)
+            need += v->encoded ? (size_t)v->i : v->len * sizeof(int64_t);
+    }
+    rec_buf_reserve(&s->arena, need);
+    if (s->arena.oom) { /* no copy: make the slot unusable as a reference */
+        s->rec.func = 0;
+        return;
+    }
+    for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
+        rec_value *v = i < lay->nargs ? &s->rec.args[i] : &s->rec.ret;
+        size_t n = 0;
+        if (lay->cls[i] == REC_CLASS_STR)
+            n = v->len;
+        else if (lay->cls[i] == REC_CLASS_ARRAY)
+            n = v->encoded ? (size_t)v->i : v->len * sizeof(int64_t);
+        else
+            continue;
+        uint8_t *dst = s->arena.data + s->arena.len;
+        if (n)
+            memcpy(dst, v->ptr, n);
+        s->arena.len += n;
+        v->ptr = dst;
+    }
+}
+
+/* Copies what a record of this layout uses (not the unused argument slots:
+ * the reader copies every record into the window, so this is hot). */
+static void copy_record(rec_record *dst, const rec_record *src, const rec_layout *lay)
+{
+    dst->tstart = src->tstart;
+    dst->tend = src->tend;
+    dst->func = src->func;
+    dst->depth = src->depth;
+    dst->thread = src->thread;
+    memcpy(dst->args, src->args, lay->nargs * sizeof src->args[0]);
+    dst->ret = src->ret;
+    dst->err = src->err;
+}
+
+/* ---- encoder ---- */
+
+int rec_encoder_init(rec_encoder *e, const rec_table *table, unsigned window)
+{
+    memset(e, 0, sizeof *e);
+    e->table = table;
+    window_init(&e->win, window);
+    e->per_func = calloc(REC_FUNCTION_ID_LIMIT, sizeof *e->per_func);
+    return e->per_func ? 0 : -1;
+}
+
+void rec_encoder_free(rec_encoder *e)
+{
+    window_free(&e->win);
+    free(e->per_func);
+    e->per_func = NULL;
+}
+
+void rec_encoder_reset(rec_encoder *e, uint64_t first_tstart)
+{
+    e->win.count = 0;
+    e->win.head = 0;
+    e->prev_tstart = first_tstart;
+}
+
+void rec_encode_path_def(rec_buf *out, int64_t id, const char *path)
+{
+    rec_put_u8(out, REC_STATUS_DEF);
+    rec_put_varint(out, REC_DEF_PATH);
+    rec_put_svarint(out, id);
+    rec_put_cstr(out, path);
+}
+
+/* Picks the reference for r: the window record with most recorded fields
+ * equal (at least one), ties to the most recent. Returns its distance, or 0. */
+static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_layout *lay,
+                                 const rec_value *const *fields, uint32_t *same_mask)
+{
+    unsigned best = 0, best_common = 0;
+    for (unsigned back = 1; back <= e->win.count; back++) {
+        const rec_record *w = &window_back(&e->win, back)->rec;
+        if (w->func != r->func || w->depth != r->depth || w->thread != r->thread)
+            continue;
+        rec_value w_errno;
+        const rec_value *wf[REC_MAX_FIELDS];
+        load_fields(w, lay, &w_errno, wf);
+        unsigned common = 0;
+        uint32_t same = 0;
+        for (unsigned i = 0; i < lay->nfields; i++) {
+            if (lay->cls[i] == REC_CLASS_NONE)
+                continue;
+            if (values_equal(lay->cls[i], fields[i], wf[i])) {
+                common++;
+                same |= 1u << i;
+            }
+        }
+        if (common > best_common) {
+            best_common = common;
+            best = back;
+            *same_mask = same;
+        }
+    }
+    return best;
+}
+
+int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **why)
+{
+    const rec_layout *lay = rec_table_layout(e->table, r->func);
+    if (!lay) {
+        *why = "function id not in the table";
+        return -1;
+    }
+    rec_value errno_value;
+    const rec_value *fields[REC_MAX_FIELDS];
+    load_fields(r, lay, &errno_value, fields);
+
+    uint64_t tend = r->tend < r->tstart ? r->tstart : r->tend;
+    int64_t dstart = (int64_t)(r->tstart - e->prev_tstart);
+    e->prev_tstart = r->tstart;
+
+    uint32_t same = 0;
+    unsigned ref = e->win.size && lay->nrecorded ? choose_reference(e, r, lay, fields, &same) : 0;
+    rec_counts *fc = &e->per_func[r->func];
+    fc->records++;
+    fc->fields += lay->nrecorded;
+    if (ref) {
+        const rec_record *refrec = &window_back(&e->win, ref)->rec;
+        rec_value ref_errno;
+        const rec_value *rf[REC_MAX_FIELDS];
+        load_fields(refrec, lay, &ref_errno, rf);
+        uint8_t status = REC_STATUS_REF;
+        uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
+        unsigned elided = 0;
+        for (unsigned i = 0; i < lay->nfields; i++) {
+            if (lay->cls[i] == REC_CLASS_NONE)
+                continue;
+            if (same & (1u << i)) {
+                elided++;
+                continue;
+            }
+            if (i < 7)
+                status |= (uint8_t)(1u << (6 - i));
+            else
+                ext[(i - 7) / 8] |= (uint8_t)(0x80u >> ((i - 7) % 8));
+        }
+        rec_put_u8(out, status);
+        rec_put_svarint(out, dstart);
+        rec_put_varint(out, tend - r->tstart);
+        rec_put_u8(out, (uint8_t)ref);
+        rec_put_bytes(out, ext, rec_ext_mask_bytes(lay->nfields));
+        for (unsigned i = 0; i < lay->nfields; i++)
+            if (lay->cls[i] != REC_CLASS_NONE && !(same & (1u << i)))
+                put_value(out, lay->cls[i], fields[i], rf[i]);
+        fc->compressed_records++;
+        fc->elided_fields += elided;
+    } else {
+        uint8_t status = (uint8_t)((r->depth ? REC_STATUS_DEPTH : 0) | (r->thread ? REC_STATUS_THREAD : 0));
+        rec_put_u8(out, status);
+        rec_put_svarint(out, dstart);
+        rec_put_varint(out, tend - r->tstart);
+        rec_put_varint(out, r->func);
+        if (r->depth)
+            rec_put_varint(out, r->depth);
+        if (r->thread)
+            rec_put_varint(out, r->thread);
+        for (unsigned i = 0; i < lay->nfields; i++)
+            put_value(out, lay->cls[i], fields[i], NULL);
+    }
+    if (e->win.size)
+        window_keep_copy(&e->win, r, lay);
+    if (out->oom) {
+        *why = "out of memory";
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- decoder ---- */
+
+void rec_decoder_init(rec_decoder *d, const rec_table *table, unsigned window)
+{
+    memset(d, 0, sizeof *d);
+    d->table = table;
+    window_init(&d->win, window ? window : 1);
+    d->window = window;
+}
+
+void rec_decoder_reset(rec_decoder *d, uint64_t first_tstart)
+{
+    d->win.count = 0;
+    d->win.head = 0;
+    d->prev_tstart = first_tstart;
+}
+
+static int decode_def(rec_in *in, rec_def *def)
+{
+    def->kind = rec_get_varint(in);
+    def->id = rec_get_svarint(in);
+    def->bytes = rec_get_str(in, &def->len);
+    if (in->failure)
+        return -1;
+    if (def->kind != REC_DEF_PATH) {
+        rec_in_fail(in, "unknown definition kind");
+        return -1;
+    }
+    return 2;
+}
+
+int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
+{
+    const uint8_t *entry = in->p;
+    uint8_t status = rec_get_u8(in);
+    if (in->failure)
+        return -1;
+    if (!(status & REC_STATUS_REF) && (status & REC_STATUS_DEF)) {
+        if (status != REC_STATUS_DEF) {
+            in->p = entry;
+            rec_in_fail(in, "bad status byte");
+            return -1;
+        }
+        return decode_def(in, def);
+    }
+    int64_t dstart = rec_get_svarint(in);
+    uint64_t duration = rec_get_varint(in);
+    uint64_t tstart = d->prev_tstart + (uint64_t)dstart;
+    const rec_layout *lay;
+    const rec_record *refrec = NULL;
+    uint8_t ref = 0;
+    if (status & REC_STATUS_REF) {
+        ref = rec_get_u8(in);
+        if (in->failure)
+            return -1;
+        if (ref == 0 || ref > d->window || ref > d->win.count) {
+            in->p = entry;
+            rec_in_fail(in, "ref_id outside the window");
+            return -1;
+        }
+        refrec = &window_back(&d->win, ref)->rec;
+        lay = rec_table_layout(d->table, refrec->func);
+        r->func = refrec->func;
+        r->depth = refrec->depth;
+        r->thread = refrec->thread;
+    } else {
+        if (status & ~REC_STATUS_FULL_MASK) {
+            in->p = entry;
+            rec_in_fail(in, "bad status byte");
+            return -1;
+        }
+        uint64_t func = rec_get_varint(in);
+        lay = in->failure ? NULL : rec_table_layout(d->table, (unsigned)func);
+        if (!lay) {
+            if (!in->failure) {
+                in->p = entry;
+                rec_in_fail(in, "function id not in the trace's table");
+            }
+            return -1;
+        }
+        r->func = (uint16_t)func;
+        uint64_t depth = status & REC_STATUS_DEPTH ? rec_get_varint(in) : 0;
+        uint64_t thread = status & REC_STATUS_THREAD ? rec_get_varint(in) : 0;
+        if (depth > 255 || thread > UINT32_MAX) {
+            rec_in_fail(in, "depth or thread id out of range");
+            return -1;
+        }
+        r->depth = (uint8_t)depth;
+        r->thread = (uint32_t)thread;
+    }
+    if (in->failure)
+        return -1;
+    r->tstart = tstart;
+    r->tend = tstart + duration;
+    r->compressed = ref != 0;
+    r->ref = ref;
+    r->diff_fields = 0;
+    d->prev_tstart = tstart;
+
+    rec_value errno_value = {0};
+    if (refrec) {
+        uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
+        rec_get_bytes(in, ext, rec_ext_mask_bytes(lay->nfields));
+        rec_value ref_errno;
+        const rec_value *rf[REC_MAX_FIELDS];
+        load_fields(refrec, lay, &ref_errno, rf);
+        unsigned stored = 0, elided = 0;
+        for (unsigned i = 0; i < lay->nfields; i++) {
+            int differs = i < 7 ? (status >> (6 - i)) & 1 : (ext[(i - 7) / 8] >> (7 - (i - 7) % 8)) & 1;
+            rec_value *v = field_slot(r, lay, i, &errno_value);
+            if (differs && lay->cls[i] == REC_CLASS_NONE) {
+                rec_in_fail(in, "difference marked on a field that is never recorded");
+                return -1;
+            }
+            if (differs) {
+                get_value(in, lay->cls[i], v, rf[i]);
+                stored++;
+            } else {
+                *v = *rf[i];
+                if (lay->cls[i] != REC_CLASS_NONE)
+                    elided++;
+            }
+        }
+        /* Mask bits past the last field must be clear. */
+        if (lay->nfields < 7 && (status & ((1u << (7 - lay->nfields)) - 1))) {
+            rec_in_fail(in, "difference marked on a field the function does not have");
+            return -1;
+        }
+        r->diff_fields = stored;
+        d->total.compressed_records++;
+        d->total.elided_fields += elided;
+    } else {
+        for (unsigned i = 0; i < lay->nfields; i++)
+            get_value(in, lay->cls[i], field_slot(r, lay, i, &errno_value), NULL);
+    }
+    if (in->failure)
+        return -1;
+    if (lay->nfields == lay->nargs)
+        r->ret = (rec_value){0};
+    r->err = errno_value.i;
+    d->total.records++;
+    d->total.fields += lay->nrecorded;
+    copy_record(&window_push(&d->win)->rec, r, lay);
+    return 1;
+}

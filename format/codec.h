@@ -1,0 +1,87 @@
+/* codec.h: encoding and decoding of single records with the peephole
+ * compressor of paper 001 (Recorder 2.0, section III-B). Internal to format/. */
+#ifndef REC_CODEC_H
+#define REC_CODEC_H
+
+#include "bytes.h"
+#include "recorder_format.h"
+
+/* Status byte. Bit 7 set: the record is a reference to a window record and
+ * bits 6..0 mark which of fields 0..6 are stored (differ); fields 7 and up
+ * are marked in extension bytes. Bit 7 clear: a full record, or (bit 6) a
+ * definition entry that is not a record at all. */
+enum {
+    REC_STATUS_REF = 0x80,
+    REC_STATUS_DEF = 0x40,
+    REC_STATUS_DEPTH = 0x01,  /* full record: depth follows */
+    REC_STATUS_THREAD = 0x02, /* full record: thread id follows */
+    REC_STATUS_FULL_MASK = REC_STATUS_DEPTH | REC_STATUS_THREAD,
+};
+enum { REC_DEF_PATH = 1 };
+
+/* Per-function field layout, cached in the table. */
+typedef struct rec_layout {
+    uint8_t nfields;   /* args + ret + errno (ret and errno only for non-void) */
+    uint8_t nrecorded; /* fields whose class is not NONE */
+    uint8_t nargs;
+    uint8_t cls[REC_MAX_FIELDS];
+} rec_layout;
+
+const rec_layout *rec_table_layout(const rec_table *t, unsigned id);
+
+/* Number of mask extension bytes a compressed record of nfields carries. */
+static inline unsigned rec_ext_mask_bytes(unsigned nfields)
+{
+    return nfields > 7 ? (nfields - 7 + 7) / 8 : 0;
+}
+
+typedef struct rec_slot {
+    rec_record rec;
+    rec_buf arena; /* writer side: copies of the record's strings and arrays */
+} rec_slot;
+
+/* Shared by encoder and decoder: the last `window` records of this block. */
+typedef struct rec_window {
+    unsigned size, count, head; /* head: where the next record goes */
+    rec_slot slots[REC_WINDOW_MAX];
+} rec_window;
+
+typedef struct rec_encoder {
+    const rec_table *table;
+    rec_window win;
+    uint64_t prev_tstart;
+    rec_counts total;
+    rec_counts *per_func; /* REC_FUNCTION_ID_LIMIT entries */
+} rec_encoder;
+
+int rec_encoder_init(rec_encoder *e, const rec_table *table, unsigned window);
+void rec_encoder_free(rec_encoder *e);
+/* Starts a block: forgets the window, times restart from first_tstart. */
+void rec_encoder_reset(rec_encoder *e, uint64_t first_tstart);
+/* Appends r to out; returns 0, or -1 with *why set (bad function id ...). */
+int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **why);
+void rec_encode_path_def(rec_buf *out, int64_t id, const char *path);
+
+typedef struct rec_decoder {
+    const rec_table *table;
+    rec_window win;
+    unsigned window; /* as declared by the trace: references beyond it are errors */
+    uint64_t prev_tstart;
+    rec_counts total;
+} rec_decoder;
+
+void rec_decoder_init(rec_decoder *d, const rec_table *table, unsigned window);
+void rec_decoder_reset(rec_decoder *d, uint64_t first_tstart);
+
+typedef struct rec_def {
+    uint64_t kind;
+    int64_t id;
+    const uint8_t *bytes;
+    uint32_t len;
+} rec_def;
+
+/* Decodes the next entry: 1 = a record in *r, 2 = a definition in *def,
+ * -1 = malformed (in->failure says why, in->failure_at where). */
+int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def);
+
+#endif

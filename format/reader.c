@@ -1,0 +1,455 @@
+/* reader.c: opening a trace and walking a rank's records.
+ *
+ * Selective decoding (paper 001, Alg. 1): a cursor told which functions it
+ * wants skips every block whose function bitmap holds none of them without
+ * reading its payload, and within a block returns only wanted records.
+ *
+ * Every malformed input ends in an error naming the file and byte offset. A
+ * rank whose N.meta is missing never closed its stream (crash, kill): its
+ * records up to the last whole block are returned and the cursor reports the
+ * stream as incomplete. */
+#include "block.h"
+#include "codec.h"
+#include "meta.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <zstd.h>
+
+typedef struct rank_slot {
+    int state; /* 0 not loaded, 1 loaded, 2 missing, 3 bad */
+    rec_rank_meta meta;
+    char error[1024];
+} rank_slot;
+
+struct rec_trace {
+    char *dir;
+    rec_global g;
+    rank_slot *ranks;
+};
+
+rec_trace *rec_trace_open(const char *dir, rec_error *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/recorder.meta", dir);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err->msg, sizeof err->msg, "%s: not a trace directory: %s", dir,
+                 errno ? strerror(errno) : "not a directory");
+        return NULL;
+    }
+    uint8_t *data;
+    size_t n;
+    if (rec_read_file(path, &data, &n, err) != 0)
+        return NULL;
+    rec_trace *t = calloc(1, sizeof *t);
+    if (!t) {
+        free(data);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    int rc = rec_meta_parse_global(data, n, path, &t->g, err);
+    free(data);
+    if (rc != 0) {
+        free(t);
+        return NULL;
+    }
+    t->dir = strdup(dir);
+    t->ranks = calloc(t->g.info.nranks, sizeof *t->ranks);
+    if (!t->dir || !t->ranks) {
+        rec_trace_close(t);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    return t;
+}
+
+void rec_trace_close(rec_trace *t)
+{
+    if (!t)
+        return;
+    for (uint32_t r = 0; t->ranks && r < t->g.info.nranks; r++)
+        rec_rank_meta_free(&t->ranks[r].meta);
+    free(t->ranks);
+    rec_global_free(&t->g);
+    free(t->dir);
+    free(t);
+}
+
+const rec_trace_info *rec_trace_get_info(const rec_trace *t)
+{
+    return &t->g.info;
+}
+
+const rec_table *rec_trace_table(const rec_trace *t)
+{
+    return t->g.table;
+}
+
+const char *rec_trace_dir(const rec_trace *t)
+{
+    return t->dir;
+}
+
+/* Loads N.meta once. Returns the slot; state 2 (missing) is not an error. */
+static rank_slot *load_rank(rec_trace *t, uint32_t rank)
+{
+    rank_slot *s = &t->ranks[rank];
+    if (s->state)
+        return s;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%u.meta", t->dir, rank);
+    uint8_t *data;
+    size_t n;
+    rec_error err;
+    if (rec_read_file(path, &data, &n, &err) != 0) {
+        s->state = errno == ENOENT ? 2 : 3;
+        snprintf(s->error, sizeof s->error, "%s", err.msg);
+        return s;
+    }
+    if (rec_meta_parse_rank(data, n, path, &s->meta, &err) != 0) {
+        s->state = 3;
+        snprintf(s->error, sizeof s->error, "%s", err.msg);
+    } else if (s->meta.rank != rank) {
+        s->state = 3;
+        snprintf(s->error, sizeof s->error, "%s: holds rank %u's metadata", path, s->meta.rank);
+        rec_rank_meta_free(&s->meta);
+    } else {
+        s->state = 1;
+    }
+    free(data);
+    return s;
+}
+
+const rec_rank_meta *rec_trace_rank_meta(rec_trace *t, uint32_t rank, rec_error *err)
+{
+    if (rank >= t->g.info.nranks) {
+        snprintf(err->msg, sizeof err->msg, "%s: no rank %u (the trace has %u)", t->dir, rank, t->g.info.nranks);
+        return NULL;
+    }
+    rank_slot *s = load_rank(t, rank);
+    if (s->state != 1) {
+        snprintf(err->msg, sizeof err->msg, "%s", s->error);
+        return NULL;
+    }
+    return &s->meta;
+}
+
+/* ---- cursor ---- */
+
+struct rec_cursor {
+    rec_trace *t;
+    uint32_t rank;
+    char path[4200];
+    FILE *file;
+    int swap;
+    uint64_t offset;       /* file offset of the next block header */
+    uint64_t block_offset; /* file offset of the current block's header */
+    const rec_rank_meta *meta; /* NULL: the rank did not close cleanly */
+    uint8_t *stored, *raw;
+    size_t stored_cap, raw_cap;
+    ZSTD_DCtx *zstd;
+    rec_decoder dec;
+    rec_in in;
+    rec_block_header block;
+    uint32_t block_records, block_defs;
+    int in_block, done, complete;
+    int filtering;
+    uint8_t wanted[REC_FUNCTION_ID_LIMIT / 8];
+    uint8_t wanted_mod256[REC_BLOCK_FUNC_BITMAP];
+    char **paths; /* from the stream's definitions when there is no N.meta */
+    size_t npaths, paths_cap;
+    uint64_t records_seen, blocks_skipped, defs_seen;
+};
+
+static int cursor_error(rec_cursor *c, rec_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#include <stdarg.h>
+static int cursor_error(rec_cursor *c, rec_error *err, const char *fmt, ...)
+{
+    char what[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(err->msg, sizeof err->msg, "%s: %s", c->path, what);
+    c->done = 1;
+    return -1;
+}
+
+rec_cursor *rec_cursor_open(rec_trace *t, uint32_t rank, rec_error *err)
+{
+    if (rank >= t->g.info.nranks) {
+        snprintf(err->msg, sizeof err->msg, "%s: no rank %u (the trace has %u)", t->dir, rank, t->g.info.nranks);
+        return NULL;
+    }
+    rank_slot *s = load_rank(t, rank);
+    if (s->state == 3) {
+        snprintf(err->msg, sizeof err->msg, "%s", s->error);
+        return NULL;
+    }
+    rec_cursor *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    c->t = t;
+    c->rank = rank;
+    c->meta = s->state == 1 ? &s->meta : NULL;
+    snprintf(c->path, sizeof c->path, "%s/%u.rec", t->dir, rank);
+    c->file = fopen(c->path, "rb");
+    if (!c->file) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", c->path, strerror(errno));
+        free(c);
+        return NULL;
+    }
+    rec_decoder_init(&c->dec, t->g.table, t->g.info.window);
+    uint8_t header[REC_FILE_HEADER_SIZE + 4];
+    size_t got = fread(header, 1, sizeof header, c->file);
+    rec_fixed f = {0};
+    rec_in_init(&f.in, header, got);
+    uint32_t major, minor;
+    if (rec_check_file_header(&f, REC_MAGIC_RECORDS, c->path, "record stream", &major, &minor, err) != 0) {
+        rec_cursor_close(c);
+        return NULL;
+    }
+    c->swap = f.swap;
+    uint32_t file_rank = rec_fixed_u32(&f);
+    if (f.in.failure) {
+        snprintf(err->msg, sizeof err->msg, "%s: truncated header at byte %zu", c->path, got);
+        rec_cursor_close(c);
+        return NULL;
+    }
+    if (file_rank != rank) {
+        snprintf(err->msg, sizeof err->msg, "%s: holds rank %u's records", c->path, file_rank);
+        rec_cursor_close(c);
+        return NULL;
+    }
+    c->offset = sizeof header;
+    return c;
+}
+
+void rec_cursor_want(rec_cursor *c, unsigned func_id)
+{
+    if (func_id >= REC_FUNCTION_ID_LIMIT)
+        return;
+    c->filtering = 1;
+    c->wanted[func_id >> 3] |= (uint8_t)(1u << (func_id & 7));
+    c->wanted_mod256[(func_id & 0xff) >> 3] |= (uint8_t)(1u << (func_id & 7));
+}
+
+static int is_wanted(const rec_cursor *c, unsigned id)
+{
+    return !c->filtering || (id < REC_FUNCTION_ID_LIMIT && (c->wanted[id >> 3] >> (id & 7)) & 1);
+}
+
+static int block_may_hold_wanted(const rec_cursor *c, const rec_block_header *h)
+{
+    for (unsigned i = 0; i < REC_BLOCK_FUNC_BITMAP; i++)
+        if (h->funcs[i] & c->wanted_mod256[i])
+            return 1;
+    return 0;
+}
+
+static int grow(uint8_t **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    uint8_t *p = realloc(*buf, need);
+    if (!p)
+        return -1;
+    *buf = p;
+    *cap = need;
+    return 0;
+}
+
+/* A stream that stops early is an error when N.meta says the rank closed
+ * cleanly, and the normal end of an incomplete trace otherwise. */
+static int stream_stops(rec_cursor *c, rec_error *err, const char *what)
+{
+    if (c->meta)
+        return cursor_error(c, err, "%s at byte %llu", what, (unsigned long long)c->offset);
+    c->done = 1;
+    c->complete = 0;
+    return 0;
+}
+
+/* Reads the next block header and payload. 1: a block is ready; 0: end. */
+static int next_block(rec_cursor *c, rec_error *err)
+{
+    for (;;) {
+        uint8_t raw_header[REC_BLOCK_HEADER_SIZE];
+        if (fseeko(c->file, (off_t)c->offset, SEEK_SET) != 0)
+            return cursor_error(c, err, "seek to byte %llu failed", (unsigned long long)c->offset);
+        size_t got = fread(raw_header, 1, sizeof raw_header, c->file);
+        if (got == 0)
+            return stream_stops(c, err, "stream ends without its end marker");
+        if (got < sizeof raw_header)
+            return stream_stops(c, err, "truncated block header");
+        const char *why = NULL;
+        rec_block_header h;
+        if (rec_block_header_unpack(raw_header, c->swap, &h, &why) != 0)
+            return cursor_error(c, err, "%s at byte %llu", why, (unsigned long long)c->offset);
+        c->block_offset = c->offset;
+        c->offset += sizeof raw_header;
+        if (memcmp(h.magic, REC_END_MAGIC, 4) == 0) {
+            if (h.nrecords != (c->records_seen > UINT32_MAX ? UINT32_MAX : c->records_seen))
+                return cursor_error(c, err, "end marker at byte %llu counts %u records, the stream holds %llu",
+                                    (unsigned long long)c->block_offset, h.nrecords,
+                                    (unsigned long long)c->records_seen);
+            if (c->meta && c->meta->records != c->records_seen)
+                return cursor_error(c, err, "the stream holds %llu records, its .meta file says %llu",
+                                    (unsigned long long)c->records_seen, (unsigned long long)c->meta->records);
+            if (fgetc(c->file) != EOF)
+                return cursor_error(c, err, "unexpected bytes after the end marker at byte %llu",
+                                    (unsigned long long)c->offset);
+            c->done = 1;
+            c->complete = 1;
+            return 0;
+        }
+        /* Skipping needs the rank's full path table, which only N.meta has. */
+        if (c->filtering && c->meta && !block_may_hold_wanted(c, &h)) {
+            c->offset += h.stored_size;
+            c->records_seen += h.nrecords;
+            c->blocks_skipped++;
+            continue;
+        }
+        if (grow(&c->stored, &c->stored_cap, h.stored_size) != 0)
+            return cursor_error(c, err, "out of memory");
+        got = fread(c->stored, 1, h.stored_size, c->file);
+        if (got < h.stored_size)
+            return stream_stops(c, err, "truncated block");
+        c->offset += h.stored_size;
+        if (rec_crc32(0, c->stored, h.stored_size) != h.payload_crc)
+            return cursor_error(c, err, "block at byte %llu: payload checksum mismatch",
+                                (unsigned long long)c->block_offset);
+        const uint8_t *payload = c->stored;
+        if (h.codec == REC_CODEC_ZSTD) {
+            if (!c->zstd && !(c->zstd = ZSTD_createDCtx()))
+                return cursor_error(c, err, "out of memory");
+            if (grow(&c->raw, &c->raw_cap, h.raw_size ? h.raw_size : 1) != 0)
+                return cursor_error(c, err, "out of memory");
+            size_t n = ZSTD_decompressDCtx(c->zstd, c->raw, h.raw_size, c->stored, h.stored_size);
+            if (ZSTD_isError(n) || n != h.raw_size)
+                return cursor_error(c, err, "block at byte %llu: cannot decompress: %s",
+                                    (unsigned long long)c->block_offset,
+                                    ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+            payload = c->raw;
+        } else if (h.stored_size != h.raw_size) {
+            return cursor_error(c, err, "block at byte %llu: stored and raw sizes differ in an uncompressed block",
+                                (unsigned long long)c->block_offset);
+        }
+        c->block = h;
+        c->block_records = c->block_defs = 0;
+        rec_in_init(&c->in, payload, h.raw_size);
+        rec_decoder_reset(&c->dec, h.first_tstart);
+        c->in_block = 1;
+        return 1;
+    }
+}
+
+static int add_path(rec_cursor *c, const rec_def *def, rec_error *err)
+{
+    if (c->meta) { /* N.meta already has every path: check the id only */
+        if (def->id < 0 || (uint64_t)def->id >= c->meta->npaths)
+            return cursor_error(c, err, "block at byte %llu: path id %lld not in the .meta file",
+                                (unsigned long long)c->block_offset, (long long)def->id);
+        return 0;
+    }
+    if (def->id != (int64_t)c->npaths)
+        return cursor_error(c, err, "block at byte %llu: path id %lld defined out of order",
+                            (unsigned long long)c->block_offset, (long long)def->id);
+    if (c->npaths == c->paths_cap) {
+        size_t cap = c->paths_cap ? 2 * c->paths_cap : 64;
+        char **p = realloc(c->paths, cap * sizeof *p);
+        if (!p)
+            return cursor_error(c, err, "out of memory");
+        c->paths = p;
+        c->paths_cap = cap;
+    }
+    char *copy = malloc((size_t)def->len + 1);
+    if (!copy)
+        return cursor_error(c, err, "out of memory");
+    memcpy(copy, def->bytes, def->len);
+    copy[def->len] = 0;
+    c->paths[c->npaths++] = copy;
+    return 0;
+}
+
+int rec_cursor_next(rec_cursor *c, rec_record *r, rec_error *err)
+{
+    while (!c->done) {
+        if (!c->in_block) {
+            int rc = next_block(c, err);
+            if (rc <= 0)
+                return rc;
+        }
+        if (c->in.p == c->in.end) {
+            c->in_block = 0;
+            if (c->block_records != c->block.nrecords || c->block_defs != c->block.ndefs)
+                return cursor_error(c, err, "block at byte %llu holds %u records and %u definitions, its header says %u and %u",
+                                    (unsigned long long)c->block_offset, c->block_records, c->block_defs,
+                                    c->block.nrecords, c->block.ndefs);
+            continue;
+        }
+        rec_def def;
+        int rc = rec_decode(&c->dec, &c->in, r, &def);
+        if (rc < 0)
+            return cursor_error(c, err, "block at byte %llu: record %u: %s at byte %zu of %u decoded",
+                                (unsigned long long)c->block_offset, c->block_records, c->in.failure,
+                                c->in.failure_at, c->block.raw_size);
+        if (rc == 2) {
+            c->block_defs++;
+            c->defs_seen++;
+            if (add_path(c, &def, err) != 0)
+                return -1;
+            continue;
+        }
+        c->block_records++;
+        c->records_seen++;
+        if (is_wanted(c, r->func))
+            return 1;
+    }
+    return 0;
+}
+
+const char *rec_cursor_path(const rec_cursor *c, int64_t id)
+{
+    if (id < 0)
+        return NULL;
+    if (c->meta)
+        return (uint64_t)id < c->meta->npaths ? c->meta->paths[id] : NULL;
+    return (uint64_t)id < c->npaths ? c->paths[id] : NULL;
+}
+
+void rec_cursor_counts(const rec_cursor *c, rec_counts *out)
+{
+    *out = c->dec.total;
+}
+
+uint64_t rec_cursor_blocks_skipped(const rec_cursor *c)
+{
+    return c->blocks_skipped;
+}
+
+int rec_cursor_complete(const rec_cursor *c)
+{
+    return c->complete;
+}
+
+void rec_cursor_close(rec_cursor *c)
+{
+    if (!c)
+        return;
+    if (c->file)
+        fclose(c->file);
+    for (size_t i = 0; i < c->npaths; i++)
+        free(c->paths[i]);
+    free(c->paths);
+    free(c->stored);
+    free(c->raw);
+    ZSTD_freeDCtx(c->zstd);
+    free(c);
+}

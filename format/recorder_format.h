@@ -1,0 +1,215 @@
+/* recorder_format.h: writing and reading recorder-kit traces.
+ *
+ * A trace is a directory: recorder.meta (global metadata: time resolution,
+ * start time, ranks, options and the function table itself), and per rank
+ * N.rec (the record stream, in blocks) and N.meta (path table and counters,
+ * written when the rank closes cleanly). docs/format.md specifies every byte.
+ *
+ * Records are compressed as in Recorder 2.0 (Wang et al.): a record similar
+ * to one of the last W records is stored as a reference plus the fields that
+ * differ. Readers decode lazily: a cursor can be told which functions it
+ * wants and skips whole blocks that hold none of them. */
+#ifndef RECORDER_FORMAT_H
+#define RECORDER_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "recorder_functions.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REC_FORMAT_VERSION_MAJOR 1
+#define REC_FORMAT_VERSION_MINOR 0
+
+/* A record holds its arguments, then the return value and errno. */
+#define REC_MAX_FIELDS (REC_MAX_ARGS + 2)
+#define REC_WINDOW_MAX 16
+#define REC_WINDOW_DEFAULT 3
+
+/* Errors name the file and, for stream errors, the byte offset. */
+typedef struct rec_error {
+    char msg[1024];
+} rec_error;
+
+/* One argument (or return) value. Which member counts depends on the kind's
+ * class: INT and PATH use i (PATH: the per-rank path id); STR uses ptr/len
+ * (bytes, not NUL-terminated); ARRAY uses len and rec_value_array(). */
+typedef struct rec_value {
+    int64_t i;
+    const void *ptr; /* STR: the bytes; ARRAY: int64_t[] (writer) or encoded (reader) */
+    uint32_t len;    /* STR: bytes; ARRAY: elements */
+    uint8_t encoded; /* ARRAY: ptr is still varint-encoded (reader side) */
+} rec_value;
+
+typedef struct rec_record {
+    uint64_t tstart, tend; /* ticks since the trace started (see time_resolution) */
+    uint16_t func;         /* function id (rec_func_desc.id) */
+    uint8_t depth;         /* 0: called by the application; 1: from inside a traced call ... */
+    uint32_t thread;       /* 0: the main thread */
+    rec_value args[REC_MAX_ARGS]; /* the function's nargs; slots past them are undefined */
+    rec_value ret;         /* unused when the function returns void */
+    int64_t err;           /* errno after a failed call, else 0 */
+    /* Filled by the reader: how the record was stored. */
+    uint8_t compressed;    /* stored as a reference to a recent record */
+    uint8_t ref;           /* the reference's distance (1 = previous record) */
+    uint32_t diff_fields;  /* fields stored although compressed (the differing ones) */
+} rec_record;
+
+/* Element i of an ARRAY value; copies up to max elements into out and
+ * returns the element count. */
+size_t rec_value_array(const rec_value *v, int64_t *out, size_t max);
+
+/* ---- function tables ----
+ * The writer encodes with a table (normally the compiled-in one); the reader
+ * decodes with the table stored in the trace, so old traces stay readable. */
+typedef struct rec_table rec_table;
+const rec_table *rec_table_builtin(void);
+rec_table *rec_table_new(const rec_func_desc *funcs, size_t count, rec_error *err);
+void rec_table_free(rec_table *t);
+const rec_func_desc *rec_table_lookup(const rec_table *t, unsigned id);
+size_t rec_table_count(const rec_table *t);
+const rec_func_desc *rec_table_at(const rec_table *t, size_t index);
+/* Fields a record of f has: its arguments, then the return value and errno
+ * unless f returns void. */
+unsigned rec_func_nfields(const rec_func_desc *f);
+
+/* ---- global metadata ---- */
+enum { REC_CODEC_NONE = 0, REC_CODEC_ZSTD = 1 };
+enum { REC_TRACE_MERGED = 1u << 0 };
+
+typedef struct rec_option {
+    const char *key, *value;
+} rec_option;
+
+typedef struct rec_trace_info {
+    uint32_t nranks;
+    double time_resolution;   /* seconds per tick (1e-7 = 100 ns) */
+    uint64_t start_time_ns;   /* wall clock at tick 0, ns since the epoch */
+    uint32_t window;          /* peephole window the writers used */
+    uint32_t flags;           /* REC_TRACE_* */
+    uint32_t version_major, version_minor; /* filled by the reader */
+    size_t noptions;
+    const rec_option *options; /* key=value pairs, e.g. the RECORDER_* settings */
+} rec_trace_info;
+
+/* Writes DIR/recorder.meta, with the table the ranks' writers used. */
+struct rec_io;
+/* io: how to write (NULL: libc), see rec_io below. */
+int rec_write_global_metadata(const char *dir, const rec_trace_info *info, const rec_table *table,
+                              const struct rec_io *io, rec_error *err);
+
+/* ---- writer ---- */
+
+/* The writer does its own I/O through these, so a tracer can hand it the
+ * real libc functions and never see its own calls. NULL members: libc. */
+typedef struct rec_io {
+    int (*open)(const char *path, int flags, ...);
+    ssize_t (*write)(int fd, const void *buf, size_t count);
+    int (*close)(int fd);
+} rec_io;
+
+typedef struct rec_writer_options {
+    const rec_table *table; /* NULL: the compiled-in table */
+    unsigned window;        /* 0 disables compression; 1..REC_WINDOW_MAX; default 3 */
+    size_t block_size;      /* encoded bytes per block before it is flushed; default 1 MiB */
+    int codec;              /* REC_CODEC_ZSTD (default) or REC_CODEC_NONE */
+    int zstd_level;         /* default 1 */
+    rec_io io;
+} rec_writer_options;
+
+void rec_writer_options_init(rec_writer_options *o);
+
+typedef struct rec_writer rec_writer;
+
+/* Creates DIR/RANK.rec (DIR must exist). */
+rec_writer *rec_writer_open(const char *dir, uint32_t rank, const rec_writer_options *o, rec_error *err);
+/* The per-rank id of a path, defining it in the stream on first use. */
+int64_t rec_writer_path_id(rec_writer *w, const char *path);
+/* Encodes one record; PATH values must hold ids from rec_writer_path_id. */
+int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err);
+/* Writes the buffered block now (records stay readable after a crash). */
+int rec_writer_flush(rec_writer *w, rec_error *err);
+/* Flushes, ends the stream and writes DIR/RANK.meta; frees the writer. */
+int rec_writer_close(rec_writer *w, rec_error *err);
+/* Frees the writer without writing anything more (after fork, on abort). */
+void rec_writer_discard(rec_writer *w);
+
+/* Compression statistics (paper 001 Tables II and III). */
+typedef struct rec_counts {
+    uint64_t records, compressed_records;
+    uint64_t fields, elided_fields; /* recorded fields, and those not stored (equal to the reference) */
+} rec_counts;
+void rec_writer_counts(const rec_writer *w, rec_counts *out);
+uint64_t rec_writer_bytes(const rec_writer *w); /* bytes written to RANK.rec so far */
+
+/* ---- reader ---- */
+typedef struct rec_trace rec_trace;
+
+rec_trace *rec_trace_open(const char *dir, rec_error *err);
+void rec_trace_close(rec_trace *t);
+const rec_trace_info *rec_trace_get_info(const rec_trace *t);
+const rec_table *rec_trace_table(const rec_trace *t);
+const char *rec_trace_dir(const rec_trace *t);
+
+/* Per-rank metadata (N.meta). complete is 0 when the rank never closed its
+ * stream cleanly (crash, kill): its records up to the last full block are
+ * still readable. */
+typedef struct rec_func_counts {
+    uint16_t func;
+    rec_counts counts;
+} rec_func_counts;
+
+typedef struct rec_rank_meta {
+    uint32_t rank;
+    int complete;
+    uint64_t records, blocks, stored_bytes, raw_bytes;
+    uint64_t first_tstart, last_tend;
+    size_t npaths;
+    char **paths;            /* id -> path */
+    size_t nfuncs;
+    rec_func_counts *funcs;  /* per function id that occurs */
+} rec_rank_meta;
+
+/* Loaded on demand and cached; NULL with err set when N.meta is missing or bad. */
+const rec_rank_meta *rec_trace_rank_meta(rec_trace *t, uint32_t rank, rec_error *err);
+
+typedef struct rec_cursor rec_cursor;
+
+rec_cursor *rec_cursor_open(rec_trace *t, uint32_t rank, rec_error *err);
+/* Restrict the cursor to the functions marked here; by default it returns
+ * every record. Call before the first rec_cursor_next. */
+void rec_cursor_want(rec_cursor *c, unsigned func_id);
+/* 1: *r holds the next record; 0: end of stream; -1: error (in err). Values
+ * pointing into the trace stay valid until the cursor moves to another block,
+ * at the earliest on the next call. */
+int rec_cursor_next(rec_cursor *c, rec_record *r, rec_error *err);
+/* The path with this id on the cursor's rank (NULL if undefined). */
+const char *rec_cursor_path(const rec_cursor *c, int64_t id);
+/* Counts over the records decoded so far (all records, wanted or not). */
+void rec_cursor_counts(const rec_cursor *c, rec_counts *out);
+/* Blocks skipped because they hold no wanted function. */
+uint64_t rec_cursor_blocks_skipped(const rec_cursor *c);
+/* 1 if the stream ended with its end marker (the rank closed cleanly). */
+int rec_cursor_complete(const rec_cursor *c);
+void rec_cursor_close(rec_cursor *c);
+
+/* ---- text ---- */
+
+/* Resolves a path id (e.g. rec_cursor_path through a small adapter). */
+typedef const char *(*rec_path_fn)(void *ctx, int64_t id);
+/* Renders one value by its kind: paths as paths, flags symbolically, handles
+ * by name or per-rank id. Returns the length written (always NUL-terminated). */
+size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v, rec_path_fn path, void *ctx);
+/* One line: "RANK TSTART TEND DEPTH LAYER name(arg=value, ...) = ret [errno=E]",
+ * times in seconds since the trace started. */
+size_t rec_print_record(char *buf, size_t cap, const rec_table *table, const rec_record *r, uint32_t rank,
+                        double resolution, rec_path_fn path, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,352 @@
+/* writer.c: per-rank record streams. Records are encoded into an in-memory
+ * block; a full block is compressed (zstd, when that makes it smaller),
+ * checksummed and written with one write(), so memory stays bounded and a
+ * crash loses at most the block being filled. */
+#include "block.h"
+#include "codec.h"
+#include "meta.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <uthash.h>
+#include <zstd.h>
+
+typedef struct path_entry {
+    char *path;
+    int64_t id;
+    UT_hash_handle hh;
+} path_entry;
+
+struct rec_writer {
+    rec_writer_options opt;
+    char *dir;
+    char rec_path[4096];
+    uint32_t rank;
+    int fd;
+    int failed; /* an I/O error happened: everything after it is dropped */
+    rec_encoder enc;
+    /* the block being filled */
+    rec_buf block;
+    uint32_t block_records, block_defs;
+    uint64_t block_first_tstart, block_last_tend;
+    uint8_t block_funcs[REC_BLOCK_FUNC_BITMAP];
+    rec_buf packed; /* compression output */
+    ZSTD_CCtx *zstd;
+    /* paths */
+    path_entry *path_map;
+    char **paths;
+    size_t npaths, paths_cap;
+    /* totals */
+    uint64_t records, blocks, defs, stored_bytes, raw_bytes, first_tstart, last_tend;
+};
+
+void rec_writer_options_init(rec_writer_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->window = REC_WINDOW_DEFAULT;
+    o->block_size = 1u << 20;
+    o->codec = REC_CODEC_ZSTD;
+    o->zstd_level = 1;
+}
+
+static int io_fail(rec_writer *w, rec_error *err, const char *what)
+{
+    if (err)
+        snprintf(err->msg, sizeof err->msg, "%s: %s: %s", w->rec_path, what, strerror(errno));
+    w->failed = 1;
+    return -1;
+}
+
+static int write_all(rec_writer *w, const void *data, size_t n, rec_error *err)
+{
+    const uint8_t *p = data;
+    while (n) {
+        ssize_t got = w->opt.io.write(w->fd, p, n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return io_fail(w, err, "write failed");
+        p += got;
+        n -= (size_t)got;
+        w->stored_bytes += (size_t)got;
+    }
+    return 0;
+}
+
+rec_writer *rec_writer_open(const char *dir, uint32_t rank, const rec_writer_options *o, rec_error *err)
+{
+    rec_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return NULL;
+    }
+    w->fd = -1;
+    if (o)
+        w->opt = *o;
+    else
+        rec_writer_options_init(&w->opt);
+    if (!w->opt.table)
+        w->opt.table = rec_table_builtin();
+    if (w->opt.window > REC_WINDOW_MAX)
+        w->opt.window = REC_WINDOW_MAX;
+    if (w->opt.block_size < 4096)
+        w->opt.block_size = 4096;
+    if (w->opt.block_size > REC_BLOCK_MAX_RAW / 2)
+        w->opt.block_size = REC_BLOCK_MAX_RAW / 2;
+    if (!w->opt.io.open)
+        w->opt.io.open = open;
+    if (!w->opt.io.write)
+        w->opt.io.write = write;
+    if (!w->opt.io.close)
+        w->opt.io.close = close;
+    w->rank = rank;
+    w->dir = strdup(dir);
+    snprintf(w->rec_path, sizeof w->rec_path, "%s/%u.rec", dir, rank);
+    if (!w->dir || rec_encoder_init(&w->enc, w->opt.table, w->opt.window) != 0) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        rec_writer_discard(w);
+        return NULL;
+    }
+    if (w->opt.codec == REC_CODEC_ZSTD && !(w->zstd = ZSTD_createCCtx()))
+        w->opt.codec = REC_CODEC_NONE;
+    w->fd = w->opt.io.open(w->rec_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (w->fd < 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", w->rec_path, strerror(errno));
+        rec_writer_discard(w);
+        return NULL;
+    }
+    rec_buf header = {0};
+    rec_put_file_header(&header, REC_MAGIC_RECORDS);
+    rec_put_bytes(&header, &rank, sizeof rank);
+    int rc = header.oom ? -1 : write_all(w, header.data, header.len, err);
+    rec_buf_free(&header);
+    if (rc != 0) {
+        w->opt.io.close(w->fd);
+        w->fd = -1;
+        rec_writer_discard(w);
+        return NULL;
+    }
+    rec_buf_reserve(&w->block, w->opt.block_size + 4096);
+    return w;
+}
+
+int64_t rec_writer_path_id(rec_writer *w, const char *path)
+{
+    if (!path)
+        return -1;
+    path_entry *e;
+    HASH_FIND_STR(w->path_map, path, e);
+    if (e)
+        return e->id;
+    if (w->npaths == w->paths_cap) {
+        size_t cap = w->paths_cap ? 2 * w->paths_cap : 64;
+        char **grown = realloc(w->paths, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        w->paths = grown;
+        w->paths_cap = cap;
+    }
+    e = calloc(1, sizeof *e);
+    char *copy = strdup(path);
+    if (!e || !copy) {
+        free(e);
+        free(copy);
+        return -1;
+    }
+    e->path = copy;
+    e->id = (int64_t)w->npaths;
+    w->paths[w->npaths++] = copy;
+    HASH_ADD_KEYPTR(hh, w->path_map, e->path, strlen(e->path), e);
+    rec_encode_path_def(&w->block, e->id, path);
+    w->block_defs++;
+    w->defs++;
+    return e->id;
+}
+
+/* Writes the block being filled, if it holds anything. */
+static int flush_block(rec_writer *w, rec_error *err)
+{
+    if (w->failed)
+        return -1;
+    if (w->block.len == 0)
+        return 0;
+    if (w->block.oom)
+        return io_fail(w, err, "out of memory while encoding");
+    const void *payload = w->block.data;
+    size_t stored = w->block.len;
+    uint8_t codec = REC_CODEC_NONE;
+    if (w->opt.codec == REC_CODEC_ZSTD) {
+        size_t bound = ZSTD_compressBound(w->block.len);
+        w->packed.len = 0;
+        rec_buf_reserve(&w->packed, bound);
+        if (!w->packed.oom) {
+            size_t z = ZSTD_compressCCtx(w->zstd, w->packed.data, bound, w->block.data, w->block.len,
+                                         w->opt.zstd_level);
+            if (!ZSTD_isError(z) && z < w->block.len) {
+                payload = w->packed.data;
+                stored = z;
+                codec = REC_CODEC_ZSTD;
+            }
+        }
+    }
+    rec_block_header h = {
+        .codec = codec,
+        .stored_size = (uint32_t)stored,
+        .raw_size = (uint32_t)w->block.len,
+        .nrecords = w->block_records,
+        .ndefs = w->block_defs,
+        .first_tstart = w->block_first_tstart,
+        .last_tend = w->block_last_tend,
+        .payload_crc = rec_crc32(0, payload, stored),
+    };
+    memcpy(h.funcs, w->block_funcs, sizeof h.funcs);
+    memcpy(h.magic, REC_BLOCK_MAGIC, 4);
+    uint8_t raw_header[REC_BLOCK_HEADER_SIZE];
+    rec_block_header_pack(&h, raw_header);
+    if (write_all(w, raw_header, sizeof raw_header, err) != 0 || write_all(w, payload, stored, err) != 0)
+        return -1;
+    w->raw_bytes += w->block.len;
+    w->blocks++;
+    w->block.len = 0;
+    w->block_records = w->block_defs = 0;
+    memset(w->block_funcs, 0, sizeof w->block_funcs);
+    return 0;
+}
+
+int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
+{
+    if (w->failed) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "%s: an earlier write failed", w->rec_path);
+        return -1;
+    }
+    if (w->block_records == 0) {
+        rec_encoder_reset(&w->enc, r->tstart);
+        w->block_first_tstart = r->tstart;
+        w->block_last_tend = 0;
+    }
+    if (w->records == 0)
+        w->first_tstart = r->tstart;
+    const char *why = NULL;
+    if (rec_encode(&w->enc, r, &w->block, &why) != 0) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "%s: record %llu (function id %u): %s", w->rec_path,
+                     (unsigned long long)w->records, r->func, why);
+        return -1;
+    }
+    uint64_t tend = r->tend < r->tstart ? r->tstart : r->tend;
+    if (tend > w->block_last_tend)
+        w->block_last_tend = tend;
+    if (tend > w->last_tend)
+        w->last_tend = tend;
+    w->block_funcs[(r->func & 0xff) >> 3] |= (uint8_t)(1u << (r->func & 7));
+    w->block_records++;
+    w->records++;
+    if (w->block.len >= w->opt.block_size)
+        return flush_block(w, err);
+    return 0;
+}
+
+int rec_writer_flush(rec_writer *w, rec_error *err)
+{
+    return flush_block(w, err);
+}
+
+void rec_writer_counts(const rec_writer *w, rec_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    for (unsigned id = 0; id < REC_FUNCTION_ID_LIMIT; id++) {
+        const rec_counts *c = &w->enc.per_func[id];
+        out->records += c->records;
+        out->compressed_records += c->compressed_records;
+        out->fields += c->fields;
+        out->elided_fields += c->elided_fields;
+    }
+}
+
+uint64_t rec_writer_bytes(const rec_writer *w)
+{
+    return w->stored_bytes;
+}
+
+int rec_writer_close(rec_writer *w, rec_error *err)
+{
+    int rc = flush_block(w, err);
+    if (rc == 0) {
+        rec_block_header end = {
+            .nrecords = (uint32_t)(w->records > UINT32_MAX ? UINT32_MAX : w->records),
+            .ndefs = (uint32_t)(w->defs > UINT32_MAX ? UINT32_MAX : w->defs),
+            .first_tstart = w->first_tstart,
+            .last_tend = w->last_tend,
+        };
+        memcpy(end.magic, REC_END_MAGIC, 4);
+        uint8_t raw[REC_BLOCK_HEADER_SIZE];
+        rec_block_header_pack(&end, raw);
+        rc = write_all(w, raw, sizeof raw, err);
+    }
+    if (w->fd >= 0 && w->opt.io.close(w->fd) != 0 && rc == 0)
+        rc = io_fail(w, err, "close failed");
+    w->fd = -1;
+    if (rc == 0) {
+        rec_rank_summary s = {
+            .rank = w->rank,
+            .records = w->records,
+            .blocks = w->blocks,
+            .stored_bytes = w->stored_bytes,
+            .raw_bytes = w->raw_bytes,
+            .first_tstart = w->first_tstart,
+            .last_tend = w->last_tend,
+            .per_func = w->enc.per_func,
+            .npaths = w->npaths,
+            .paths = w->paths,
+        };
+        rec_buf meta = {0};
+        rec_meta_encode_rank(&meta, &s);
+        char meta_path[4200];
+        snprintf(meta_path, sizeof meta_path, "%s/%u.meta", w->dir, w->rank);
+        rc = meta.oom ? -1 : rec_write_file(&w->opt.io, meta_path, meta.data, meta.len, err);
+        rec_buf_free(&meta);
+    }
+    rec_writer_discard(w);
+    return rc;
+}
+
+void rec_writer_discard(rec_writer *w)
+{
+    if (!w)
+        return;
+    if (w->fd >= 0)
+        w->opt.io.close(w->fd);
+    path_entry *e, *tmp;
+    HASH_ITER(hh, w->path_map, e, tmp)
+    {
+        HASH_DEL(w->path_map, e);
+        free(e);
+    }
+    for (size_t i = 0; i < w->npaths; i++)
+        free(w->paths[i]);
+    free(w->paths);
+    rec_encoder_free(&w->enc);
+    rec_buf_free(&w->block);
+    rec_buf_free(&w->packed);
+    ZSTD_freeCCtx(w->zstd);
+    free(w->dir);
+    free(w);
+}
+
+int rec_write_global_metadata(const char *dir, const rec_trace_info *info, const rec_table *table,
+                              const rec_io *io, rec_error *err)
+{
+    rec_buf b = {0};
+    rec_meta_encode_global(&b, info, table ? table : rec_table_builtin());
+    char path[4200];
+    snprintf(path, sizeof path, "%s/recorder.meta", dir);
+    int rc = b.oom ? -1 : rec_write_file(io, path, b.data, b.len, err);
+    if (b.oom)
+        snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
+    rec_buf_free(&b);
+    return rc;
+}

@@ -1,0 +1,213 @@
+/* recorder_functions.h: the one function table, as data.
+ *
+ * Every traced function is declared once, in the functions/ .def files, with its layer,
+ * stable id, return type and each argument's C type and *kind*. The kind
+ * decides how the tracer records an argument, how the text printer shows it,
+ * whether the merger treats it as significant, how codegen writes it and how
+ * the replayer re-issues it. This header turns the .def files into a
+ * descriptor array and gives the kinds their stable numbers (stored in
+ * traces, so never renumber one). */
+#ifndef RECORDER_FUNCTIONS_H
+#define RECORDER_FUNCTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rec_layer {
+    REC_LAYER_POSIX = 0,
+    REC_LAYER_MPI = 1,
+    REC_LAYER_MPIIO = 2,
+    REC_LAYER_HDF5 = 3,
+    REC_LAYER_COUNT
+} rec_layer;
+
+/* How an argument's value is stored in a record. */
+typedef enum rec_class {
+    REC_CLASS_NONE = 0,  /* not stored (buffer contents, opaque out-structs) */
+    REC_CLASS_INT = 1,   /* one signed 64-bit integer (zigzag varint) */
+    REC_CLASS_PATH = 2,  /* a path, stored as a per-rank path id */
+    REC_CLASS_STR = 3,   /* a byte string (names, keys, modes) */
+    REC_CLASS_ARRAY = 4, /* a list of signed 64-bit integers */
+} rec_class;
+
+/* X(NAME, number, class, one-line meaning). Numbers are part of the trace
+ * format: add new kinds at the end, never reuse or renumber. */
+#define REC_KIND_LIST(X)                                                        \
+    X(NONE, 0, NONE, "not recorded")                                            \
+    X(INT, 1, INT, "plain integer")                                             \
+    X(SIZE, 2, INT, "size in bytes (or a byte count returned)")                 \
+    X(COUNT, 3, INT, "element count")                                           \
+    X(OFFSET, 4, INT, "file offset in bytes")                                   \
+    X(WHENCE, 5, INT, "lseek/fseek whence")                                     \
+    X(OFLAGS, 6, INT, "open(2) flags")                                          \
+    X(MODE, 7, INT, "permission bits (mode_t)")                                 \
+    X(ACCESS_MODE, 8, INT, "access(2) mode: F_OK or R_OK|W_OK|X_OK")            \
+    X(AT_FLAGS, 9, INT, "*at(2) flags (AT_SYMLINK_NOFOLLOW, ...)")              \
+    X(FCNTL_CMD, 10, INT, "fcntl(2) command")                                   \
+    X(MMAP_PROT, 11, INT, "mmap protection")                                    \
+    X(MMAP_FLAGS, 12, INT, "mmap/msync flags")                                  \
+    X(PATH, 13, PATH, "file system path")                                       \
+    X(STRING, 14, STR, "name or other string")                                  \
+    X(STDIO_MODE, 15, STR, "fopen mode string")                                 \
+    X(FD, 16, INT, "file descriptor (per-rank handle id)")                      \
+    X(DIRFD, 17, INT, "directory fd or AT_FDCWD")                               \
+    X(FILE_STREAM, 18, INT, "FILE* (per-rank handle id)")                       \
+    X(DIR_STREAM, 19, INT, "DIR* (per-rank handle id)")                         \
+    X(MAPPING, 20, INT, "mmap'ed region (per-rank handle id)")                  \
+    X(BUFFER, 21, NONE, "data buffer: its size is another argument")            \
+    X(IOVEC, 22, ARRAY, "struct iovec array, recorded as the lengths")          \
+    X(STATBUF, 23, INT, "struct stat out: recorded as st_size, -1 if unset")    \
+    X(FORMAT, 24, NONE, "printf format: the byte count is the return value")    \
+    X(MPI_COMM, 25, INT, "MPI_Comm (per-rank handle id)")                       \
+    X(MPI_DATATYPE, 26, INT, "MPI_Datatype (per-rank handle id)")               \
+    X(MPI_OP, 27, INT, "MPI_Op")                                                \
+    X(MPI_INFO, 28, INT, "MPI_Info (per-rank handle id)")                       \
+    X(MPI_REQUEST, 29, INT, "MPI_Request (per-rank handle id)")                 \
+    X(MPI_FILE, 30, INT, "MPI_File (per-rank handle id)")                       \
+    X(MPI_STATUS, 31, INT, "MPI_Status out: recorded as bytes transferred")     \
+    X(MPI_RANK, 32, INT, "peer or root rank")                                   \
+    X(MPI_TAG, 33, INT, "message tag")                                          \
+    X(MPI_AMODE, 34, INT, "MPI_File_open access mode")                          \
+    X(MPI_THREAD_LEVEL, 35, INT, "MPI thread support level")                    \
+    X(MPI_ORDER, 36, INT, "array order (MPI_ORDER_C, MPI_ORDER_FORTRAN)")       \
+    X(MPI_ERROR, 37, INT, "MPI error code")                                     \
+    X(ARRAY, 38, ARRAY, "integer array")                                        \
+    X(MPI_DATATYPE_ARRAY, 39, ARRAY, "array of MPI_Datatype handle ids")        \
+    X(MPI_REQUEST_ARRAY, 40, ARRAY, "array of MPI_Request handle ids")          \
+    X(MPI_STATUS_ARRAY, 41, ARRAY, "array of MPI_Status: bytes transferred")    \
+    X(H5_FILE, 42, INT, "HDF5 file id")                                         \
+    X(H5_GROUP, 43, INT, "HDF5 group id")                                       \
+    X(H5_DATASET, 44, INT, "HDF5 dataset id")                                   \
+    X(H5_SPACE, 45, INT, "HDF5 dataspace id (H5S_ALL = 0)")                     \
+    X(H5_PLIST, 46, INT, "HDF5 property list id (H5P_DEFAULT = 0)")             \
+    X(H5_ATTR, 47, INT, "HDF5 attribute id")                                    \
+    X(H5_TYPE, 48, INT, "HDF5 datatype id")                                     \
+    X(H5_LOC, 49, INT, "HDF5 location id (file, group, dataset, ...)")          \
+    X(H5_PLIST_CLASS, 50, INT, "HDF5 property list class")                      \
+    X(H5_FACC, 51, INT, "H5F access flags (H5F_ACC_*)")                         \
+    X(H5_SELOP, 52, INT, "H5S selection operator")                              \
+    X(H5_XFER_MODE, 53, INT, "H5FD_mpio_xfer_t (independent/collective)")       \
+    X(H5_LAYOUT, 54, INT, "H5D_layout_t")                                       \
+    X(H5_ALLOC_TIME, 55, INT, "H5D_alloc_time_t")                               \
+    X(H5_SCOPE, 56, INT, "H5F_scope_t")                                         \
+    X(H5_TCLASS, 57, INT, "H5T_class_t")                                        \
+    X(H5_SCLASS, 58, INT, "H5S_class_t")                                        \
+    X(H5_BOOL, 59, INT, "hbool_t / htri_t")                                     \
+    X(H5_HERR, 60, INT, "herr_t: negative on failure")                          \
+    X(HSIZE, 61, INT, "hsize_t")                                                \
+    X(HSIZE_ARRAY, 62, ARRAY, "hsize_t array (dims, start, stride, count)")     \
+    X(DOUBLE, 63, INT, "floating-point value, stored as its IEEE-754 bits")     \
+    X(BOOL, 64, INT, "boolean")                                                 \
+    X(STRING_OUT, 65, STR, "string returned through an out argument")           \
+    X(ADDRESS, 66, NONE, "memory address: never recorded")                      \
+    X(MPI_DISTRIB_ARRAY, 67, ARRAY, "MPI_DISTRIBUTE_* per dimension")           \
+    X(H5_FILL_TIME, 68, INT, "H5D_fill_time_t")                                 \
+    X(ERRNO, 69, INT, "errno after the call (0 if it succeeded)")               \
+    X(THREAD_ID, 70, INT, "thread id")                                          \
+    X(SIGNED_COUNT, 71, INT, "signed count or length (-1 = until end)")         \
+    X(MPI_COMM_SPLIT_TYPE, 72, INT, "MPI_Comm_split_type kind")                 \
+    X(H5_INDEX, 73, INT, "H5_index_t")                                          \
+    X(H5_ITER_ORDER, 74, INT, "H5_iter_order_t")                                \
+    X(H5_OBJ_TYPE, 75, INT, "H5O_type_t / H5I_type_t")                                       \
+    X(MPI_FILE_POS, 76, INT, "file position in etype units")                    \
+    X(STRLEN, 77, INT, "C string, recorded as its length only")             \
+    X(MPI_GROUP, 78, INT, "MPI_Group (per-rank handle id)")                     \
+    X(MPI_WHENCE, 79, INT, "MPI_File_seek whence (MPI_SEEK_SET/CUR/END)")
+
+typedef enum rec_kind {
+#define REC_KIND_ENUM_(name, num, cls, doc) REC_KIND_##name = num,
+    REC_KIND_LIST(REC_KIND_ENUM_)
+#undef REC_KIND_ENUM_
+    REC_KIND_LIMIT
+} rec_kind;
+
+/* Per-argument flags. */
+enum {
+    REC_ARG_IN = 1u << 0,    /* read by the function */
+    REC_ARG_OUT = 1u << 1,   /* written by the function (recorded after the call) */
+    REC_ARG_SIG = 1u << 2,   /* significant for merging (part of the signature) */
+    REC_ARG_CREATE = 1u << 3, /* an out handle that this call creates */
+    REC_ARG_VA = 1u << 4      /* passed through the "..." of a variadic prototype */
+};
+
+/* Per-function flags. */
+enum {
+    REC_FN_VARIADIC = 1u << 0,   /* C variadic (open's mode, fcntl's arg, printf) */
+    REC_FN_COLLECTIVE = 1u << 1, /* collective over the communicator/file */
+    REC_FN_CREATES = 1u << 2,    /* returns a new handle */
+    REC_FN_DESTROYS = 1u << 3,   /* releases the handle in its first argument */
+    REC_FN_DATA = 1u << 4,       /* moves data: bytes counted as I/O */
+    REC_FN_READ = 1u << 5,       /* the data moves from file to memory */
+    REC_FN_WRITE = 1u << 6,      /* the data moves from memory to file */
+    REC_FN_META = 1u << 7,       /* file system metadata operation */
+    REC_FN_NONBLOCKING = 1u << 8, /* starts an operation a request completes */
+    REC_FN_NODECL = 1u << 9       /* current headers do not declare it (legacy ABI) */
+};
+
+/* How failure shows in the return value (errno is recorded when it does). */
+typedef enum rec_fail {
+    REC_FAIL_NONE = 0,     /* cannot fail, or failure is not signalled */
+    REC_FAIL_NEG1 = 1,     /* -1 (POSIX) */
+    REC_FAIL_NULL = 2,     /* NULL pointer / 0 handle */
+    REC_FAIL_NEGATIVE = 3, /* any negative value (HDF5 herr_t, hid_t) */
+    REC_FAIL_NONZERO = 4,  /* anything but 0 (MPI_SUCCESS) */
+    REC_FAIL_EOF = 5,      /* EOF (stdio) */
+} rec_fail;
+
+typedef struct rec_arg_desc {
+    const char *name;  /* the argument's name in the C prototype */
+    const char *ctype; /* its C type, as written in the prototype */
+    uint8_t kind;      /* rec_kind */
+    uint8_t flags;     /* REC_ARG_* */
+    const char *len;   /* arrays: C expression giving the element count, else "" */
+} rec_arg_desc;
+
+typedef struct rec_func_desc {
+    uint16_t id;        /* stable: stored in traces */
+    uint8_t layer;      /* rec_layer */
+    uint8_t ret_kind;   /* rec_kind of the return value; NONE for void */
+    uint8_t fail;       /* rec_fail */
+    uint8_t nargs;
+    uint16_t flags;     /* REC_FN_* */
+    const char *name;
+    const char *ret_ctype;
+    const rec_arg_desc *args;
+} rec_func_desc;
+
+/* The compiled-in table, in .def order, and lookups. */
+extern const rec_func_desc rec_functions[];
+extern const size_t rec_function_count;
+const rec_func_desc *rec_function_by_id(unsigned id);
+const rec_func_desc *rec_function_by_name(const char *name);
+
+const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "HDF5" */
+int rec_layer_from_name(const char *name);       /* -1 if unknown */
+const char *rec_kind_name(unsigned kind);        /* "PATH", ... or NULL if unknown */
+rec_class rec_kind_class(unsigned kind);         /* REC_CLASS_NONE if unknown */
+
+/* Predefined handles (functions/handles.def): ids below this base; handles
+ * the application creates are numbered from it, per rank and kind. */
+#define REC_HANDLE_DYNAMIC_BASE 64
+typedef struct rec_handle_desc {
+    uint8_t kind; /* rec_kind */
+    uint8_t id;
+    const char *name; /* the C constant */
+} rec_handle_desc;
+extern const rec_handle_desc rec_predefined_handles[];
+extern const size_t rec_predefined_handle_count;
+/* The constant recorded as this id of this kind, or NULL. */
+const char *rec_predefined_handle_name(unsigned kind, int64_t id);
+
+/* The largest id in the compiled table (ids are dense below it). */
+#define REC_FUNCTION_ID_LIMIT 1024
+/* The most arguments any one function may declare. */
+#define REC_MAX_ARGS 24
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,113 @@
+/* table.c: the compiled-in function table, expanded from the functions/ .def files. */
+#include "recorder_functions.h"
+
+#include <string.h>
+
+#include "table_macros.h"
+
+/* One argument array per function: the A() entries plus a terminator, so a
+ * function without arguments still has a (one-element) array. */
+#define A(ctype, name, kind, flags, len) {#name, #ctype, REC_KIND_##kind, (flags), len},
+#define FN(id, name, layer, rtype, rkind, fail, flags, args) \
+    static const rec_arg_desc args_of_##name[] = {args{0, 0, 0, 0, 0}};
+#include "all_functions.def"
+#undef FN
+
+#define FN(id, name, layer, rtype, rkind, fail, flags, args)                        \
+    {id,                                                                            \
+     REC_LAYER_##layer,                                                             \
+     REC_KIND_##rkind,                                                              \
+     REC_FAIL_##fail,                                                               \
+     (uint8_t)(sizeof args_of_##name / sizeof args_of_##name[0] - 1),               \
+     (flags),                                                                       \
+     #name,                                                                         \
+     #rtype,                                                                        \
+     args_of_##name},
+const rec_func_desc rec_functions[] = {
+#include "all_functions.def"
+};
+#undef FN
+#undef A
+#include "table_macros_end.h"
+
+const size_t rec_function_count = sizeof rec_functions / sizeof rec_functions[0];
+
+/* id -> index, built on first use (ids are dense below REC_FUNCTION_ID_LIMIT). */
+static short index_of_id[REC_FUNCTION_ID_LIMIT];
+static int index_ready;
+
+static void build_index(void)
+{
+    for (size_t i = 0; i < REC_FUNCTION_ID_LIMIT; i++)
+        index_of_id[i] = -1;
+    for (size_t i = 0; i < rec_function_count; i++)
+        if (rec_functions[i].id < REC_FUNCTION_ID_LIMIT)
+            index_of_id[rec_functions[i].id] = (short)i;
+    __atomic_store_n(&index_ready, 1, __ATOMIC_RELEASE);
+}
+
+const rec_func_desc *rec_function_by_id(unsigned id)
+{
+    if (!__atomic_load_n(&index_ready, __ATOMIC_ACQUIRE))
+        build_index();
+    if (id >= REC_FUNCTION_ID_LIMIT || index_of_id[id] < 0)
+        return NULL;
+    return &rec_functions[index_of_id[id]];
+}
+
+const rec_func_desc *rec_function_by_name(const char *name)
+{
+    for (size_t i = 0; i < rec_function_count; i++)
+        if (strcmp(rec_functions[i].name, name) == 0)
+            return &rec_functions[i];
+    return NULL;
+}
+
+static const char *const layer_names[REC_LAYER_COUNT] = {"POSIX", "MPI", "MPI-IO", "HDF5"};
+
+const char *rec_layer_name(unsigned layer)
+{
+    return layer < REC_LAYER_COUNT ? layer_names[layer] : "?";
+}
+
+int rec_layer_from_name(const char *name)
+{
+    for (int i = 0; i < REC_LAYER_COUNT; i++)
+        if (strcmp(layer_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static const struct {
+    const char *name;
+    rec_class cls;
+} kind_info[REC_KIND_LIMIT] = {
+#define REC_KIND_INFO_(name, num, cls, doc) [num] = {#name, REC_CLASS_##cls},
+    REC_KIND_LIST(REC_KIND_INFO_)
+#undef REC_KIND_INFO_
+};
+
+const char *rec_kind_name(unsigned kind)
+{
+    return kind < REC_KIND_LIMIT ? kind_info[kind].name : NULL;
+}
+
+rec_class rec_kind_class(unsigned kind)
+{
+    return kind < REC_KIND_LIMIT && kind_info[kind].name ? kind_info[kind].cls : REC_CLASS_NONE;
+}
+
+const rec_handle_desc rec_predefined_handles[] = {
+#define H(kind, id, expr) {REC_KIND_##kind, id, #expr},
+#include "handles.def"
+#undef H
+};
+const size_t rec_predefined_handle_count = sizeof rec_predefined_handles / sizeof rec_predefined_handles[0];
+
+const char *rec_predefined_handle_name(unsigned kind, int64_t id)
+{
+    for (size_t i = 0; i < rec_predefined_handle_count; i++)
+        if (rec_predefined_handles[i].kind == kind && rec_predefined_handles[i].id == id)
+            return rec_predefined_handles[i].name;
+    return NULL;
+}

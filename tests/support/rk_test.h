@@ -1,0 +1,20 @@
+/* rk_test.h: one CUnit test per RK_TEST(suite, name); CMake finds each RK_TEST
+ * in the sources and registers it as the ctest "suite.name". */
+#ifndef RK_TEST_H
+#define RK_TEST_H
+#include <CUnit/CUnit.h>
+
+#define RK_TEST(suite, name) void rk_test_##suite##__##name(void)
+
+typedef struct rk_test_entry {
+    const char *suite;
+    const char *name;
+    void (*fn)(void);
+} rk_test_entry;
+
+extern const rk_test_entry rk_test_registry[];
+
+/* A scratch directory unique to this test process, created on first use. */
+const char *rk_test_tmpdir(void);
+
+#endif
