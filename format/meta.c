@@ -341,6 +341,7 @@ void rec_meta_encode_rank(rec_buf *b, const rec_rank_summary *s)
 {
     rec_put_file_header(b, REC_MAGIC_RANK_META);
     rec_put_bytes(b, &s->rank, sizeof s->rank);
+    rec_put_varint(b, s->start_time_ns);
     rec_put_varint(b, s->records);
     rec_put_varint(b, s->blocks);
     rec_put_varint(b, s->stored_bytes);
@@ -381,6 +382,7 @@ int rec_meta_parse_rank(const void *data, size_t n, const char *path, rec_rank_m
     f.in.end = f.in.start + payload;
     rec_in *in = &f.in;
     m->rank = rec_fixed_u32(&f);
+    m->start_time_ns = rec_get_varint(in);
     m->records = rec_get_varint(in);
     m->blocks = rec_get_varint(in);
     m->stored_bytes = rec_get_varint(in);

@@ -44,6 +44,7 @@ void rec_global_free(rec_global *g);
 
 typedef struct rec_rank_summary {
     uint32_t rank;
+    uint64_t start_time_ns;
     uint64_t records, blocks, stored_bytes, raw_bytes, first_tstart, last_tend;
     const rec_counts *per_func; /* REC_FUNCTION_ID_LIMIT entries */
     size_t npaths;

@@ -50,6 +50,7 @@ static const named thread_names[] = {N(MPI_THREAD_SINGLE), N(MPI_THREAD_FUNNELED
                                      N(MPI_THREAD_MULTIPLE), END};
 static const named order_names[] = {N(MPI_ORDER_C), N(MPI_ORDER_FORTRAN), END};
 static const named peer_names[] = {N(MPI_ANY_SOURCE), N(MPI_PROC_NULL), N(MPI_ROOT), END};
+static const named mpi_whence_names[] = {N(MPI_SEEK_SET), N(MPI_SEEK_CUR), N(MPI_SEEK_END), END};
 static const named tag_names[] = {N(MPI_ANY_TAG), END};
 static const named split_names[] = {N(MPI_COMM_TYPE_SHARED), N(MPI_UNDEFINED), END};
 static const named distrib_names[] = {N(MPI_DISTRIBUTE_BLOCK), N(MPI_DISTRIBUTE_CYCLIC), N(MPI_DISTRIBUTE_NONE),
@@ -168,6 +169,7 @@ static const char *handle_prefix(unsigned kind)
     case REC_KIND_MPI_INFO: return "info";
     case REC_KIND_MPI_REQUEST: return "req";
     case REC_KIND_MPI_FILE: return "mpifile";
+    case REC_KIND_MPI_GROUP: return "mpigroup";
     case REC_KIND_H5_FILE: return "h5file";
     case REC_KIND_H5_GROUP: return "group";
     case REC_KIND_H5_DATASET: return "dset";
@@ -238,7 +240,7 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     switch (kind) {
     case REC_KIND_WHENCE: emit_enum(&o, whence_names, x); break;
     case REC_KIND_OFLAGS: emit_oflags(&o, x); break;
-    case REC_KIND_MODE: emit(&o, "0%llo", (unsigned long long)x); break;
+    case REC_KIND_MODE: emit(&o, "%#llo", (unsigned long long)x); break;
     case REC_KIND_ACCESS_MODE: emit_flags(&o, access_names, x, "F_OK"); break;
     case REC_KIND_AT_FLAGS: emit_flags(&o, at_names, x, "0"); break;
     case REC_KIND_FCNTL_CMD: emit_enum(&o, fcntl_names, x); break;
@@ -268,6 +270,7 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_MPI_STATUS: emit(&o, "{bytes=%lld}", (long long)x); break;
     case REC_KIND_MPI_RANK: emit_enum(&o, peer_names, x); break;
     case REC_KIND_MPI_TAG: emit_enum(&o, tag_names, x); break;
+    case REC_KIND_MPI_WHENCE: emit_enum(&o, mpi_whence_names, x); break;
     case REC_KIND_MPI_AMODE: emit_flags(&o, amode_names, x, "0"); break;
     case REC_KIND_MPI_THREAD_LEVEL: emit_enum(&o, thread_names, x); break;
     case REC_KIND_MPI_ORDER: emit_enum(&o, order_names, x); break;

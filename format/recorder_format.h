@@ -118,6 +118,7 @@ typedef struct rec_writer_options {
     size_t block_size;      /* encoded bytes per block before it is flushed; default 1 MiB */
     int codec;              /* REC_CODEC_ZSTD (default) or REC_CODEC_NONE */
     int zstd_level;         /* default 1 */
+    uint64_t start_time_ns; /* wall clock at tick 0 of this rank, ns since the epoch */
     rec_io io;
 } rec_writer_options;
 
@@ -135,6 +136,15 @@ int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err);
 int rec_writer_flush(rec_writer *w, rec_error *err);
 /* Flushes, ends the stream and writes DIR/RANK.meta; frees the writer. */
 int rec_writer_close(rec_writer *w, rec_error *err);
+/* A writer that buffers in memory until rec_writer_attach names its file:
+ * a tracer does not know its rank before MPI_Init. */
+rec_writer *rec_writer_open_deferred(const rec_writer_options *o, rec_error *err);
+/* Creates DIR/RANK.rec and writes what was buffered. */
+int rec_writer_attach(rec_writer *w, const char *dir, uint32_t rank, rec_error *err);
+int rec_writer_attached(const rec_writer *w);
+/* Writes every buffered record but neither the end marker nor RANK.meta,
+ * so readers see a rank that did not finish cleanly; frees the writer. */
+int rec_writer_abandon(rec_writer *w, rec_error *err);
 /* Frees the writer without writing anything more (after fork, on abort). */
 void rec_writer_discard(rec_writer *w);
 
@@ -166,6 +176,7 @@ typedef struct rec_func_counts {
 typedef struct rec_rank_meta {
     uint32_t rank;
     int complete;
+    uint64_t start_time_ns; /* this rank's wall clock at its tick 0 */
     uint64_t records, blocks, stored_bytes, raw_bytes;
     uint64_t first_tstart, last_tend;
     size_t npaths;

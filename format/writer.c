@@ -27,6 +27,8 @@ struct rec_writer {
     uint32_t rank;
     int fd;
     int failed; /* an I/O error happened: everything after it is dropped */
+    int attached; /* the file exists: blocks go to it, not to `pending` */
+    rec_buf pending; /* whole blocks written before attach */
     rec_encoder enc;
     /* the block being filled */
     rec_buf block;
@@ -62,6 +64,13 @@ static int io_fail(rec_writer *w, rec_error *err, const char *what)
 
 static int write_all(rec_writer *w, const void *data, size_t n, rec_error *err)
 {
+    if (!w->attached) {
+        rec_put_bytes(&w->pending, data, n);
+        if (w->pending.oom)
+            return io_fail(w, err, "out of memory buffering before the trace file exists");
+        w->stored_bytes += n;
+        return 0;
+    }
     const uint8_t *p = data;
     while (n) {
         ssize_t got = w->opt.io.write(w->fd, p, n);
@@ -76,7 +85,7 @@ static int write_all(rec_writer *w, const void *data, size_t n, rec_error *err)
     return 0;
 }
 
-rec_writer *rec_writer_open(const char *dir, uint32_t rank, const rec_writer_options *o, rec_error *err)
+rec_writer *rec_writer_open_deferred(const rec_writer_options *o, rec_error *err)
 {
     rec_writer *w = calloc(1, sizeof *w);
     if (!w) {
@@ -102,34 +111,66 @@ rec_writer *rec_writer_open(const char *dir, uint32_t rank, const rec_writer_opt
         w->opt.io.write = write;
     if (!w->opt.io.close)
         w->opt.io.close = close;
-    w->rank = rank;
-    w->dir = strdup(dir);
-    snprintf(w->rec_path, sizeof w->rec_path, "%s/%u.rec", dir, rank);
-    if (!w->dir || rec_encoder_init(&w->enc, w->opt.table, w->opt.window) != 0) {
+    snprintf(w->rec_path, sizeof w->rec_path, "(trace not yet created)");
+    if (rec_encoder_init(&w->enc, w->opt.table, w->opt.window) != 0) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         rec_writer_discard(w);
         return NULL;
     }
     if (w->opt.codec == REC_CODEC_ZSTD && !(w->zstd = ZSTD_createCCtx()))
         w->opt.codec = REC_CODEC_NONE;
+    rec_buf_reserve(&w->block, w->opt.block_size + 4096);
+    return w;
+}
+
+int rec_writer_attach(rec_writer *w, const char *dir, uint32_t rank, rec_error *err)
+{
+    if (w->attached) {
+        snprintf(err->msg, sizeof err->msg, "%s: already created", w->rec_path);
+        return -1;
+    }
+    w->rank = rank;
+    free(w->dir);
+    w->dir = strdup(dir);
+    snprintf(w->rec_path, sizeof w->rec_path, "%s/%u.rec", dir, rank);
+    if (!w->dir) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
     w->fd = w->opt.io.open(w->rec_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (w->fd < 0) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", w->rec_path, strerror(errno));
-        rec_writer_discard(w);
-        return NULL;
+        w->failed = 1;
+        return -1;
     }
+    w->attached = 1;
+    uint64_t buffered = w->stored_bytes;
+    w->stored_bytes = 0;
     rec_buf header = {0};
     rec_put_file_header(&header, REC_MAGIC_RECORDS);
     rec_put_bytes(&header, &rank, sizeof rank);
-    int rc = header.oom ? -1 : write_all(w, header.data, header.len, err);
+    int rc = header.oom ? io_fail(w, err, "out of memory") : write_all(w, header.data, header.len, err);
     rec_buf_free(&header);
-    if (rc != 0) {
-        w->opt.io.close(w->fd);
-        w->fd = -1;
+    if (rc == 0 && w->pending.len)
+        rc = write_all(w, w->pending.data, w->pending.len, err);
+    if (rc == 0 && w->stored_bytes != buffered + REC_FILE_HEADER_SIZE + sizeof rank)
+        rc = io_fail(w, err, "short write");
+    rec_buf_free(&w->pending);
+    return rc;
+}
+
+int rec_writer_attached(const rec_writer *w)
+{
+    return w->attached;
+}
+
+rec_writer *rec_writer_open(const char *dir, uint32_t rank, const rec_writer_options *o, rec_error *err)
+{
+    rec_writer *w = rec_writer_open_deferred(o, err);
+    if (w && rec_writer_attach(w, dir, rank, err) != 0) {
         rec_writer_discard(w);
         return NULL;
     }
-    rec_buf_reserve(&w->block, w->opt.block_size + 4096);
     return w;
 }
 
@@ -272,8 +313,20 @@ uint64_t rec_writer_bytes(const rec_writer *w)
     return w->stored_bytes;
 }
 
+int rec_writer_abandon(rec_writer *w, rec_error *err)
+{
+    int rc = flush_block(w, err);
+    rec_writer_discard(w);
+    return rc;
+}
+
 int rec_writer_close(rec_writer *w, rec_error *err)
 {
+    if (!w->attached) {
+        snprintf(err->msg, sizeof err->msg, "the trace file was never created");
+        rec_writer_discard(w);
+        return -1;
+    }
     int rc = flush_block(w, err);
     if (rc == 0) {
         rec_block_header end = {
@@ -293,6 +346,7 @@ int rec_writer_close(rec_writer *w, rec_error *err)
     if (rc == 0) {
         rec_rank_summary s = {
             .rank = w->rank,
+            .start_time_ns = w->opt.start_time_ns,
             .records = w->records,
             .blocks = w->blocks,
             .stored_bytes = w->stored_bytes,
@@ -332,6 +386,7 @@ void rec_writer_discard(rec_writer *w)
     rec_encoder_free(&w->enc);
     rec_buf_free(&w->block);
     rec_buf_free(&w->packed);
+    rec_buf_free(&w->pending);
     ZSTD_freeCCtx(w->zstd);
     free(w->dir);
     free(w);

@@ -21,6 +21,23 @@ static void table_error(const rec_func_desc *f, const char *what)
     errors++;
 }
 
+static void check_handles(void)
+{
+    for (size_t i = 0; i < rec_predefined_handle_count; i++) {
+        const rec_handle_desc *h = &rec_predefined_handles[i];
+        if (h->id >= REC_HANDLE_DYNAMIC_BASE || !rec_kind_name(h->kind)) {
+            fprintf(stderr, "gen_functions: handles.def: %s: id or kind out of range\n", h->name);
+            errors++;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (rec_predefined_handles[j].kind == h->kind && rec_predefined_handles[j].id == h->id) {
+                fprintf(stderr, "gen_functions: handles.def: %s reuses the id of %s\n", h->name,
+                        rec_predefined_handles[j].name);
+                errors++;
+            }
+    }
+}
+
 static void check_table(void)
 {
     static const rec_func_desc *by_id[REC_FUNCTION_ID_LIMIT];
@@ -119,6 +136,11 @@ static void write_prototype_check(const char *dir)
         fprintf(out, ") = %s;\n", f->name);
         checked++;
     }
+    /* Every predefined handle must name a real constant. */
+    fprintf(out, "\nvoid rec_check_handles(void);\nvoid rec_check_handles(void)\n{\n");
+    for (size_t i = 0; i < rec_predefined_handle_count; i++)
+        fprintf(out, "    (void)(%s);\n", rec_predefined_handles[i].name);
+    fprintf(out, "}\n");
     fprintf(out, "\nconst unsigned rec_prototypes_checked = %zu;\n", checked);
     fclose(out);
 }
@@ -138,6 +160,7 @@ int main(int argc, char **argv)
         return 2;
     }
     check_table();
+    check_handles();
     if (errors) {
         fprintf(stderr, "gen_functions: %d error(s) in the function table\n", errors);
         return 1;

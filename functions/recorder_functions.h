@@ -145,7 +145,8 @@ enum {
     REC_FN_WRITE = 1u << 6,      /* the data moves from memory to file */
     REC_FN_META = 1u << 7,       /* file system metadata operation */
     REC_FN_NONBLOCKING = 1u << 8, /* starts an operation a request completes */
-    REC_FN_NODECL = 1u << 9       /* current headers do not declare it (legacy ABI) */
+    REC_FN_NODECL = 1u << 9,      /* current headers do not declare it (legacy ABI) */
+    REC_FN_OPAQUE = 1u << 10      /* what it calls is its own business: not traced */
 };
 
 /* How failure shows in the return value (errno is recorded when it does). */

@@ -14,3 +14,4 @@
 #undef META
 #undef NONBLOCK
 #undef NODECL
+#undef OPAQUE

@@ -1,0 +1,42 @@
+# common.sh: shared by demo.sh and test.sh. Installs what is missing (Debian
+# 12 packages, as root or through sudo) and builds the tree in BUILD_DIR.
+set -euo pipefail
+
+ROOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$ROOT_DIR/build}
+JOBS=${JOBS:-$(nproc)}
+
+PACKAGES=(build-essential cmake pkg-config mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
+          uthash-dev libcunit1-dev libzstd-dev)
+
+say() { printf '\n== %s\n' "$*"; }
+
+ensure_packages() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing missing packages: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "error: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo=sudo
+  fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build_tree() {
+  say "building in $BUILD_DIR"
+  cmake -S "$ROOT_DIR" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$BUILD_DIR" -j "$JOBS"
+}
+
+# mpirun with the oversubscription helper (more ranks than cores must not crawl).
+mpirun_cmd() {
+  local np=$1; shift
+  local preload=$BUILD_DIR/tests/support/liboversubscribe.so
+  if [ -n "${EXTRA_PRELOAD:-}" ]; then preload=$preload:$EXTRA_PRELOAD; fi
+  mpirun -np "$np" -genv LD_PRELOAD "$preload" "$@"
+}

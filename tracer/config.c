@@ -1,0 +1,173 @@
+/* config.c: the RECORDER_* environment variables. A bad value gets one
+ * warning line on stderr, then the default. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+rt_config *rt_active_config;
+
+/* Paths whose calls are not recorded unless RECORDER_EXCLUSION_FILE says
+ * otherwise: the system's own files, which no application I/O study wants. */
+static const char *const default_exclusions[] = {"/proc/", "/sys/", "/dev/", "/etc/", "/usr/", "/lib/",
+                                                  "/lib64/", "/run/", "/var/run/"};
+
+static void remember(rt_config *c, const char *key, const char *value)
+{
+    if (c->noptions >= RT_MAX_OPTIONS)
+        return;
+    snprintf(c->option_text[c->noptions][0], sizeof c->option_text[0][0], "%s", key);
+    snprintf(c->option_text[c->noptions][1], sizeof c->option_text[0][1], "%s", value);
+    c->noptions++;
+}
+
+static double env_double(rt_config *c, const char *key, double dflt, double lo, double hi)
+{
+    const char *s = getenv(key);
+    if (!s || !*s)
+        return dflt;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v >= lo && v <= hi)) {
+        rt_warn("recorder: %s=%s: not a number in [%g, %g]; using %g", key, s, lo, hi, dflt);
+        return dflt;
+    }
+    remember(c, key, s);
+    return v;
+}
+
+/* Integers, with an optional K, M or G suffix (powers of 1024). */
+static long long env_int(rt_config *c, const char *key, long long dflt, long long lo, long long hi)
+{
+    const char *s = getenv(key);
+    if (!s || !*s)
+        return dflt;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    switch (toupper((unsigned char)*end)) {
+    case 'K': v <<= 10; end++; break;
+    case 'M': v <<= 20; end++; break;
+    case 'G': v <<= 30; end++; break;
+    default: break;
+    }
+    if (errno || *end || v < lo || v > hi || end == s) {
+        rt_warn("recorder: %s=%s: not an integer in [%lld, %lld]; using %lld", key, s, lo, hi, dflt);
+        return dflt;
+    }
+    remember(c, key, s);
+    return v;
+}
+
+static void load_prefixes(rt_config *c, const char *key, char **list, size_t *n)
+{
+    const char *path = getenv(key);
+    if (!path || !*path)
+        return;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        rt_warn("recorder: %s=%s: cannot open: %s; ignored", key, path, strerror(errno));
+        return;
+    }
+    remember(c, key, path);
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        if (*n >= RT_MAX_PREFIXES) {
+            rt_warn("recorder: %s: more than %d prefixes; the rest are ignored", path, RT_MAX_PREFIXES);
+            break;
+        }
+        list[(*n)++] = strdup(p);
+    }
+    fclose(f);
+}
+
+static int env_uint(const char *key, uint32_t *out)
+{
+    const char *s = getenv(key);
+    if (!s || !*s)
+        return 0;
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end)
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+void rt_config_load(rt_config *c)
+{
+    memset(c, 0, sizeof *c);
+    rt_active_config = c;
+    const char *dir = getenv("RECORDER_TRACES_DIR");
+    if (dir && *dir) {
+        snprintf(c->traces_dir, sizeof c->traces_dir, "%s", dir);
+        remember(c, "RECORDER_TRACES_DIR", dir);
+    }
+    c->time_resolution = env_double(c, "RECORDER_TIME_RESOLUTION", 1e-7, 1e-9, 1.0);
+    c->window = (unsigned)env_int(c, "RECORDER_WINDOW", REC_WINDOW_DEFAULT, 0, REC_WINDOW_MAX);
+    c->buffer_size = (size_t)env_int(c, "RECORDER_BUFFER_SIZE", 1 << 20, 4096, 32 << 20);
+    static const char *const layer_keys[REC_LAYER_COUNT] = {"RECORDER_POSIX_TRACING", "RECORDER_MPI_TRACING",
+                                                            "RECORDER_MPIIO_TRACING", "RECORDER_HDF5_TRACING"};
+    for (int l = 0; l < REC_LAYER_COUNT; l++)
+        c->layer_on[l] = (unsigned char)env_int(c, layer_keys[l], 1, 0, 1);
+    load_prefixes(c, "RECORDER_EXCLUSION_FILE", c->exclude, &c->nexclude);
+    if (!getenv("RECORDER_EXCLUSION_FILE"))
+        for (size_t i = 0; i < sizeof default_exclusions / sizeof *default_exclusions; i++)
+            c->exclude[c->nexclude++] = (char *)default_exclusions[i];
+    load_prefixes(c, "RECORDER_INCLUSION_FILE", c->include, &c->ninclude);
+    if (!getcwd(c->cwd, sizeof c->cwd))
+        c->cwd[0] = 0;
+    /* Hydra (MPICH) and PMIx/Open MPI launchers name the rank before MPI_Init. */
+    c->launcher_size = 1;
+    c->under_mpi_launcher = env_uint("PMI_RANK", &c->launcher_rank) || env_uint("PMIX_RANK", &c->launcher_rank) ||
+                            env_uint("OMPI_COMM_WORLD_RANK", &c->launcher_rank);
+    if (!env_uint("PMI_SIZE", &c->launcher_size))
+        env_uint("OMPI_COMM_WORLD_SIZE", &c->launcher_size);
+}
+
+size_t rt_config_options(const rt_config *c, rec_option *out, size_t max)
+{
+    size_t n = 0;
+    for (; n < c->noptions && n < max; n++)
+        out[n] = (rec_option){c->option_text[n][0], c->option_text[n][1]};
+    return n;
+}
+
+static int has_prefix(const char *path, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(path, prefix, n) == 0)
+        return 1;
+    /* "/dev/" also covers "/dev" itself */
+    return n > 1 && prefix[n - 1] == '/' && strncmp(path, prefix, n - 1) == 0 && path[n - 1] == 0;
+}
+
+int rt_config_path_traced(const rt_config *c, const char *path)
+{
+    char full[PATH_MAX * 2];
+    if (path[0] != '/' && c->cwd[0]) {
+        snprintf(full, sizeof full, "%s/%s", c->cwd, path);
+        path = full;
+    }
+    for (size_t i = 0; i < c->nexclude; i++)
+        if (has_prefix(path, c->exclude[i]))
+            return 0;
+    if (!c->ninclude)
+        return 1;
+    for (size_t i = 0; i < c->ninclude; i++)
+        if (has_prefix(path, c->include[i]))
+            return 1;
+    return 0;
+}

@@ -1,0 +1,369 @@
+/* gen_wrappers: writes the tracer's wrappers from the function table.
+ *   gen_wrappers OUTDIR   ->  OUTDIR/wrappers_{posix,mpi,mpiio,hdf5}.c
+ * Every wrapper has the real prototype, calls the real function (PMPI_ for
+ * MPI, the next library's symbol otherwise) and records each argument by
+ * its kind. Nothing here knows individual functions: the few C variadics
+ * are handled by tracer/variadic.h, keyed by the table's VA flags. */
+#include "recorder_functions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *out;
+
+static int is_pointer(const char *ctype)
+{
+    size_t n = strlen(ctype);
+    return n && ctype[n - 1] == '*';
+}
+
+static int has(const char *s, const char *part)
+{
+    return strstr(s, part) != NULL;
+}
+
+static int is_handle_kind(unsigned k)
+{
+    switch (k) {
+    case REC_KIND_FD: case REC_KIND_DIRFD: case REC_KIND_FILE_STREAM: case REC_KIND_DIR_STREAM:
+    case REC_KIND_MAPPING: case REC_KIND_MPI_COMM: case REC_KIND_MPI_DATATYPE: case REC_KIND_MPI_OP:
+    case REC_KIND_MPI_INFO: case REC_KIND_MPI_REQUEST: case REC_KIND_MPI_FILE: case REC_KIND_MPI_GROUP:
+    case REC_KIND_H5_FILE: case REC_KIND_H5_GROUP: case REC_KIND_H5_DATASET: case REC_KIND_H5_SPACE:
+    case REC_KIND_H5_PLIST: case REC_KIND_H5_ATTR: case REC_KIND_H5_TYPE: case REC_KIND_H5_LOC:
+    case REC_KIND_H5_PLIST_CLASS:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Kinds whose C value is itself a pointer (FILE *), not a pointer to the value. */
+static int pointer_is_value(unsigned k)
+{
+    return k == REC_KIND_FILE_STREAM || k == REC_KIND_DIR_STREAM || k == REC_KIND_MAPPING;
+}
+
+/* An argument passed by pointer whose pointee is the recorded value. */
+static int by_pointer(const rec_arg_desc *a)
+{
+    rec_class cls = rec_kind_class(a->kind);
+    if (!is_pointer(a->ctype) || pointer_is_value(a->kind) || cls == REC_CLASS_ARRAY || cls == REC_CLASS_NONE)
+        return 0;
+    switch (a->kind) {
+    case REC_KIND_PATH: case REC_KIND_STRING: case REC_KIND_STDIO_MODE: case REC_KIND_STRING_OUT:
+    case REC_KIND_STRLEN: case REC_KIND_STATBUF: case REC_KIND_MPI_STATUS:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* The element type of a pointer type: "const hsize_t *" -> "hsize_t". */
+static void element_type(const char *ctype, char *elem, size_t cap)
+{
+    const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
+    snprintf(elem, cap, "%s", s);
+    size_t n = strlen(elem);
+    while (n && (elem[n - 1] == '*' || elem[n - 1] == ' '))
+        elem[--n] = 0;
+}
+
+static const char *layer_macro(unsigned layer)
+{
+    static const char *names[] = {"REC_LAYER_POSIX", "REC_LAYER_MPI", "REC_LAYER_MPIIO", "REC_LAYER_HDF5"};
+    return names[layer];
+}
+
+static int uses_pmpi(const rec_func_desc *f)
+{
+    return f->layer == REC_LAYER_MPI || f->layer == REC_LAYER_MPIIO;
+}
+
+/* Variadic functions without VA arguments (fprintf) forward to their v-form. */
+static int forwards_va_list(const rec_func_desc *f)
+{
+    if (!(f->flags & REC_FN_VARIADIC))
+        return 0;
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (f->args[i].flags & REC_ARG_VA)
+            return 0;
+    return 1;
+}
+
+static void print_params(const rec_func_desc *f, int with_names, int va_list_form)
+{
+    int n = 0;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        if (f->args[i].flags & REC_ARG_VA)
+            continue;
+        fprintf(out, "%s%s%s%s", n++ ? ", " : "", f->args[i].ctype, with_names ? " " : "",
+                with_names ? f->args[i].name : "");
+    }
+    if (va_list_form)
+        fprintf(out, "%sva_list", n++ ? ", " : "");
+    else if (f->flags & REC_FN_VARIADIC)
+        fprintf(out, "%s...", n++ ? ", " : "");
+    if (!n)
+        fprintf(out, "void");
+}
+
+static void print_call_args(const rec_func_desc *f, const char *extra)
+{
+    for (unsigned i = 0; i < f->nargs; i++)
+        fprintf(out, "%s%s", i ? ", " : "", f->args[i].name);
+    if (extra)
+        fprintf(out, "%s%s", f->nargs ? ", " : "", extra);
+}
+
+static const char *success_test(const rec_func_desc *f)
+{
+    int ptr = is_pointer(f->ret_ctype);
+    switch (f->fail) {
+    case REC_FAIL_NEG1: return ptr ? "ret != (void *)-1" : "(long long)ret != -1";
+    case REC_FAIL_NULL: return ptr ? "ret != NULL" : "ret != 0";
+    case REC_FAIL_NEGATIVE: return "ret >= 0";
+    case REC_FAIL_NONZERO: return "ret == 0";
+    case REC_FAIL_EOF: return "ret != EOF";
+    default: return "1";
+    }
+}
+
+/* Copies an array argument's elements into the record (as raw values for
+ * handle arrays, converted under the lock). */
+static void emit_array(const rec_arg_desc *a, unsigned i)
+{
+    char elem[128];
+    element_type(a->ctype, elem, sizeof elem);
+    fprintf(out, "    {\n        long n = (long)(%s);\n        if (n < 0 || !%s)\n            n = 0;\n", a->len, a->name);
+    fprintf(out, "        int64_t *v = rt_array(&call, %u, (size_t)n);\n", i);
+    fprintf(out, "        for (long k = 0; k < n; k++)\n");
+    switch (a->kind) {
+    case REC_KIND_IOVEC: fprintf(out, "            v[k] = (int64_t)%s[k].iov_len;\n", a->name); break;
+    case REC_KIND_MPI_STATUS_ARRAY:
+        fprintf(out, "            v[k] = %s == MPI_STATUSES_IGNORE ? -1 : rt_status_bytes(&%s[k], ok);\n", a->name,
+                a->name);
+        break;
+    case REC_KIND_MPI_DATATYPE_ARRAY:
+    case REC_KIND_MPI_REQUEST_ARRAY:
+        fprintf(out, "            v[k] = (int64_t)(uintptr_t)%s[k];\n", a->name);
+        break;
+    default: fprintf(out, "            v[k] = (int64_t)%s[k];\n", a->name); break;
+    }
+    fprintf(out, "        r->args[%u].ptr = v;\n        r->args[%u].len = (uint32_t)n;\n        r->args[%u].encoded = 0;\n    }\n",
+            i, i, i);
+}
+
+/* Code that captures argument i; after = 0 before the call, 1 after it. */
+static void emit_capture(const rec_func_desc *f, unsigned i, int after)
+{
+    const rec_arg_desc *a = &f->args[i];
+    rec_class cls = rec_kind_class(a->kind);
+    int is_out = (a->flags & REC_ARG_OUT) != 0;
+    int is_in = (a->flags & REC_ARG_IN) != 0 || !is_out;
+    /* OUT-only values exist after the call; everything else is taken before it. */
+    if (after != (is_out && !is_in))
+        return;
+    if (cls == REC_CLASS_NONE)
+        return;
+    const char *n = a->name;
+    if (is_handle_kind(a->kind)) {
+        if (by_pointer(a))
+            fprintf(out, "    call.raw[%u] = %s ? (uint64_t)(uintptr_t)*%s : 0;\n", i, n, n);
+        else
+            fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)(%s);\n", i, n);
+        return;
+    }
+    switch (a->kind) {
+    case REC_KIND_PATH: return; /* under the lock */
+    case REC_KIND_STRING:
+    case REC_KIND_STDIO_MODE:
+        fprintf(out, "    r->args[%u].ptr = %s;\n    r->args[%u].len = %s ? (uint32_t)strlen(%s) : 0;\n", i, n, i, n, n);
+        return;
+    case REC_KIND_STRING_OUT:
+        fprintf(out, "    r->args[%u].ptr = %s;\n    r->args[%u].len = ok && %s ? (uint32_t)strnlen(%s, (size_t)((long)(%s) > 0 ? (long)(%s) : 0)) : 0;\n",
+                i, n, i, n, n, a->len, a->len);
+        return;
+    case REC_KIND_STRLEN: fprintf(out, "    r->args[%u].i = %s ? (int64_t)strlen(%s) : -1;\n", i, n, n); return;
+    case REC_KIND_STATBUF:
+        fprintf(out, "    r->args[%u].i = ok && %s ? (int64_t)%s->%s : -1;\n", i, n, n,
+                has(a->ctype, "statx") ? "stx_size" : "st_size");
+        return;
+    case REC_KIND_MPI_STATUS:
+        fprintf(out, "    r->args[%u].i = rt_status_bytes(%s, %s);\n", i, n, after ? "ok" : "1");
+        return;
+    case REC_KIND_DOUBLE:
+        fprintf(out, "    { double d = %s%s; memcpy(&r->args[%u].i, &d, sizeof d); }\n", by_pointer(a) ? "*" : "", n, i);
+        return;
+    default: break;
+    }
+    if (cls == REC_CLASS_ARRAY) {
+        emit_array(a, i);
+        return;
+    }
+    if (by_pointer(a))
+        fprintf(out, "    r->args[%u].i = %s ? (int64_t)*%s : -1;\n", i, n, n);
+    else
+        fprintf(out, "    r->args[%u].i = (int64_t)(%s);\n", i, n);
+}
+
+/* Under the lock: handles and paths become per-rank ids. */
+static void emit_convert(const rec_func_desc *f, unsigned i)
+{
+    const rec_arg_desc *a = &f->args[i];
+    if (is_handle_kind(a->kind)) {
+        if (a->flags & REC_ARG_CREATE)
+            fprintf(out, "    r->args[%u].i = rt_handle_new(&call, REC_KIND_%s, call.raw[%u], ok);\n", i,
+                    rec_kind_name(a->kind), i);
+        else
+            fprintf(out, "    r->args[%u].i = rt_handle(&call, REC_KIND_%s, call.raw[%u]);\n", i,
+                    rec_kind_name(a->kind), i);
+        return;
+    }
+    if (a->kind == REC_KIND_PATH)
+        fprintf(out, "    r->args[%u].i = rt_path(&call, %s);\n", i, a->name);
+    else if (a->kind == REC_KIND_MPI_DATATYPE_ARRAY || a->kind == REC_KIND_MPI_REQUEST_ARRAY)
+        fprintf(out, "    rt_handle_array(&call, REC_KIND_%s, r->args[%u].ptr, r->args[%u].len);\n",
+                a->kind == REC_KIND_MPI_DATATYPE_ARRAY ? "MPI_DATATYPE" : "MPI_REQUEST", i, i);
+}
+
+static void emit_ret(const rec_func_desc *f)
+{
+    unsigned k = f->ret_kind;
+    if (k == REC_KIND_NONE)
+        return;
+    int errno_style = f->fail == REC_FAIL_NEG1 || f->fail == REC_FAIL_NULL || f->fail == REC_FAIL_EOF;
+    fprintf(out, "    r->err = ok ? 0 : %s;\n", errno_style ? "call.saved_errno" : "0");
+    if (is_handle_kind(k)) {
+        fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)ret;\n", f->nargs);
+        return;
+    }
+    if (k == REC_KIND_STRING && has(f->ret_ctype, "dirent")) /* readdir: the entry's name */
+        fprintf(out, "    r->ret.ptr = ret ? ret->d_name : NULL;\n    r->ret.len = ret ? (uint32_t)strlen(ret->d_name) : 0;\n");
+    else if (k == REC_KIND_STRING)
+        fprintf(out, "    r->ret.ptr = ret;\n    r->ret.len = ret ? (uint32_t)strlen(ret) : 0;\n");
+    else if (k == REC_KIND_PATH)
+        return; /* under the lock */
+    else if (is_pointer(f->ret_ctype))
+        fprintf(out, "    r->ret.i = ret ? (int64_t)strlen(ret) : -1;\n"); /* fgets: bytes read */
+    else if (f->fail == REC_FAIL_EOF && k == REC_KIND_SIZE)
+        fprintf(out, "    r->ret.i = ret == EOF ? -1 : 1;\n"); /* fgetc/fputc: one byte, not its value */
+    else
+        fprintf(out, "    r->ret.i = (int64_t)ret;\n");
+}
+
+static void emit_ret_convert(const rec_func_desc *f)
+{
+    unsigned k = f->ret_kind;
+    if (is_handle_kind(k)) {
+        if (f->flags & REC_FN_CREATES)
+            fprintf(out, "    r->ret.i = rt_handle_new(&call, REC_KIND_%s, call.raw[%u], ok);\n", rec_kind_name(k), f->nargs);
+        else
+            fprintf(out, "    r->ret.i = ok ? rt_handle(&call, REC_KIND_%s, call.raw[%u]) : -1;\n", rec_kind_name(k),
+                    f->nargs);
+    } else if (k == REC_KIND_PATH) {
+        fprintf(out, "    r->ret.i = ret ? rt_path_value(&call, ret) : -1;\n");
+    }
+}
+
+static void emit_wrapper(const rec_func_desc *f)
+{
+    int is_void = strcmp(f->ret_ctype, "void") == 0;
+    int vform = forwards_va_list(f);
+    fprintf(out, "\n/* %s (id %u) */\n", f->name, f->id);
+    if (f->flags & REC_FN_NODECL) {
+        fprintf(out, "%s %s(", f->ret_ctype, f->name);
+        print_params(f, 0, 0);
+        fprintf(out, ");\n");
+    }
+    fprintf(out, "RT_EXPORT %s(%s)(", f->ret_ctype, f->name);
+    print_params(f, 1, 0);
+    fprintf(out, ")\n{\n");
+    /* the real function */
+    if (uses_pmpi(f)) {
+        fprintf(out, "#define REAL P%s\n", f->name);
+    } else {
+        fprintf(out, "    static %s (*real_fn)(", f->ret_ctype);
+        print_params(f, 0, vform);
+        fprintf(out, ");\n    if (RT_UNLIKELY(!real_fn))\n        real_fn = rt_resolve(\"%s%s\");\n", vform ? "v" : "",
+                f->name);
+        fprintf(out, "#define REAL real_fn\n");
+    }
+    /* variadic arguments */
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (f->args[i].flags & REC_ARG_VA) {
+            const char *last = i ? f->args[i - 1].name : "";
+            fprintf(out, "    %s %s = 0;\n    RT_VA_%s(%s, %s);\n", f->args[i].ctype, f->args[i].name, f->name, last,
+                    f->args[i].name);
+        }
+    const char *last_named = f->nargs ? f->args[f->nargs - 1].name : "";
+    if (vform)
+        fprintf(out, "    va_list ap;\n    va_start(ap, %s);\n", last_named);
+    const char *extra = vform ? "ap" : NULL;
+    /* the untraced path */
+    fprintf(out, "    rt_call call;\n    if (!rt_enter(&call, %u, %s)) {\n", f->id, layer_macro(f->layer));
+    if (is_void) {
+        fprintf(out, "        REAL(");
+        print_call_args(f, extra);
+        fprintf(out, ");\n%s        return;\n    }\n", vform ? "        va_end(ap);\n" : "");
+    } else {
+        fprintf(out, "        %s ret = REAL(", f->ret_ctype);
+        print_call_args(f, extra);
+        fprintf(out, ");\n%s        return ret;\n    }\n", vform ? "        va_end(ap);\n" : "");
+    }
+    fprintf(out, "    rec_record *r = &call.rec;\n");
+    for (unsigned i = 0; i < f->nargs; i++)
+        emit_capture(f, i, 0);
+    fprintf(out, "    rt_start%s(&call);\n    %s%sREAL(", f->flags & REC_FN_OPAQUE ? "_opaque" : "",
+            is_void ? "" : f->ret_ctype, is_void ? "" : " ret = ");
+    print_call_args(f, extra);
+    fprintf(out, ");\n    rt_stop(&call);\n");
+    if (vform)
+        fprintf(out, "    va_end(ap);\n");
+    fprintf(out, "    int ok = %s;\n    (void)ok;\n", is_void ? "1" : success_test(f));
+    for (unsigned i = 0; i < f->nargs; i++)
+        emit_capture(f, i, 1);
+    if (!is_void)
+        emit_ret(f);
+    fprintf(out, "    rt_lock();\n");
+    for (unsigned i = 0; i < f->nargs; i++)
+        emit_convert(f, i);
+    emit_ret_convert(f);
+    if ((f->flags & REC_FN_DESTROYS) && f->nargs && is_handle_kind(f->args[0].kind))
+        fprintf(out, "    if (ok)\n        rt_handle_forget(REC_KIND_%s, call.raw[0]);\n", rec_kind_name(f->args[0].kind));
+    fprintf(out, "#ifdef RT_AFTER_%s\n    RT_AFTER_%s;\n#endif\n", f->name, f->name);
+    fprintf(out, "    rt_commit(&call);\n#undef REAL\n%s}\n", is_void ? "" : "    return ret;\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_wrappers OUTDIR\n");
+        return 2;
+    }
+    static const char *files[REC_LAYER_COUNT] = {"wrappers_posix.c", "wrappers_mpi.c", "wrappers_mpiio.c",
+                                                 "wrappers_hdf5.c"};
+    for (unsigned layer = 0; layer < REC_LAYER_COUNT; layer++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", argv[1], files[layer]);
+        out = fopen(path, "w");
+        if (!out) {
+            perror(path);
+            return 1;
+        }
+        fprintf(out, "/* Generated by gen_wrappers from the function table: do not edit. */\n"
+                     "#include \"wrapper_prelude.h\"\n");
+        unsigned n = 0;
+        for (size_t i = 0; i < rec_function_count; i++)
+            if (rec_functions[i].layer == layer) {
+                emit_wrapper(&rec_functions[i]);
+                n++;
+            }
+        fprintf(out, "\nconst unsigned rt_wrapper_count_%u = %u;\n", layer, n);
+        if (fclose(out) != 0) {
+            perror(path);
+            return 1;
+        }
+    }
+    return 0;
+}

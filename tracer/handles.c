@@ -1,0 +1,262 @@
+/* handles.c: real handle values -> small per-rank ids.
+ *
+ * Predefined handles (functions/handles.def) keep their fixed ids; every
+ * other handle gets the next id of its space, from REC_HANDLE_DYNAMIC_BASE,
+ * when the call that creates it is recorded (or when it is first seen, for
+ * handles made before tracing began). A handle created by a call on an
+ * excluded path is itself excluded, so its later calls are not recorded.
+ * All functions here run with the tracer's lock held. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <hdf5.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rt.h"
+
+void *rt_resolve(const char *name);
+#include "runtime.h"
+
+/* Handles of these kinds share one id space (fds and dirfds, all HDF5 ids). */
+enum space {
+    SPACE_NONE, SPACE_FD, SPACE_FILE, SPACE_DIR, SPACE_MAPPING, SPACE_COMM, SPACE_DATATYPE, SPACE_OP,
+    SPACE_INFO, SPACE_REQUEST, SPACE_MPIFILE, SPACE_GROUP, SPACE_HDF5, SPACE_COUNT
+};
+
+static enum space space_of(unsigned kind)
+{
+    switch (kind) {
+    case REC_KIND_FD: case REC_KIND_DIRFD: return SPACE_FD;
+    case REC_KIND_FILE_STREAM: return SPACE_FILE;
+    case REC_KIND_DIR_STREAM: return SPACE_DIR;
+    case REC_KIND_MAPPING: return SPACE_MAPPING;
+    case REC_KIND_MPI_COMM: return SPACE_COMM;
+    case REC_KIND_MPI_DATATYPE: return SPACE_DATATYPE;
+    case REC_KIND_MPI_OP: return SPACE_OP;
+    case REC_KIND_MPI_INFO: return SPACE_INFO;
+    case REC_KIND_MPI_REQUEST: return SPACE_REQUEST;
+    case REC_KIND_MPI_FILE: return SPACE_MPIFILE;
+    case REC_KIND_MPI_GROUP: return SPACE_GROUP;
+    case REC_KIND_H5_FILE: case REC_KIND_H5_GROUP: case REC_KIND_H5_DATASET: case REC_KIND_H5_SPACE:
+    case REC_KIND_H5_PLIST: case REC_KIND_H5_ATTR: case REC_KIND_H5_TYPE: case REC_KIND_H5_LOC:
+    case REC_KIND_H5_PLIST_CLASS:
+        return SPACE_HDF5;
+    default: return SPACE_NONE;
+    }
+}
+
+/* ---- an open-addressing map from (space, value) to (id, excluded) ---- */
+typedef struct slot {
+    uint64_t key;
+    uint32_t space; /* 0: empty */
+    uint32_t excluded;
+    int64_t id;
+} slot;
+
+static slot *slots;
+static size_t capacity, used;
+static int64_t next_id[SPACE_COUNT];
+
+static size_t hash(uint64_t key, unsigned space)
+{
+    uint64_t h = (key ^ ((uint64_t)space << 58)) * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 20);
+}
+
+static slot *find(uint64_t key, unsigned space)
+{
+    if (!capacity)
+        return NULL;
+    for (size_t i = hash(key, space) & (capacity - 1);; i = (i + 1) & (capacity - 1)) {
+        slot *s = &slots[i];
+        if (!s->space)
+            return NULL;
+        if (s->space == space && s->key == key)
+            return s;
+    }
+}
+
+static slot *insert(uint64_t key, unsigned space)
+{
+    if ((used + 1) * 2 > capacity) {
+        size_t old_cap = capacity;
+        slot *old = slots;
+        size_t cap = old_cap ? old_cap * 2 : 1024;
+        slot *grown = calloc(cap, sizeof *grown);
+        if (!grown)
+            return NULL;
+        slots = grown;
+        capacity = cap;
+        used = 0;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i].space) {
+                slot *s = insert(old[i].key, old[i].space);
+                *s = old[i];
+            }
+        free(old);
+    }
+    size_t i = hash(key, space) & (capacity - 1);
+    while (slots[i].space && !(slots[i].space == space && slots[i].key == key))
+        i = (i + 1) & (capacity - 1);
+    if (!slots[i].space)
+        used++;
+    slots[i] = (slot){key, space, 0, 0};
+    return &slots[i];
+}
+
+/* Deletion with backward shift, so probes never need tombstones. */
+static void erase(slot *s)
+{
+    size_t i = (size_t)(s - slots);
+    slots[i].space = 0;
+    used--;
+    for (size_t j = (i + 1) & (capacity - 1); slots[j].space; j = (j + 1) & (capacity - 1)) {
+        size_t home = hash(slots[j].key, slots[j].space) & (capacity - 1);
+        /* move j back to i when its home is not in (i, j] */
+        if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+            slots[i] = slots[j];
+            slots[j].space = 0;
+            i = j;
+        }
+    }
+}
+
+/* ---- predefined handles ---- */
+typedef struct predefined {
+    unsigned kind;
+    uint64_t value;
+    int64_t id;
+} predefined;
+
+static predefined *known;
+static size_t nknown;
+static int hdf5_known; /* HDF5's constants are read at the first HDF5 call */
+
+static void add_known(unsigned kind, uint64_t value, int64_t id)
+{
+    predefined *p = realloc(known, (nknown + 1) * sizeof *p);
+    if (!p)
+        return;
+    known = p;
+    known[nknown++] = (predefined){kind, value, id};
+}
+
+static int is_hdf5_kind(unsigned kind)
+{
+    return space_of(kind) == SPACE_HDF5;
+}
+
+/* Evaluating HDF5's constants initialises the HDF5 library, so they wait
+ * until the application uses HDF5. */
+static void load_known(int hdf5)
+{
+#define H(kind, id, expr)                                                 \
+    if (is_hdf5_kind(REC_KIND_##kind) == hdf5)                          \
+        add_known(REC_KIND_##kind, (uint64_t)(uintptr_t)(expr), id);
+#include "handles.def"
+#undef H
+}
+
+void rt_handles_init(void)
+{
+    for (int s = 0; s < SPACE_COUNT; s++)
+        next_id[s] = REC_HANDLE_DYNAMIC_BASE;
+    load_known(0);
+}
+
+static int lookup_known(unsigned kind, uint64_t value, int64_t *id)
+{
+    if (is_hdf5_kind(kind) && !hdf5_known) {
+        hdf5_known = 1;
+        load_known(1);
+    }
+    for (size_t i = 0; i < nknown; i++)
+        if (known[i].kind == kind && known[i].value == value) {
+            *id = known[i].id;
+            return 1;
+        }
+    /* A DIRFD that is not AT_FDCWD is an fd. */
+    if (kind == REC_KIND_DIRFD)
+        return lookup_known(REC_KIND_FD, value, id);
+    return 0;
+}
+
+/* An fd first seen without the call that opened it (inherited, or made by
+ * pipe(), socket(), eventfd() ...): only regular files, directories and
+ * block devices are file I/O; pipes and sockets are inter-process traffic. */
+static int is_file_fd(int fd)
+{
+    static int (*real_fstat)(int, struct stat *);
+    if (!real_fstat)
+        real_fstat = rt_resolve("fstat");
+    struct stat st;
+    int saved = errno;
+    int rc = real_fstat(fd, &st);
+    errno = saved;
+    return rc == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
+int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
+{
+    int64_t id;
+    if (lookup_known(kind, value, &id))
+        return id;
+    enum space sp = space_of(kind);
+    if (sp == SPACE_NONE)
+        return (int64_t)value;
+    slot *s = find(value, sp);
+    if (s) {
+        if (s->excluded)
+            c->skip = 1;
+        return s->id;
+    }
+    /* Negative fds and hids are invalid, not handles. */
+    if ((sp == SPACE_FD || sp == SPACE_HDF5) && (int64_t)value < 0)
+        return -1;
+    s = insert(value, sp);
+    if (!s)
+        return -1;
+    s->id = next_id[sp]++;
+    if (sp == SPACE_FD && !is_file_fd((int)value)) {
+        s->excluded = 1;
+        c->skip = 1;
+    }
+    return s->id;
+}
+
+int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
+{
+    if (!ok)
+        return -1;
+    int64_t id;
+    if (lookup_known(kind, value, &id))
+        return id;
+    enum space sp = space_of(kind);
+    if (sp == SPACE_NONE)
+        return (int64_t)value;
+    slot *s = insert(value, sp);
+    if (!s)
+        return -1;
+    s->id = next_id[sp]++;
+    s->excluded = c->skip;
+    return s->id;
+}
+
+void rt_handle_forget(unsigned kind, uint64_t value)
+{
+    slot *s = find(value, space_of(kind));
+    if (s)
+        erase(s);
+}
+
+void rt_handle_array(rt_call *c, unsigned kind, const void *values, uint32_t n)
+{
+    int64_t *v = (int64_t *)values;
+    for (uint32_t k = 0; k < n; k++)
+        v[k] = rt_handle(c, kind, (uint64_t)v[k]);
+}

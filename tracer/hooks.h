@@ -1,0 +1,27 @@
+/* hooks.h: code a few generated wrappers run after the real call, named
+ * RT_AFTER_<function>. They run with the tracer's lock held, before the
+ * record is appended. */
+#ifndef RECORDER_HOOKS_H
+#define RECORDER_HOOKS_H
+
+#include <fcntl.h>
+
+#include "runtime.h"
+
+#define RT_AFTER_MPI_Init rt_after_mpi_init(ok)
+#define RT_AFTER_MPI_Init_thread rt_after_mpi_init(ok)
+#define RT_AFTER_MPI_Finalize rt_after_mpi_finalize()
+
+/* fcntl's third argument is recorded only when it is an integer, never an address. */
+static inline int rt_fcntl_arg_is_int(int cmd)
+{
+    return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC || cmd == F_SETFD || cmd == F_SETFL || cmd == F_SETOWN ||
+           cmd == F_SETSIG || cmd == F_SETLEASE || cmd == F_NOTIFY || cmd == F_SETPIPE_SZ;
+}
+#define RT_AFTER_fcntl                                                                                        \
+    do {                                                                                                      \
+        if (!rt_fcntl_arg_is_int(cmd))                                                                        \
+            r->args[2].i = 0;                                                                                 \
+    } while (0)
+
+#endif

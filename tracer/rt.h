@@ -1,0 +1,155 @@
+/* rt.h: the tracer runtime that the generated wrappers call. Internal.
+ *
+ * A wrapper (generated from the function table by gen_wrappers) runs:
+ *   rt_enter       -> 0: not tracing this call (disabled, nested in the
+ *                     tracer itself, layer off): call the real function only
+ *   capture IN values (raw handles, scalars, arrays)
+ *   rt_start; the real call; rt_stop (times, errno)
+ *   capture OUT values and the return value
+ *   rt_lock; turn raw handles and paths into per-rank ids; rt_commit
+ * rt_commit appends the record, unlocks and restores errno, so the
+ * application sees exactly what the real call did. */
+#ifndef RECORDER_RT_H
+#define RECORDER_RT_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include "recorder_format.h"
+
+#define RT_TLS __attribute__((tls_model("initial-exec"))) __thread
+#define RT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Small arrays live in the call; larger ones on the heap. */
+#define RT_ARENA_WORDS 256
+
+typedef struct rt_call {
+    rec_record rec;
+    uint64_t raw[REC_MAX_FIELDS]; /* raw handle values captured before the call */
+    int saved_errno;
+    uint8_t skip; /* an excluded path or handle: do not record */
+    uint8_t layer;
+    size_t arena_used;
+    unsigned nheap; /* heap[0..nheap) are freed when the call ends */
+    int64_t *heap[REC_MAX_FIELDS];
+    int64_t arena[RT_ARENA_WORDS];
+} rt_call;
+
+typedef struct rt_thread {
+    uint32_t busy;  /* inside the tracer: every traced call passes straight through */
+    uint32_t depth; /* traced calls open on this thread */
+    uint32_t id;    /* 0 for the first thread seen, then 1, 2, ... */
+    uint32_t has_id;
+} rt_thread;
+
+extern RT_TLS rt_thread rt_self;
+extern volatile int rt_active;                 /* the tracer records */
+extern unsigned char rt_layer_on[REC_LAYER_COUNT];
+extern uint64_t rt_t0_ns;                      /* CLOCK_MONOTONIC at tick 0 */
+extern double rt_ns_per_tick;
+
+static inline uint64_t rt_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t rt_ticks(void)
+{
+    uint64_t ns = rt_now_ns() - rt_t0_ns;
+    return rt_ns_per_tick == 100.0 ? ns / 100 : (uint64_t)((double)ns / rt_ns_per_tick);
+}
+
+uint32_t rt_thread_id(void);
+
+static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
+{
+    if (RT_UNLIKELY(!rt_active) || rt_self.busy || !rt_layer_on[layer])
+        return 0;
+    c->rec.func = (uint16_t)func;
+    c->rec.depth = (uint8_t)(rt_self.depth < 255 ? rt_self.depth : 255);
+    c->rec.thread = RT_LIKELY(rt_self.has_id) ? rt_self.id : rt_thread_id();
+    c->skip = 0;
+    c->layer = (uint8_t)layer;
+    c->arena_used = 0;
+    c->nheap = 0;
+    rt_self.depth++;
+    rt_self.busy = 1; /* capturing values may call traced functions (H5S..., MPI_Comm_size) */
+    return 1;
+}
+
+static inline void rt_start(rt_call *c)
+{
+    rt_self.busy = 0;
+    c->rec.tstart = rt_ticks();
+}
+
+/* For OPAQUE functions: what the real call does inside stays untraced. */
+static inline void rt_start_opaque(rt_call *c)
+{
+    c->rec.tstart = rt_ticks();
+}
+
+static inline void rt_stop(rt_call *c)
+{
+    c->saved_errno = errno;
+    c->rec.tend = rt_ticks();
+    rt_self.busy = 1;
+}
+
+void rt_lock(void);
+/* Appends the record (unless skipped), unlocks, closes the call, restores errno. */
+void rt_commit(rt_call *c);
+
+/* ---- values (call with the lock held) ---- */
+
+/* The per-rank id of a handle: predefined, known, or new at first sight. */
+int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value);
+/* A handle the call just created (a failed call passes ok = 0: id -1). */
+int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok);
+/* The handle is gone (closed, freed): its value may come back as another. */
+void rt_handle_forget(unsigned kind, uint64_t value);
+/* The path's id; marks the call skipped when the path is excluded. */
+int64_t rt_path(rt_call *c, const char *path);
+
+/* Space for n array elements that lives as long as the call. */
+int64_t *rt_array(rt_call *c, unsigned field, size_t n);
+
+/* Helpers that length expressions in the table use (static: never exported,
+ * so they cannot clash with an application's symbols). */
+static inline int comm_size(MPI_Comm comm)
+{
+    int n = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
+/* Invalid ids and H5S_ALL give 0, never an HDF5 error message. */
+static inline int space_ndims(hid_t space)
+{
+    if (space <= 0 || H5Iis_valid(space) <= 0)
+        return 0;
+    int n = H5Sget_simple_extent_ndims(space);
+    return n < 0 ? 0 : n;
+}
+
+static inline int dset_ndims(hid_t dset)
+{
+    if (dset <= 0 || H5Iis_valid(dset) <= 0)
+        return 0;
+    hid_t space = H5Dget_space(dset);
+    if (space < 0)
+        return 0;
+    int n = H5Sget_simple_extent_ndims(space);
+    H5Sclose(space);
+    return n < 0 ? 0 : n;
+}
+
+#endif

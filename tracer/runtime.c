@@ -1,0 +1,357 @@
+/* runtime.c: the tracer's life cycle.
+ *
+ * Loaded with LD_PRELOAD, it starts recording at its constructor. Records
+ * are buffered by a deferred writer until the rank is known: at MPI_Init for
+ * MPI programs (rank 0 picks the trace directory and broadcasts it), at once
+ * for programs started without an MPI launcher (rank 0 of 1). The trace is
+ * closed at MPI_Finalize, or at exit for programs that never call it; an MPI
+ * program that exits without MPI_Finalize leaves every record written but
+ * no N.meta, so readers report the rank as incomplete. The tracer's own I/O
+ * goes through the real libc functions and its MPI traffic through PMPI_,
+ * so neither ever shows in the trace. */
+#define _GNU_SOURCE
+#include "runtime.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wrapper_prelude.h"
+
+RT_TLS rt_thread rt_self;
+volatile int rt_active;
+unsigned char rt_layer_on[REC_LAYER_COUNT] = {1, 1, 1, 1};
+uint64_t rt_t0_ns;
+double rt_ns_per_tick = 100.0;
+
+static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
+static rec_writer *writer;
+static rt_config config;
+static uint64_t start_wall_ns;
+static int mpi_started, finalize_pending, warned;
+static uint32_t next_thread_id;
+
+/* ---- real functions ---- */
+
+static int (*real_open)(const char *, int, ...);
+static ssize_t (*real_write)(int, const void *, size_t);
+static int (*real_close)(int);
+static int (*real_mkdir)(const char *, mode_t);
+
+void *rt_resolve(const char *name)
+{
+    void *fn = dlsym(RTLD_NEXT, name);
+    if (!fn) {
+        char msg[256];
+        int n = snprintf(msg, sizeof msg, "recorder: %s: symbol not found after librecorder.so\n", name);
+        if (write(2, msg, (size_t)n) < 0) { /* nothing more to do */
+        }
+        abort();
+    }
+    return fn;
+}
+
+void rt_warn(const char *fmt, ...)
+{
+    char msg[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg, sizeof msg - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof msg - 2)
+        n = sizeof msg - 2;
+    msg[n++] = '\n';
+    ssize_t (*w)(int, const void *, size_t) = real_write ? real_write : write;
+    if (w(2, msg, (size_t)n) < 0) { /* stderr is gone: nowhere to report */
+    }
+}
+
+uint32_t rt_thread_id(void)
+{
+    rt_self.id = __atomic_fetch_add(&next_thread_id, 1, __ATOMIC_RELAXED);
+    rt_self.has_id = 1;
+    return rt_self.id;
+}
+
+void rt_lock(void)
+{
+    pthread_mutex_lock(&rt_mutex);
+}
+
+/* ---- the trace directory and metadata ---- */
+
+static int make_dirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (real_mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return real_mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void default_dir(char *out, size_t cap, long pid)
+{
+    time_t now = (time_t)(start_wall_ns / 1000000000ull);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    char stamp[64];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(out, cap, "recorder-traces/%s-%ld", stamp, pid);
+}
+
+static void write_global_meta(const char *dir, uint32_t nranks)
+{
+    rec_option opts[RT_MAX_OPTIONS];
+    size_t n = rt_config_options(&config, opts, RT_MAX_OPTIONS);
+    rec_trace_info info = {.nranks = nranks,
+                           .time_resolution = config.time_resolution,
+                           .start_time_ns = start_wall_ns,
+                           .window = config.window,
+                           .noptions = n,
+                           .options = opts};
+    rec_io io = {real_open, real_write, real_close};
+    rec_error err;
+    if (rec_write_global_metadata(dir, &info, NULL, &io, &err) != 0)
+        rt_warn("recorder: %s", err.msg);
+}
+
+/* Creates the rank's trace file; on failure tracing stops, the program runs on. */
+static void attach(const char *dir, uint32_t rank)
+{
+    rec_error err;
+    if (rec_writer_attach(writer, dir, rank, &err) != 0) {
+        rt_warn("recorder: %s: tracing disabled", err.msg);
+        rec_writer_discard(writer);
+        writer = NULL;
+        rt_active = 0;
+    }
+}
+
+/* Called from the MPI_Init/MPI_Init_thread wrappers (lock held). */
+void rt_after_mpi_init(int ok)
+{
+    if (!ok || !writer)
+        return;
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    mpi_started = 1;
+    if (rec_writer_attached(writer)) /* started as a singleton: already rank 0 of 1 */
+        return;
+    char dir[PATH_MAX] = {0};
+    if (rank == 0) {
+        if (config.traces_dir[0])
+            snprintf(dir, sizeof dir, "%s", config.traces_dir);
+        else
+            default_dir(dir, sizeof dir, (long)getpid());
+        if (make_dirs(dir) != 0) {
+            rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
+            dir[0] = 0;
+        } else {
+            write_global_meta(dir, (uint32_t)size);
+        }
+    }
+    /* Also a barrier: no rank creates its file before the directory exists. */
+    PMPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!dir[0]) {
+        rec_writer_discard(writer);
+        writer = NULL;
+        rt_active = 0;
+        return;
+    }
+    attach(dir, (uint32_t)rank);
+}
+
+void rt_after_mpi_finalize(void)
+{
+    finalize_pending = 1;
+}
+
+static void close_writer(int complete)
+{
+    if (!writer)
+        return;
+    rec_error err;
+    int rc = complete ? rec_writer_close(writer, &err) : rec_writer_abandon(writer, &err);
+    if (rc != 0)
+        rt_warn("recorder: %s", err.msg);
+    writer = NULL;
+    rt_active = 0;
+}
+
+void rt_commit(rt_call *c)
+{
+    if (!c->skip && writer) {
+        rec_error err;
+        if (rec_writer_append(writer, &c->rec, &err) != 0) {
+            if (!warned++)
+                rt_warn("recorder: %s: tracing stops here, the program runs on", err.msg);
+            close_writer(0);
+        }
+    }
+    if (finalize_pending) {
+        finalize_pending = 0;
+        close_writer(1);
+    }
+    for (unsigned i = 0; i < c->nheap; i++)
+        free(c->heap[i]);
+    pthread_mutex_unlock(&rt_mutex);
+    rt_self.depth--;
+    rt_self.busy = 0;
+    errno = c->saved_errno;
+}
+
+int64_t *rt_array(rt_call *c, unsigned field, size_t n)
+{
+    if (c->arena_used + n <= RT_ARENA_WORDS) {
+        int64_t *p = c->arena + c->arena_used;
+        c->arena_used += n;
+        return p;
+    }
+    (void)field;
+    int64_t *p = c->nheap < REC_MAX_FIELDS ? malloc((n ? n : 1) * sizeof *p) : NULL;
+    if (!p) { /* keep recording; the array reads as empty */
+        static int64_t none[1];
+        return none;
+    }
+    c->heap[c->nheap++] = p;
+    return p;
+}
+
+int64_t rt_status_bytes(const MPI_Status *status, int ok)
+{
+    if (!ok || status == MPI_STATUS_IGNORE || !status)
+        return -1;
+    int count = 0;
+    if (PMPI_Get_count(status, MPI_BYTE, &count) != MPI_SUCCESS || count == MPI_UNDEFINED)
+        return -1;
+    return count;
+}
+
+/* ---- start and end ---- */
+
+static void on_fork_prepare(void)
+{
+    pthread_mutex_lock(&rt_mutex);
+}
+
+static void on_fork_parent(void)
+{
+    pthread_mutex_unlock(&rt_mutex);
+}
+
+/* The child is not traced: its copy of the buffer belongs to the parent. */
+static void on_fork_child(void)
+{
+    pthread_mutex_init(&rt_mutex, NULL);
+    rt_active = 0;
+    if (writer)
+        rec_writer_discard(writer);
+    writer = NULL;
+}
+
+__attribute__((constructor)) static void rt_start_tracing(void)
+{
+    real_open = rt_resolve("open");
+    real_write = rt_resolve("write");
+    real_close = rt_resolve("close");
+    real_mkdir = rt_resolve("mkdir");
+    rt_config_load(&config);
+    for (int l = 0; l < REC_LAYER_COUNT; l++)
+        rt_layer_on[l] = config.layer_on[l];
+    rt_ns_per_tick = config.time_resolution * 1e9;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    start_wall_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    rt_t0_ns = rt_now_ns();
+    rt_handles_init();
+    rec_writer_options o;
+    rec_writer_options_init(&o);
+    o.window = config.window;
+    o.block_size = config.buffer_size;
+    o.start_time_ns = start_wall_ns;
+    o.io = (rec_io){real_open, real_write, real_close};
+    rec_error err;
+    writer = rec_writer_open_deferred(&o, &err);
+    if (!writer) {
+        rt_warn("recorder: %s: tracing disabled", err.msg);
+        return;
+    }
+    pthread_atfork(on_fork_prepare, on_fork_parent, on_fork_child);
+    rt_self.has_id = 1; /* the loading thread is thread 0 */
+    next_thread_id = 1;
+    if (!config.under_mpi_launcher) {
+        char dir[PATH_MAX];
+        if (config.traces_dir[0])
+            snprintf(dir, sizeof dir, "%s", config.traces_dir);
+        else
+            default_dir(dir, sizeof dir, (long)getpid());
+        if (make_dirs(dir) != 0) {
+            rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
+            rec_writer_discard(writer);
+            writer = NULL;
+            return;
+        }
+        write_global_meta(dir, 1);
+        attach(dir, 0);
+    }
+    rt_active = writer != NULL;
+}
+
+__attribute__((destructor)) static void rt_stop_tracing(void)
+{
+    pthread_mutex_lock(&rt_mutex);
+    rt_active = 0;
+    if (writer && !rec_writer_attached(writer)) {
+        /* Launched by mpirun but never called MPI_Init: the launcher's rank. */
+        char dir[PATH_MAX];
+        if (config.traces_dir[0])
+            snprintf(dir, sizeof dir, "%s", config.traces_dir);
+        else
+            default_dir(dir, sizeof dir, (long)getppid());
+        if (make_dirs(dir) == 0) {
+            if (config.launcher_rank == 0)
+                write_global_meta(dir, config.launcher_size);
+            attach(dir, config.launcher_rank);
+        }
+    }
+    /* An MPI program that never reached MPI_Finalize did not finish cleanly. */
+    close_writer(!mpi_started);
+    pthread_mutex_unlock(&rt_mutex);
+}
+
+/* ---- paths (lock held) ---- */
+
+int64_t rt_path(rt_call *c, const char *path)
+{
+    if (!path)
+        return -1;
+    if (!rt_config_path_traced(&config, path)) {
+        c->skip = 1; /* and no definition: excluded paths never enter the trace */
+        return -1;
+    }
+    return writer ? rec_writer_path_id(writer, path) : -1;
+}
+
+int64_t rt_path_value(rt_call *c, const char *path)
+{
+    (void)c;
+    return writer && path ? rec_writer_path_id(writer, path) : -1;
+}

@@ -1,0 +1,44 @@
+/* runtime.h: the tracer's configuration and life-cycle hooks. Internal. */
+#ifndef RECORDER_RUNTIME_H
+#define RECORDER_RUNTIME_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "recorder_format.h"
+
+#define RT_MAX_OPTIONS 16
+#define RT_MAX_PREFIXES 64
+
+typedef struct rt_config {
+    char traces_dir[PATH_MAX]; /* RECORDER_TRACES_DIR, "" for the default */
+    double time_resolution;    /* RECORDER_TIME_RESOLUTION, seconds per tick */
+    unsigned window;           /* RECORDER_WINDOW */
+    size_t buffer_size;        /* RECORDER_BUFFER_SIZE, bytes per block */
+    unsigned char layer_on[REC_LAYER_COUNT];
+    /* RECORDER_EXCLUSION_FILE / RECORDER_INCLUSION_FILE path prefixes */
+    char *exclude[RT_MAX_PREFIXES];
+    size_t nexclude;
+    char *include[RT_MAX_PREFIXES];
+    size_t ninclude;
+    char cwd[PATH_MAX]; /* to match relative paths against the prefixes */
+    /* Started by an MPI launcher (PMI_RANK, ...): wait for MPI_Init. */
+    int under_mpi_launcher;
+    uint32_t launcher_rank, launcher_size;
+    char option_text[RT_MAX_OPTIONS][2][256];
+    size_t noptions;
+} rt_config;
+
+void rt_config_load(rt_config *c);
+size_t rt_config_options(const rt_config *c, rec_option *out, size_t max);
+/* 1 if calls on this path are recorded. */
+int rt_config_path_traced(const rt_config *c, const char *path);
+extern rt_config *rt_active_config;
+
+void rt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rt_handles_init(void);
+void rt_after_mpi_init(int ok);
+void rt_after_mpi_finalize(void);
+
+#endif

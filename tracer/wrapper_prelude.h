@@ -1,0 +1,37 @@
+/* wrapper_prelude.h: what the generated wrappers include. Internal. */
+#ifndef RECORDER_WRAPPER_PRELUDE_H
+#define RECORDER_WRAPPER_PRELUDE_H
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <utime.h>
+
+#include "rt.h"
+#include "hooks.h"
+#include "variadic.h"
+
+/* Wrappers are the library's only exported symbols. */
+#define RT_EXPORT __attribute__((visibility("default")))
+
+/* The next definition of a symbol (libc's, HDF5's); aborts with a message
+ * if there is none, as the dynamic linker would have. */
+void *rt_resolve(const char *name);
+/* Bytes an MPI_Status says were transferred (-1: ignored or failed). */
+int64_t rt_status_bytes(const MPI_Status *status, int ok);
+/* Raw handle values in a recorded array become ids (lock held). */
+void rt_handle_array(rt_call *c, unsigned kind, const void *values, uint32_t n);
+/* A path's id, never excluding (getcwd's result). */
+int64_t rt_path_value(rt_call *c, const char *path);
+
+#endif
