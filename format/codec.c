@@ -153,6 +153,20 @@ static void get_value(rec_in *in, unsigned cls, rec_value *v, const rec_value *r
     }
 }
 
+/* Copies what a record of this layout uses (not the unused argument slots:
+ * every record is copied into the window, so this is hot). */
+static void copy_record(rec_record *dst, const rec_record *src, const rec_layout *lay)
+{
+    dst->tstart = src->tstart;
+    dst->tend = src->tend;
+    dst->func = src->func;
+    dst->depth = src->depth;
+    dst->thread = src->thread;
+    memcpy(dst->args, src->args, lay->nargs * sizeof src->args[0]);
+    dst->ret = src->ret;
+    dst->err = src->err;
+}
+
 /* ---- the window ---- */
 
 static void window_init(rec_window *w, unsigned size)
@@ -187,7 +201,7 @@ static rec_slot *window_push(rec_window *w)
 static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layout *lay)
 {
     rec_slot *s = window_push(w);
-    s->rec = *r;
+    copy_record(&s->rec, r, lay);
     s->arena.len = 0;
     size_t need = 0;
     for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
@@ -219,19 +233,6 @@ static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layou
     }
 }
 
-/* Copies what a record of this layout uses (not the unused argument slots:
- * the reader copies every record into the window, so this is hot). */
-static void copy_record(rec_record *dst, const rec_record *src, const rec_layout *lay)
-{
-    dst->tstart = src->tstart;
-    dst->tend = src->tend;
-    dst->func = src->func;
-    dst->depth = src->depth;
-    dst->thread = src->thread;
-    memcpy(dst->args, src->args, lay->nargs * sizeof src->args[0]);
-    dst->ret = src->ret;
-    dst->err = src->err;
-}
 
 /* ---- encoder ---- */
 

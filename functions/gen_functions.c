@@ -64,6 +64,11 @@ static void check_table(void)
             const rec_arg_desc *arg = &f->args[a];
             if (!rec_kind_name(arg->kind))
                 table_error(f, "argument of unknown kind");
+            if (arg->flags & REC_ARG_DERIVED) {
+                if (!arg->len[0] || (arg->flags & REC_ARG_VA) || a + 1 < f->nargs)
+                    table_error(f, "a DERIVED field needs an expression and comes last");
+                continue;
+            }
             int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT;
             if (is_array && !arg->len[0])
                 table_error(f, "array argument without a length expression");
@@ -84,7 +89,7 @@ static void print_params(FILE *out, const rec_func_desc *f)
 {
     int n = 0;
     for (unsigned a = 0; a < f->nargs; a++) {
-        if (f->args[a].flags & REC_ARG_VA)
+        if (f->args[a].flags & (REC_ARG_VA | REC_ARG_DERIVED))
             continue;
         fprintf(out, "%s%s", n++ ? ", " : "", f->args[a].ctype);
     }

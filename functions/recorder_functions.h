@@ -131,7 +131,9 @@ enum {
     REC_ARG_OUT = 1u << 1,   /* written by the function (recorded after the call) */
     REC_ARG_SIG = 1u << 2,   /* significant for merging (part of the signature) */
     REC_ARG_CREATE = 1u << 3, /* an out handle that this call creates */
-    REC_ARG_VA = 1u << 4      /* passed through the "..." of a variadic prototype */
+    REC_ARG_VA = 1u << 4,     /* passed through the "..." of a variadic prototype */
+    REC_ARG_DERIVED = 1u << 5 /* not a C parameter: a value the tracer computes after
+                                 the call from the expression in `len` (bytes moved) */
 };
 
 /* Per-function flags. */

@@ -4,6 +4,7 @@
 #undef SIG
 #undef NEW
 #undef VA
+#undef DERIVED
 #undef VARIADIC
 #undef COLL
 #undef CREATES

@@ -95,7 +95,7 @@ static void print_params(const rec_func_desc *f, int with_names, int va_list_for
 {
     int n = 0;
     for (unsigned i = 0; i < f->nargs; i++) {
-        if (f->args[i].flags & REC_ARG_VA)
+        if (f->args[i].flags & (REC_ARG_VA | REC_ARG_DERIVED))
             continue;
         fprintf(out, "%s%s%s%s", n++ ? ", " : "", f->args[i].ctype, with_names ? " " : "",
                 with_names ? f->args[i].name : "");
@@ -110,10 +110,12 @@ static void print_params(const rec_func_desc *f, int with_names, int va_list_for
 
 static void print_call_args(const rec_func_desc *f, const char *extra)
 {
+    int n = 0;
     for (unsigned i = 0; i < f->nargs; i++)
-        fprintf(out, "%s%s", i ? ", " : "", f->args[i].name);
+        if (!(f->args[i].flags & REC_ARG_DERIVED))
+            fprintf(out, "%s%s", n++ ? ", " : "", f->args[i].name);
     if (extra)
-        fprintf(out, "%s%s", f->nargs ? ", " : "", extra);
+        fprintf(out, "%s%s", n ? ", " : "", extra);
 }
 
 static const char *success_test(const rec_func_desc *f)
@@ -164,6 +166,10 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     /* OUT-only values exist after the call; everything else is taken before it. */
     if (after != (is_out && !is_in))
         return;
+    if (a->flags & REC_ARG_DERIVED) {
+        fprintf(out, "    r->args[%u].i = (int64_t)(%s);\n", i, a->len);
+        return;
+    }
     if (cls == REC_CLASS_NONE)
         return;
     const char *n = a->name;

@@ -152,4 +152,63 @@ static inline int dset_ndims(hid_t dset)
     return n < 0 ? 0 : n;
 }
 
+/* Bytes an MPI-IO access moves: count x the datatype's size. */
+static inline MPI_Count rt_mpi_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+        return -1;
+    return (MPI_Count)count * size;
+}
+
+static inline hssize_t rt_select_npoints(hid_t space)
+{
+    return space > 0 ? H5Sget_select_npoints(space) : -1;
+}
+
+/* Invalid ids give -1; H5E_BEGIN_TRY keeps HDF5 from printing its error
+ * stack for them, which the application would otherwise see on stderr. */
+/* Bytes an H5Dwrite/H5Dread moves: selected elements x the memory type's size. */
+static inline hssize_t rt_h5d_bytes(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space)
+{
+    hssize_t n = -1;
+    size_t size = 0;
+    if (mem_type <= 0)
+        return -1;
+    H5E_BEGIN_TRY
+    {
+        n = mem_space != H5S_ALL ? rt_select_npoints(mem_space) : -1;
+        if (n < 0 && file_space != H5S_ALL)
+            n = rt_select_npoints(file_space);
+        if (n < 0 && dset > 0) {
+            hid_t space = H5Dget_space(dset);
+            n = rt_select_npoints(space);
+            if (space >= 0)
+                H5Sclose(space);
+        }
+        size = H5Tget_size(mem_type);
+    }
+    H5E_END_TRY
+    return n < 0 || !size ? -1 : n * (hssize_t)size;
+}
+
+/* Bytes an H5Awrite/H5Aread moves: the attribute's elements x the type's size. */
+static inline hssize_t rt_h5a_bytes(hid_t attr, hid_t type)
+{
+    hssize_t n = -1;
+    size_t size = 0;
+    if (attr <= 0 || type <= 0)
+        return -1;
+    H5E_BEGIN_TRY
+    {
+        hid_t space = H5Aget_space(attr);
+        n = rt_select_npoints(space);
+        if (space >= 0)
+            H5Sclose(space);
+        size = H5Tget_size(type);
+    }
+    H5E_END_TRY
+    return n < 0 || !size ? -1 : n * (hssize_t)size;
+}
+
 #endif
