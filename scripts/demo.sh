@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# demo.sh: the main job, end to end, on a bundled kernel. Installs what is
+# missing, builds, then traces the VPIC-IO-like kernel (HDF5 -> MPI-IO ->
+# POSIX) at 4 ranks and reads the trace back.
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+ensure_packages
+build_tree
+
+DEMO_DIR=${DEMO_DIR:-$BUILD_DIR/demo}
+NP=${NP:-4}
+rm -rf "$DEMO_DIR" && mkdir -p "$DEMO_DIR"
+TRACE=$DEMO_DIR/trace
+BIN=$BUILD_DIR
+
+say "1. trace: vpic-like at $NP ranks under librecorder.so (LD_PRELOAD, no recompiling)"
+EXTRA_PRELOAD=$BUILD_DIR/tracer/librecorder.so mpirun_cmd "$NP" -genv RECORDER_TRACES_DIR "$TRACE" \
+  "$BIN/kernels/vpic-like" --expect "$DEMO_DIR/vpic-output" > "$DEMO_DIR/kernel.txt"
+tail -n 1 "$DEMO_DIR/kernel.txt"
+ls -l "$TRACE"
+
+say "2. the trace's metadata and compression (recorder2text --info)"
+"$BIN/analysis/recorder2text" --info "$TRACE"
+
+say "3. rank 1's first HDF5 calls, by meaning (recorder2text --rank 1 --function ...)"
+"$BIN/analysis/recorder2text" --rank 1 --function H5Fcreate --function H5Dcreate2 --function H5Sselect_hyperslab \
+  --function H5Dwrite --function MPI_File_write_at_all "$TRACE" | awk 'NR <= 12'
+
+say "4. one H5Dwrite with what it called below it (depth 1: MPI-IO, depth 2: POSIX)"
+"$BIN/analysis/recorder2text" -o "$DEMO_DIR/text" "$TRACE"
+# Records come in exit order: a call's children are printed just before it.
+awk '$4 > 0  { kids = kids $0 "\n"; next }
+     / HDF5 H5Dwrite\(/ { printf "%s%s\n", kids, $0; exit }
+     { kids = "" }' "$DEMO_DIR/text/0.txt" | tail -n 8
+echo "(every rank as text: $DEMO_DIR/text/RANK.txt)"
+
+say "5. the trace against the kernel's own ground truth (calls and bytes per rank and function)"
+grep '^expect ' "$DEMO_DIR/kernel.txt" > "$DEMO_DIR/want.txt"
+"$BIN/tests/support/trace_expect" "$TRACE" > "$DEMO_DIR/got.txt"
+if diff -q "$DEMO_DIR/want.txt" "$DEMO_DIR/got.txt" >/dev/null; then
+  echo "identical: $(wc -l < "$DEMO_DIR/want.txt") (rank, function) lines of calls and bytes"
+else
+  diff -u "$DEMO_DIR/want.txt" "$DEMO_DIR/got.txt" | head -n 20
+  echo "demo: the trace disagrees with the kernel's ground truth" >&2
+  exit 1
+fi
+"$BIN/tests/support/trace_expect" --nesting "$TRACE"
+
+say "done: the trace is in $TRACE"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# static_hdf5.sh BUILD_DIR SOURCE_DIR: a kernel linked with HDF5 statically
+# (Debian's plain h5pcc) through recorder-cc is traced as completely as a
+# shared-HDF5 one (same calls and bytes as its --expect), and runs untraced too.
+set -euo pipefail
+build=$1 src=$2
+work=$build/e2e-runs/static-hdf5
+rm -rf "$work" && mkdir -p "$work"
+"$build/tools/recorder-cc" h5pcc -O2 "$src/kernels/vpic-like.c" "$src/kernels/kernel_common.c" \
+  -I"$src/kernels" -o "$work/vpic-static"
+if ldd "$work/vpic-static" | grep -q libhdf5; then
+  echo "static_hdf5: h5pcc linked HDF5 dynamically: the test proves nothing" >&2
+  exit 1
+fi
+mpiexec -np 2 -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" "$work/vpic-static" "$work/plain-out" >/dev/null
+mpiexec -np 2 -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so" \
+  -genv RECORDER_TRACES_DIR "$work/trace" "$work/vpic-static" --expect "$work/out" > "$work/kernel.txt"
+grep '^expect ' "$work/kernel.txt" > "$work/want.txt"
+"$build/tests/support/trace_expect" "$work/trace" > "$work/got.txt"
+diff -u "$work/want.txt" "$work/got.txt"
+grep -q 'function=H5Dwrite' "$work/got.txt"
+echo "static_hdf5: $(wc -l < "$work/want.txt") (rank, function) counts match"

@@ -1,0 +1,24 @@
+/* shim.c: the part of librecorder-h5wrap.a that is not generated. An
+ * application linked with HDF5 statically (Debian's plain h5pcc) calls its
+ * own copy of HDF5 directly, out of a preloaded library's reach. Linked with
+ * recorder-cc, its H5* calls go to __wrap_H5* here, which pass them to the
+ * preloaded tracer's H5* after telling it which __real_H5* to call. */
+#include <dlfcn.h>
+
+#include "shim_prelude.h"
+
+void *shim_target(const char *name, void *real)
+{
+    static int registered;
+    void (*reg)(const char *, void *) = (void (*)(const char *, void *))dlsym(RTLD_DEFAULT, "recorder_register_real");
+    if (!reg)
+        return real; /* the tracer is not loaded: plain HDF5 */
+    if (!registered) {
+        /* All at once: the tracer's own HDF5 queries (selection sizes) must
+         * reach the application's copy of HDF5 too. */
+        shim_register_all(reg);
+        registered = 1;
+    }
+    void *traced = dlsym(RTLD_DEFAULT, name);
+    return traced ? traced : real;
+}
