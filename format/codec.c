@@ -299,12 +299,97 @@ static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_
     return best;
 }
 
+/* The fast path for records whose recorded fields are all integers (most
+ * functions): the same decisions and bytes as the general path below, on
+ * flat arrays of values. */
+static void encode_scalar(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_buf *out)
+{
+    int64_t cur[REC_MAX_FIELDS];
+    for (unsigned k = 0; k < lay->nrec; k++) {
+        unsigned i = lay->rec[k];
+        cur[k] = i < lay->nargs ? r->args[i].i : i == lay->nargs ? r->ret.i : r->err;
+    }
+    uint64_t tend = r->tend < r->tstart ? r->tstart : r->tend;
+    int64_t dstart = (int64_t)(r->tstart - e->prev_tstart);
+    e->prev_tstart = r->tstart;
+    unsigned best = 0, best_common = 0;
+    uint32_t best_same = 0;
+    for (unsigned back = 1; back <= e->win.count; back++) {
+        const rec_slot *s = window_back(&e->win, back);
+        if (s->rec.func != r->func || s->rec.depth != r->depth || s->rec.thread != r->thread)
+            continue;
+        unsigned common = 0;
+        uint32_t same = 0;
+        for (unsigned k = 0; k < lay->nrec; k++)
+            if (s->scalar[k] == cur[k]) {
+                common++;
+                same |= 1u << k;
+            }
+        if (common > best_common) {
+            best_common = common;
+            best = back;
+            best_same = same;
+        }
+    }
+    rec_counts *fc = &e->per_func[r->func];
+    fc->records++;
+    fc->fields += lay->nrec;
+    if (best) {
+        const rec_slot *ref = window_back(&e->win, best);
+        uint8_t status = REC_STATUS_REF;
+        uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
+        for (unsigned k = 0; k < lay->nrec; k++) {
+            if (best_same & (1u << k))
+                continue;
+            unsigned i = lay->rec[k];
+            if (i < 7)
+                status |= (uint8_t)(1u << (6 - i));
+            else
+                ext[(i - 7) / 8] |= (uint8_t)(0x80u >> ((i - 7) % 8));
+        }
+        rec_put_u8(out, status);
+        rec_put_svarint(out, dstart);
+        rec_put_varint(out, tend - r->tstart);
+        rec_put_u8(out, (uint8_t)best);
+        rec_put_bytes(out, ext, rec_ext_mask_bytes(lay->nfields));
+        for (unsigned k = 0; k < lay->nrec; k++)
+            if (!(best_same & (1u << k)))
+                rec_put_svarint(out, (int64_t)((uint64_t)cur[k] - (uint64_t)ref->scalar[k]));
+        fc->compressed_records++;
+        fc->elided_fields += best_common;
+    } else {
+        rec_put_u8(out, (uint8_t)((r->depth ? REC_STATUS_DEPTH : 0) | (r->thread ? REC_STATUS_THREAD : 0)));
+        rec_put_svarint(out, dstart);
+        rec_put_varint(out, tend - r->tstart);
+        rec_put_varint(out, r->func);
+        if (r->depth)
+            rec_put_varint(out, r->depth);
+        if (r->thread)
+            rec_put_varint(out, r->thread);
+        for (unsigned k = 0; k < lay->nrec; k++)
+            rec_put_svarint(out, cur[k]);
+    }
+    if (e->win.size) {
+        rec_slot *s = window_push(&e->win);
+        copy_record(&s->rec, r, lay);
+        memcpy(s->scalar, cur, lay->nrec * sizeof cur[0]);
+    }
+}
+
 int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **why)
 {
     const rec_layout *lay = rec_table_layout(e->table, r->func);
     if (!lay) {
         *why = "function id not in the table";
         return -1;
+    }
+    if (lay->all_scalar && lay->nrec) {
+        encode_scalar(e, r, lay, out);
+        if (out->oom) {
+            *why = "out of memory";
+            return -1;
+        }
+        return 0;
     }
     rec_value errno_value;
     const rec_value *fields[REC_MAX_FIELDS];

@@ -25,6 +25,10 @@ typedef struct rec_layout {
     uint8_t nrecorded; /* fields whose class is not NONE */
     uint8_t nargs;
     uint8_t cls[REC_MAX_FIELDS];
+    /* The recorded fields (class not NONE), in order, and whether they are
+     * all integers (INT or PATH): then the encoder compares flat arrays. */
+    uint8_t nrec, all_scalar;
+    uint8_t rec[REC_MAX_FIELDS];
 } rec_layout;
 
 const rec_layout *rec_table_layout(const rec_table *t, unsigned id);
@@ -37,6 +41,7 @@ static inline unsigned rec_ext_mask_bytes(unsigned nfields)
 
 typedef struct rec_slot {
     rec_record rec;
+    int64_t scalar[REC_MAX_FIELDS]; /* all_scalar layouts: the recorded fields' values */
     rec_buf arena; /* writer side: copies of the record's strings and arrays */
 } rec_slot;
 

@@ -47,6 +47,14 @@ static int build(rec_table *t, rec_error *err)
         }
         for (unsigned k = 0; k < lay->nfields; k++)
             lay->nrecorded += lay->cls[k] != REC_CLASS_NONE;
+        lay->all_scalar = 1;
+        for (unsigned k = 0; k < lay->nfields; k++) {
+            if (lay->cls[k] == REC_CLASS_NONE)
+                continue;
+            lay->rec[lay->nrec++] = (uint8_t)k;
+            if (lay->cls[k] != REC_CLASS_INT && lay->cls[k] != REC_CLASS_PATH)
+                lay->all_scalar = 0;
+        }
     }
     return 0;
 }

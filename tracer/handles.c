@@ -131,10 +131,13 @@ typedef struct predefined {
     unsigned kind;
     uint64_t value;
     int64_t id;
+    int next; /* the next entry of the same kind, -1 at the end */
 } predefined;
 
 static predefined *known;
 static size_t nknown;
+static int first_of_kind[REC_KIND_LIMIT]; /* -1: no predefined handle of that kind */
+static uint64_t max_of_kind[REC_KIND_LIMIT]; /* no predefined value above it: skip the list */
 static int hdf5_known; /* HDF5's constants are read at the first HDF5 call */
 
 static void add_known(unsigned kind, uint64_t value, int64_t id)
@@ -143,7 +146,10 @@ static void add_known(unsigned kind, uint64_t value, int64_t id)
     if (!p)
         return;
     known = p;
-    known[nknown++] = (predefined){kind, value, id};
+    known[nknown] = (predefined){kind, value, id, first_of_kind[kind]};
+    first_of_kind[kind] = (int)nknown++;
+    if (value > max_of_kind[kind])
+        max_of_kind[kind] = value;
 }
 
 static int is_hdf5_kind(unsigned kind)
@@ -166,6 +172,8 @@ void rt_handles_init(void)
 {
     for (int s = 0; s < SPACE_COUNT; s++)
         next_id[s] = REC_HANDLE_DYNAMIC_BASE;
+    for (int k = 0; k < REC_KIND_LIMIT; k++)
+        first_of_kind[k] = -1;
     load_known(0);
 }
 
@@ -175,8 +183,10 @@ static int lookup_known(unsigned kind, uint64_t value, int64_t *id)
         hdf5_known = 1;
         load_known(1);
     }
-    for (size_t i = 0; i < nknown; i++)
-        if (known[i].kind == kind && known[i].value == value) {
+    if (kind < REC_KIND_LIMIT && value > max_of_kind[kind] && kind != REC_KIND_DIRFD)
+        return 0;
+    for (int i = kind < REC_KIND_LIMIT ? first_of_kind[kind] : -1; i >= 0; i = known[i].next)
+        if (known[i].value == value) {
             *id = known[i].id;
             return 1;
         }

@@ -60,9 +60,33 @@ static inline uint64_t rt_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* The clock: CLOCK_MONOTONIC, or the CPU's time-stamp counter when it is
+ * invariant (constant_tsc, nonstop_tsc): 9 ns a read instead of 20. TSC
+ * readings are turned into ns through an anchor (a TSC reading, the
+ * monotonic time then, ns per TSC tick) that rt_clock_anchor() refreshes
+ * every 65536 records, so the two clocks never drift apart. */
+typedef struct rt_anchor {
+    uint64_t tsc;
+    double ns;
+    double ns_per_tsc;
+} rt_anchor;
+extern int rt_use_tsc;
+extern rt_anchor rt_anchors[2];
+extern int rt_anchor_current;
+void rt_clock_anchor(void);
+void rt_clock_init(void);
+
 static inline uint64_t rt_ticks(void)
 {
-    uint64_t ns = rt_now_ns() - rt_t0_ns;
+    uint64_t ns;
+#if defined(__x86_64__)
+    if (RT_LIKELY(rt_use_tsc)) {
+        const rt_anchor *a = &rt_anchors[__atomic_load_n(&rt_anchor_current, __ATOMIC_ACQUIRE)];
+        double d = a->ns + (double)(int64_t)(__builtin_ia32_rdtsc() - a->tsc) * a->ns_per_tsc;
+        ns = d > 0 ? (uint64_t)d : 0;
+    } else
+#endif
+        ns = rt_now_ns() - rt_t0_ns;
     return rt_ns_per_tick == 100.0 ? ns / 100 : (uint64_t)((double)ns / rt_ns_per_tick);
 }
 

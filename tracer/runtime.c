@@ -218,10 +218,14 @@ static void close_writer(int complete)
     rt_active = 0;
 }
 
+static uint32_t commits;
+
 void rt_commit(rt_call *c)
 {
     if (!c->skip && writer) {
         rec_error err;
+        if (RT_UNLIKELY(++commits % 65536 == 0))
+            rt_clock_anchor();
         if (rec_writer_append(writer, &c->rec, &err) != 0) {
             if (!warned++)
                 rt_warn("recorder: %s: tracing stops here, the program runs on", err.msg);
@@ -303,6 +307,7 @@ __attribute__((constructor)) static void rt_start_tracing(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     start_wall_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     rt_t0_ns = rt_now_ns();
+    rt_clock_init();
     rt_handles_init();
     rec_writer_options o;
     rec_writer_options_init(&o);

@@ -15,8 +15,10 @@
  * trace file open, so absolute fd numbers legitimately differ by one.
  *
  * Nothing here passes NULL where glibc itself would crash untraced (fopen's
- * mode, readdir, fclose, opendir ...). --known-bugs adds the calls that
- * crash the traced program but not the untraced one (see the report). */
+ * mode, readdir, fclose, opendir ...). --known-bugs adds calls that the
+ * untraced program survives but the traced one does not (tracer bugs, not
+ * fixed here: the default run leaves them out so that the test guards
+ * everything else). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -521,6 +523,11 @@ int main(int argc, char **argv)
     if (argc == 5)
         known_bugs();
 
+    /* the final write() and close() of both output files */
+    count("write");
+    count("write");
+    count("close");
+    count("close");
     char line[64];
     size_t counts_len = 0;
     static char counts_text[sizeof counters / sizeof *counters * 48];
