@@ -259,6 +259,13 @@ void rec_encoder_reset(rec_encoder *e, uint64_t first_tstart)
     e->prev_tstart = first_tstart;
 }
 
+void rec_encode_def(rec_buf *out, uint64_t kind, const void *payload, size_t len)
+{
+    rec_put_u8(out, REC_STATUS_DEF);
+    rec_put_varint(out, kind);
+    rec_put_str(out, payload, len);
+}
+
 void rec_encode_path_def(rec_buf *out, int64_t id, const char *path)
 {
     rec_put_u8(out, REC_STATUS_DEF);
@@ -476,11 +483,11 @@ void rec_decoder_reset(rec_decoder *d, uint64_t first_tstart)
 static int decode_def(rec_in *in, rec_def *def)
 {
     def->kind = rec_get_varint(in);
-    def->id = rec_get_svarint(in);
+    def->id = def->kind == REC_DEF_PATH ? rec_get_svarint(in) : 0;
     def->bytes = rec_get_str(in, &def->len);
     if (in->failure)
         return -1;
-    if (def->kind != REC_DEF_PATH) {
+    if (def->kind == 0) {
         rec_in_fail(in, "unknown definition kind");
         return -1;
     }

@@ -17,7 +17,12 @@ enum {
     REC_STATUS_THREAD = 0x02, /* full record: thread id follows */
     REC_STATUS_FULL_MASK = REC_STATUS_DEPTH | REC_STATUS_THREAD,
 };
-enum { REC_DEF_PATH = 1 };
+/* Definition entries. A path (kind 1) is "svarint id, string"; every later
+ * kind is "varint length, payload", so a reader can skip kinds it does not
+ * know. Kind 2 annotates the merged record that follows it (rank set and
+ * per-rank values); kind 3 tells a rank's own id for a unified handle. */
+enum { REC_DEF_PATH = 1, REC_DEF_MERGE = 2, REC_DEF_ALIAS = 3 };
+void rec_encode_def(rec_buf *out, uint64_t kind, const void *payload, size_t len);
 
 /* Per-function field layout, cached in the table. */
 typedef struct rec_layout {

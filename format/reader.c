@@ -10,7 +10,10 @@
  * stream as incomplete. */
 #include "block.h"
 #include "codec.h"
+#include "merged.h"
 #include "meta.h"
+
+#include <uthash.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +31,22 @@ struct rec_trace {
     char *dir;
     rec_global g;
     rank_slot *ranks;
+    rank_slot merged; /* merged traces: merged.meta, shared by every rank */
 };
+
+int rec_trace_is_merged(const rec_trace *t)
+{
+    return (t->g.info.flags & REC_TRACE_MERGED) != 0;
+}
+
+/* The file stem of a rank's stream: "N", or "merged" for merged traces. */
+static void stream_name(const rec_trace *t, uint32_t rank, char *out, size_t cap)
+{
+    if (rec_trace_is_merged(t))
+        snprintf(out, cap, "merged");
+    else
+        snprintf(out, cap, "%u", rank);
+}
 
 rec_trace *rec_trace_open(const char *dir, rec_error *err)
 {
@@ -72,6 +90,7 @@ void rec_trace_close(rec_trace *t)
         return;
     for (uint32_t r = 0; t->ranks && r < t->g.info.nranks; r++)
         rec_rank_meta_free(&t->ranks[r].meta);
+    rec_rank_meta_free(&t->merged.meta);
     free(t->ranks);
     rec_global_free(&t->g);
     free(t->dir);
@@ -96,11 +115,14 @@ const char *rec_trace_dir(const rec_trace *t)
 /* Loads N.meta once. Returns the slot; state 2 (missing) is not an error. */
 static rank_slot *load_rank(rec_trace *t, uint32_t rank)
 {
-    rank_slot *s = &t->ranks[rank];
+    int merged = rec_trace_is_merged(t);
+    rank_slot *s = merged ? &t->merged : &t->ranks[rank];
     if (s->state)
         return s;
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%u.meta", t->dir, rank);
+    char path[4200], stem[32];
+    stream_name(t, rank, stem, sizeof stem);
+    snprintf(path, sizeof path, "%s/%s.meta", t->dir, stem);
+    uint32_t expect_rank = merged ? REC_MERGED_STREAM : rank;
     uint8_t *data;
     size_t n;
     rec_error err;
@@ -112,7 +134,7 @@ static rank_slot *load_rank(rec_trace *t, uint32_t rank)
     if (rec_meta_parse_rank(data, n, path, &s->meta, &err) != 0) {
         s->state = 3;
         snprintf(s->error, sizeof s->error, "%s", err.msg);
-    } else if (s->meta.rank != rank) {
+    } else if (s->meta.rank != expect_rank) {
         s->state = 3;
         snprintf(s->error, sizeof s->error, "%s: holds rank %u's metadata", path, s->meta.rank);
         rec_rank_meta_free(&s->meta);
@@ -139,6 +161,12 @@ const rec_rank_meta *rec_trace_rank_meta(rec_trace *t, uint32_t rank, rec_error 
 
 /* ---- cursor ---- */
 
+typedef struct alias {
+    uint64_t key; /* space << 56 ^ merged id */
+    int64_t rank_id;
+    UT_hash_handle hh;
+} alias;
+
 struct rec_cursor {
     rec_trace *t;
     uint32_t rank;
@@ -162,6 +190,13 @@ struct rec_cursor {
     char **paths; /* from the stream's definitions when there is no N.meta */
     size_t npaths, paths_cap;
     uint64_t records_seen, blocks_skipped, defs_seen;
+    /* merged traces */
+    int mode; /* 0 a rank's own stream, 1 a rank expanded from the merged stream, 2 the merged stream */
+    const uint8_t *annotation; /* the merge annotation for the next record, in the block */
+    uint32_t annotation_len;
+    rec_merge_state merge;
+    struct alias *aliases; /* expanded rank: unified handle id -> the rank's own */
+    rec_rank_range all_ranks;
 };
 
 static int cursor_error(rec_cursor *c, rec_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -179,9 +214,9 @@ static int cursor_error(rec_cursor *c, rec_error *err, const char *fmt, ...)
     return -1;
 }
 
-rec_cursor *rec_cursor_open(rec_trace *t, uint32_t rank, rec_error *err)
+static rec_cursor *open_cursor(rec_trace *t, uint32_t rank, int mode, rec_error *err)
 {
-    if (rank >= t->g.info.nranks) {
+    if (mode != 2 && rank >= t->g.info.nranks) {
         snprintf(err->msg, sizeof err->msg, "%s: no rank %u (the trace has %u)", t->dir, rank, t->g.info.nranks);
         return NULL;
     }
@@ -197,8 +232,11 @@ rec_cursor *rec_cursor_open(rec_trace *t, uint32_t rank, rec_error *err)
     }
     c->t = t;
     c->rank = rank;
+    c->mode = mode;
     c->meta = s->state == 1 ? &s->meta : NULL;
-    snprintf(c->path, sizeof c->path, "%s/%u.rec", t->dir, rank);
+    char stem[32];
+    stream_name(t, rank, stem, sizeof stem);
+    snprintf(c->path, sizeof c->path, "%s/%s.rec", t->dir, stem);
     c->file = fopen(c->path, "rb");
     if (!c->file) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", c->path, strerror(errno));
@@ -222,13 +260,27 @@ rec_cursor *rec_cursor_open(rec_trace *t, uint32_t rank, rec_error *err)
         rec_cursor_close(c);
         return NULL;
     }
-    if (file_rank != rank) {
+    if (file_rank != (mode ? REC_MERGED_STREAM : rank)) {
         snprintf(err->msg, sizeof err->msg, "%s: holds rank %u's records", c->path, file_rank);
         rec_cursor_close(c);
         return NULL;
     }
     c->offset = sizeof header;
     return c;
+}
+
+rec_cursor *rec_cursor_open(rec_trace *t, uint32_t rank, rec_error *err)
+{
+    return open_cursor(t, rank, rec_trace_is_merged(t) ? 1 : 0, err);
+}
+
+rec_cursor *rec_cursor_open_merged(rec_trace *t, rec_error *err)
+{
+    if (!rec_trace_is_merged(t)) {
+        snprintf(err->msg, sizeof err->msg, "%s: not a merged trace", t->dir);
+        return NULL;
+    }
+    return open_cursor(t, 0, 2, err);
 }
 
 void rec_cursor_want(rec_cursor *c, unsigned func_id)
@@ -378,7 +430,93 @@ static int add_path(rec_cursor *c, const rec_def *def, rec_error *err)
     return 0;
 }
 
-int rec_cursor_next(rec_cursor *c, rec_record *r, rec_error *err)
+/* Definitions: paths, and in merged streams annotations and handle aliases. */
+static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
+{
+    if (def->kind == REC_DEF_PATH)
+        return add_path(c, def, err);
+    if (def->kind == REC_DEF_MERGE) {
+        c->annotation = def->bytes;
+        c->annotation_len = def->len;
+        return 0;
+    }
+    if (def->kind == REC_DEF_ALIAS && c->mode == 1) {
+        rec_in in;
+        rec_in_init(&in, def->bytes, def->len);
+        uint64_t rank = rec_get_varint(&in), space = rec_get_varint(&in);
+        int64_t merged_id = rec_get_svarint(&in), rank_id = rec_get_svarint(&in);
+        if (in.failure || space >= REC_SPACE_COUNT)
+            return cursor_error(c, err, "block at byte %llu: malformed handle alias",
+                                (unsigned long long)c->block_offset);
+        if (rank != c->rank)
+            return 0;
+        uint64_t key = space << 56 ^ (uint64_t)merged_id;
+        alias *a;
+        HASH_FIND(hh, c->aliases, &key, sizeof key, a);
+        if (!a) {
+            a = calloc(1, sizeof *a);
+            if (!a)
+                return cursor_error(c, err, "out of memory");
+            a->key = key;
+            HASH_ADD(hh, c->aliases, key, sizeof a->key, a);
+        }
+        a->rank_id = rank_id;
+    }
+    return 0; /* other kinds: written by a newer version, safe to skip */
+}
+
+static void unalias(const rec_cursor *c, unsigned kind, rec_value *v)
+{
+    unsigned space = rec_kind_handle_space(kind);
+    if (!space || rec_kind_class(kind) != REC_CLASS_INT)
+        return;
+    uint64_t key = (uint64_t)space << 56 ^ (uint64_t)v->i;
+    alias *a;
+    HASH_FIND(hh, c->aliases, &key, sizeof key, a);
+    if (a)
+        v->i = a->rank_id;
+}
+
+/* A record of a merged stream. 1: keep it (for an expanded rank: now that
+ * rank's own record); 0: not this rank's; -1: malformed. */
+static int merged_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_error *err)
+{
+    const rec_layout *lay = rec_table_layout(c->t->g.table, r->func);
+    const uint8_t *note = c->annotation;
+    c->annotation = NULL;
+    rec_merge_info all = {0};
+    const rec_merge_info *info = &all;
+    if (note) {
+        const char *why = NULL;
+        if (rec_merge_parse(&c->merge, note, c->annotation_len, lay, r, c->t->g.info.nranks, &why) != 0)
+            return cursor_error(c, err, "block at byte %llu: record %u: %s", (unsigned long long)c->block_offset,
+                                c->block_records - 1, why);
+        info = &c->merge.info;
+    } else {
+        /* No annotation: the same call, same values, on every rank. */
+        c->all_ranks = (rec_rank_range){0, c->t->g.info.nranks, 1};
+        all = (rec_merge_info){.nranges = 1, .ranges = &c->all_ranks, .nranks = c->t->g.info.nranks};
+    }
+    if (c->mode == 2) {
+        if (mi)
+            *mi = *info;
+        return 1;
+    }
+    uint32_t index;
+    if (!rec_merge_info_find(info, c->rank, &index))
+        return 0;
+    rec_merge_apply(info, lay, r, c->rank, index);
+    if (c->aliases) {
+        const rec_func_desc *f = rec_table_lookup(c->t->g.table, r->func);
+        for (unsigned a = 0; a < f->nargs; a++)
+            unalias(c, f->args[a].kind, &r->args[a]);
+        if (f->ret_kind != REC_KIND_NONE)
+            unalias(c, f->ret_kind, &r->ret);
+    }
+    return 1;
+}
+
+static int next_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_error *err)
 {
     while (!c->done) {
         if (!c->in_block) {
@@ -403,16 +541,35 @@ int rec_cursor_next(rec_cursor *c, rec_record *r, rec_error *err)
         if (rc == 2) {
             c->block_defs++;
             c->defs_seen++;
-            if (add_path(c, &def, err) != 0)
+            if (take_definition(c, &def, err) != 0)
                 return -1;
             continue;
         }
         c->block_records++;
         c->records_seen++;
+        if (c->mode) {
+            int keep = merged_record(c, r, mi, err);
+            if (keep < 0)
+                return -1;
+            if (!keep)
+                continue;
+        }
         if (is_wanted(c, r->func))
             return 1;
     }
     return 0;
+}
+
+int rec_cursor_next(rec_cursor *c, rec_record *r, rec_error *err)
+{
+    return next_record(c, r, NULL, err);
+}
+
+int rec_cursor_next_merged(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_error *err)
+{
+    if (c->mode != 2)
+        return cursor_error(c, err, "not opened with rec_cursor_open_merged");
+    return next_record(c, r, mi, err);
 }
 
 const char *rec_cursor_path(const rec_cursor *c, int64_t id)
@@ -443,6 +600,13 @@ void rec_cursor_close(rec_cursor *c)
 {
     if (!c)
         return;
+    alias *a, *tmp;
+    HASH_ITER(hh, c->aliases, a, tmp)
+    {
+        HASH_DEL(c->aliases, a);
+        free(a);
+    }
+    rec_merge_state_free(&c->merge);
     if (c->file)
         fclose(c->file);
     for (size_t i = 0; i < c->npaths; i++)

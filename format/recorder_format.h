@@ -119,6 +119,7 @@ typedef struct rec_writer_options {
     int codec;              /* REC_CODEC_ZSTD (default) or REC_CODEC_NONE */
     int zstd_level;         /* default 1 */
     uint64_t start_time_ns; /* wall clock at tick 0 of this rank, ns since the epoch */
+    int exclusive;          /* 1: lock the file; fail if another live process holds it (tracer) */
     rec_io io;
 } rec_writer_options;
 
@@ -139,7 +140,10 @@ int rec_writer_close(rec_writer *w, rec_error *err);
 /* A writer that buffers in memory until rec_writer_attach names its file:
  * a tracer does not know its rank before MPI_Init. */
 rec_writer *rec_writer_open_deferred(const rec_writer_options *o, rec_error *err);
-/* Creates DIR/RANK.rec and writes what was buffered. */
+/* Creates DIR/RANK.rec and writes what was buffered. Returns 0, -1 on
+ * error, or REC_WRITER_BUSY when `exclusive` and another live process holds
+ * the file. */
+#define REC_WRITER_BUSY (-2)
 int rec_writer_attach(rec_writer *w, const char *dir, uint32_t rank, rec_error *err);
 int rec_writer_attached(const rec_writer *w);
 /* Writes every buffered record but neither the end marker nor RANK.meta,
@@ -207,6 +211,48 @@ uint64_t rec_cursor_blocks_skipped(const rec_cursor *c);
 /* 1 if the stream ended with its end marker (the rank closed cleanly). */
 int rec_cursor_complete(const rec_cursor *c);
 void rec_cursor_close(rec_cursor *c);
+
+/* ---- merged traces ----
+ * recorder-merge writes one stream (merged.rec, merged.meta) in which a
+ * record stands for the same call on a set of ranks: its values are the
+ * lowest rank's, and the fields that differ between ranks (times included)
+ * are given per rank, as an affine relation with the rank or a vector.
+ * rec_cursor_open(t, rank) on a merged trace gives that rank's own records
+ * back, so every tool reads merged and per-rank traces alike. */
+#define REC_MERGED_STREAM UINT32_MAX /* the "rank" of the merged stream */
+enum { REC_FIELD_TSTART = 1000, REC_FIELD_TEND = 1001 };
+enum { REC_REL_VECTOR = 0, REC_REL_AFFINE = 1 };
+
+typedef struct rec_rank_range {
+    uint32_t first, count, stride; /* ranks first, first+stride, ... (count of them) */
+} rec_rank_range;
+
+typedef struct rec_variation {
+    uint16_t field;   /* 0..nfields-1 (args, ret, errno), REC_FIELD_TSTART or _TEND */
+    uint8_t relation; /* REC_REL_AFFINE: value = a * rank + b; REC_REL_VECTOR: values[] */
+    int64_t a, b;
+    const rec_value *values; /* one per rank of the set, in set order */
+} rec_variation;
+
+typedef struct rec_merge_info {
+    uint32_t nranges;
+    const rec_rank_range *ranges;
+    uint32_t nranks; /* ranks in the set */
+    uint32_t nvars;
+    const rec_variation *vars;
+} rec_merge_info;
+
+int rec_trace_is_merged(const rec_trace *t);
+/* Appends a merged record: base holds the first rank's values. mi NULL: all
+ * ranks, identical values. */
+int rec_writer_append_merged(rec_writer *w, const rec_record *base, const rec_merge_info *mi, rec_error *err);
+/* Rank `rank` knows the unified handle merged_id (of this kind) as rank_id. */
+int rec_writer_handle_alias(rec_writer *w, uint32_t rank, unsigned kind, int64_t merged_id, int64_t rank_id);
+/* The merged stream itself: *mi describes each record (valid until the next call). */
+rec_cursor *rec_cursor_open_merged(rec_trace *t, rec_error *err);
+int rec_cursor_next_merged(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_error *err);
+/* 1 if the rank is in the set, with its position in *index. */
+int rec_merge_info_find(const rec_merge_info *mi, uint32_t rank, uint32_t *index);
 
 /* ---- text ---- */
 

@@ -3,11 +3,12 @@
  * checksummed and written with one write(), so memory stays bounded and a
  * crash loses at most the block being filled. */
 #include "block.h"
-#include "codec.h"
+#include "merged.h"
 #include "meta.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -132,16 +133,29 @@ int rec_writer_attach(rec_writer *w, const char *dir, uint32_t rank, rec_error *
     w->rank = rank;
     free(w->dir);
     w->dir = strdup(dir);
-    snprintf(w->rec_path, sizeof w->rec_path, "%s/%u.rec", dir, rank);
+    if (rank == REC_MERGED_STREAM)
+        snprintf(w->rec_path, sizeof w->rec_path, "%s/merged.rec", dir);
+    else
+        snprintf(w->rec_path, sizeof w->rec_path, "%s/%u.rec", dir, rank);
     if (!w->dir) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return -1;
     }
-    w->fd = w->opt.io.open(w->rec_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (w->opt.exclusive ? 0 : O_TRUNC);
+    w->fd = w->opt.io.open(w->rec_path, flags, 0644);
     if (w->fd < 0) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", w->rec_path, strerror(errno));
         w->failed = 1;
         return -1;
+    }
+    /* A traced program's exec'd child inherits the tracer and its settings:
+     * it must not truncate the file its parent is still writing. */
+    if (w->opt.exclusive && (flock(w->fd, LOCK_EX | LOCK_NB) != 0 || ftruncate(w->fd, 0) != 0)) {
+        snprintf(err->msg, sizeof err->msg, "%s: being written by another process", w->rec_path);
+        w->opt.io.close(w->fd);
+        w->fd = -1;
+        w->failed = 1;
+        return REC_WRITER_BUSY;
     }
     w->attached = 1;
     uint64_t buffered = w->stored_bytes;
@@ -360,7 +374,10 @@ int rec_writer_close(rec_writer *w, rec_error *err)
         rec_buf meta = {0};
         rec_meta_encode_rank(&meta, &s);
         char meta_path[4200];
-        snprintf(meta_path, sizeof meta_path, "%s/%u.meta", w->dir, w->rank);
+        if (w->rank == REC_MERGED_STREAM)
+            snprintf(meta_path, sizeof meta_path, "%s/merged.meta", w->dir);
+        else
+            snprintf(meta_path, sizeof meta_path, "%s/%u.meta", w->dir, w->rank);
         rc = meta.oom ? -1 : rec_write_file(&w->opt.io, meta_path, meta.data, meta.len, err);
         rec_buf_free(&meta);
     }
@@ -404,4 +421,43 @@ int rec_write_global_metadata(const char *dir, const rec_trace_info *info, const
         snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
     rec_buf_free(&b);
     return rc;
+}
+
+int rec_writer_append_merged(rec_writer *w, const rec_record *base, const rec_merge_info *mi, rec_error *err)
+{
+    if (mi) {
+        const rec_layout *lay = rec_table_layout(w->opt.table, base->func);
+        if (!lay) {
+            if (err)
+                snprintf(err->msg, sizeof err->msg, "%s: function id %u not in the table", w->rec_path, base->func);
+            return -1;
+        }
+        rec_buf note = {0};
+        rec_merge_encode(&note, lay, base, mi);
+        if (note.oom) {
+            rec_buf_free(&note);
+            return io_fail(w, err, "out of memory");
+        }
+        /* The annotation and its record stay in one block: blocks are only
+         * cut after a record. */
+        rec_encode_def(&w->block, REC_DEF_MERGE, note.data, note.len);
+        rec_buf_free(&note);
+        w->block_defs++;
+        w->defs++;
+    }
+    return rec_writer_append(w, base, err);
+}
+
+int rec_writer_handle_alias(rec_writer *w, uint32_t rank, unsigned kind, int64_t merged_id, int64_t rank_id)
+{
+    uint8_t payload[40];
+    rec_buf b = {payload, 0, sizeof payload, 0};
+    rec_put_varint(&b, rank);
+    rec_put_varint(&b, rec_kind_handle_space(kind));
+    rec_put_svarint(&b, merged_id);
+    rec_put_svarint(&b, rank_id);
+    rec_encode_def(&w->block, REC_DEF_ALIAS, payload, b.len);
+    w->block_defs++;
+    w->defs++;
+    return w->block.oom ? -1 : 0;
 }

@@ -189,6 +189,14 @@ const rec_func_desc *rec_function_by_name(const char *name);
 
 const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "HDF5" */
 int rec_layer_from_name(const char *name);       /* -1 if unknown */
+/* The id space a handle kind lives in (fds and dirfds share one, all HDF5
+ * ids share one); 0 for kinds that are not handles. */
+enum {
+    REC_SPACE_NONE, REC_SPACE_FD, REC_SPACE_FILE, REC_SPACE_DIR, REC_SPACE_MAPPING, REC_SPACE_COMM,
+    REC_SPACE_DATATYPE, REC_SPACE_OP, REC_SPACE_INFO, REC_SPACE_REQUEST, REC_SPACE_MPIFILE, REC_SPACE_GROUP,
+    REC_SPACE_HDF5, REC_SPACE_COUNT
+};
+unsigned rec_kind_handle_space(unsigned kind);
 const char *rec_kind_name(unsigned kind);        /* "PATH", ... or NULL if unknown */
 rec_class rec_kind_class(unsigned kind);         /* REC_CLASS_NONE if unknown */
 

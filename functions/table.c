@@ -111,3 +111,25 @@ const char *rec_predefined_handle_name(unsigned kind, int64_t id)
             return rec_predefined_handles[i].name;
     return NULL;
 }
+
+unsigned rec_kind_handle_space(unsigned kind)
+{
+    switch (kind) {
+    case REC_KIND_FD: case REC_KIND_DIRFD: return REC_SPACE_FD;
+    case REC_KIND_FILE_STREAM: return REC_SPACE_FILE;
+    case REC_KIND_DIR_STREAM: return REC_SPACE_DIR;
+    case REC_KIND_MAPPING: return REC_SPACE_MAPPING;
+    case REC_KIND_MPI_COMM: return REC_SPACE_COMM;
+    case REC_KIND_MPI_DATATYPE: case REC_KIND_MPI_DATATYPE_ARRAY: return REC_SPACE_DATATYPE;
+    case REC_KIND_MPI_OP: return REC_SPACE_OP;
+    case REC_KIND_MPI_INFO: return REC_SPACE_INFO;
+    case REC_KIND_MPI_REQUEST: case REC_KIND_MPI_REQUEST_ARRAY: return REC_SPACE_REQUEST;
+    case REC_KIND_MPI_FILE: return REC_SPACE_MPIFILE;
+    case REC_KIND_MPI_GROUP: return REC_SPACE_GROUP;
+    case REC_KIND_H5_FILE: case REC_KIND_H5_GROUP: case REC_KIND_H5_DATASET: case REC_KIND_H5_SPACE:
+    case REC_KIND_H5_PLIST: case REC_KIND_H5_ATTR: case REC_KIND_H5_TYPE: case REC_KIND_H5_LOC:
+    case REC_KIND_H5_PLIST_CLASS:
+        return REC_SPACE_HDF5;
+    default: return REC_SPACE_NONE;
+    }
+}

@@ -70,6 +70,11 @@ void rt_clock_anchor(void)
     double ns = (double)(rt_now_ns() - rt_t0_ns);
     if (tsc <= first_tsc)
         return;
+    /* Never step back: the new anchor starts where the old one has got to. */
+    const rt_anchor *old = &rt_anchors[rt_anchor_current];
+    double carried = old->ns + (double)(int64_t)(tsc - old->tsc) * old->ns_per_tsc;
+    if (ns < carried)
+        ns = carried;
     int next = !rt_anchor_current;
     rt_anchors[next] = (rt_anchor){tsc, ns, (ns - first_ns) / (double)(tsc - first_tsc)};
     __atomic_store_n(&rt_anchor_current, next, __ATOMIC_RELEASE);

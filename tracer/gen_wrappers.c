@@ -138,7 +138,10 @@ static void emit_array(const rec_arg_desc *a, unsigned i)
     char elem[128];
     element_type(a->ctype, elem, sizeof elem);
     fprintf(out, "    {\n        long n = (long)(%s);\n        if (n < 0 || !%s)\n            n = 0;\n", a->len, a->name);
-    fprintf(out, "        int64_t *v = rt_array(&call, %u, (size_t)n);\n", i);
+    /* An iovec array is only known to be that long when the call succeeded. */
+    if (a->kind == REC_KIND_IOVEC)
+        fprintf(out, "        if (!ok || n > IOV_MAX)\n            n = 0;\n");
+    fprintf(out, "        int64_t *v = rt_array(&call, %u, (size_t)n);\n        if (!v)\n            n = 0;\n", i);
     fprintf(out, "        for (long k = 0; k < n; k++)\n");
     switch (a->kind) {
     case REC_KIND_IOVEC: fprintf(out, "            v[k] = (int64_t)%s[k].iov_len;\n", a->name); break;
@@ -163,8 +166,11 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     rec_class cls = rec_kind_class(a->kind);
     int is_out = (a->flags & REC_ARG_OUT) != 0;
     int is_in = (a->flags & REC_ARG_IN) != 0 || !is_out;
-    /* OUT-only values exist after the call; everything else is taken before it. */
-    if (after != (is_out && !is_in))
+    /* OUT-only values exist after the call; everything else is taken before
+     * it, but for iovec arrays, which are read only once the call succeeded
+     * (a bad iovcnt must fail in libc, not crash here). */
+    int late = (is_out && !is_in) || a->kind == REC_KIND_IOVEC;
+    if (after != late)
         return;
     if (a->flags & REC_ARG_DERIVED) {
         fprintf(out, "    r->args[%u].i = (int64_t)(%s);\n", i, a->len);
@@ -184,7 +190,7 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     case REC_KIND_PATH: return; /* under the lock */
     case REC_KIND_STRING:
     case REC_KIND_STDIO_MODE:
-        fprintf(out, "    r->args[%u].ptr = %s;\n    r->args[%u].len = %s ? (uint32_t)strlen(%s) : 0;\n", i, n, i, n, n);
+        fprintf(out, "    r->args[%u].ptr = %s;\n    r->args[%u].len = %s ? (uint32_t)strnlen(%s, RT_MAX_STRING) : 0;\n", i, n, i, n, n);
         return;
     case REC_KIND_STRING_OUT:
         fprintf(out, "    r->args[%u].ptr = %s;\n    r->args[%u].len = ok && %s ? (uint32_t)strnlen(%s, (size_t)((long)(%s) > 0 ? (long)(%s) : 0)) : 0;\n",
@@ -238,7 +244,9 @@ static void emit_ret(const rec_func_desc *f)
     unsigned k = f->ret_kind;
     if (k == REC_KIND_NONE)
         return;
-    int errno_style = f->fail == REC_FAIL_NEG1 || f->fail == REC_FAIL_NULL || f->fail == REC_FAIL_EOF;
+    /* POSIX and stdio set errno on failure; MPI and HDF5 report it in the return value. */
+    int errno_style = f->fail == REC_FAIL_NEG1 || f->fail == REC_FAIL_NULL || f->fail == REC_FAIL_EOF ||
+                      (f->fail == REC_FAIL_NEGATIVE && f->layer == REC_LAYER_POSIX);
     fprintf(out, "    r->err = ok ? 0 : %s;\n", errno_style ? "call.saved_errno" : "0");
     if (is_handle_kind(k)) {
         fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)ret;\n", f->nargs);

@@ -22,32 +22,13 @@
 void *rt_resolve(const char *name);
 #include "runtime.h"
 
-/* Handles of these kinds share one id space (fds and dirfds, all HDF5 ids). */
-enum space {
-    SPACE_NONE, SPACE_FD, SPACE_FILE, SPACE_DIR, SPACE_MAPPING, SPACE_COMM, SPACE_DATATYPE, SPACE_OP,
-    SPACE_INFO, SPACE_REQUEST, SPACE_MPIFILE, SPACE_GROUP, SPACE_HDF5, SPACE_COUNT
-};
+/* Handles of one space share an id counter (fds and dirfds; all HDF5 ids). */
+enum { SPACE_NONE = REC_SPACE_NONE, SPACE_FD = REC_SPACE_FD, SPACE_HDF5 = REC_SPACE_HDF5, SPACE_COUNT = REC_SPACE_COUNT };
+typedef unsigned space;
 
-static enum space space_of(unsigned kind)
+static space space_of(unsigned kind)
 {
-    switch (kind) {
-    case REC_KIND_FD: case REC_KIND_DIRFD: return SPACE_FD;
-    case REC_KIND_FILE_STREAM: return SPACE_FILE;
-    case REC_KIND_DIR_STREAM: return SPACE_DIR;
-    case REC_KIND_MAPPING: return SPACE_MAPPING;
-    case REC_KIND_MPI_COMM: return SPACE_COMM;
-    case REC_KIND_MPI_DATATYPE: return SPACE_DATATYPE;
-    case REC_KIND_MPI_OP: return SPACE_OP;
-    case REC_KIND_MPI_INFO: return SPACE_INFO;
-    case REC_KIND_MPI_REQUEST: return SPACE_REQUEST;
-    case REC_KIND_MPI_FILE: return SPACE_MPIFILE;
-    case REC_KIND_MPI_GROUP: return SPACE_GROUP;
-    case REC_KIND_H5_FILE: case REC_KIND_H5_GROUP: case REC_KIND_H5_DATASET: case REC_KIND_H5_SPACE:
-    case REC_KIND_H5_PLIST: case REC_KIND_H5_ATTR: case REC_KIND_H5_TYPE: case REC_KIND_H5_LOC:
-    case REC_KIND_H5_PLIST_CLASS:
-        return SPACE_HDF5;
-    default: return SPACE_NONE;
-    }
+    return rec_kind_handle_space(kind);
 }
 
 /* ---- an open-addressing map from (space, value) to (id, excluded) ---- */
@@ -199,7 +180,8 @@ static int lookup_known(unsigned kind, uint64_t value, int64_t *id)
 /* An fd first seen without the call that opened it (inherited, or made by
  * pipe(), socket(), eventfd() ...): only regular files, directories and
  * block devices are file I/O; pipes and sockets are inter-process traffic. */
-static int is_file_fd(int fd)
+/* 1: a file; 0: another kind of descriptor; -1: not open at all (nothing to remember). */
+static int classify_fd(int fd)
 {
     static int (*real_fstat)(int, struct stat *);
     if (!real_fstat)
@@ -208,7 +190,9 @@ static int is_file_fd(int fd)
     int saved = errno;
     int rc = real_fstat(fd, &st);
     errno = saved;
-    return rc == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode));
+    if (rc != 0)
+        return -1;
+    return S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode);
 }
 
 int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
@@ -216,7 +200,7 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
     int64_t id;
     if (lookup_known(kind, value, &id))
         return id;
-    enum space sp = space_of(kind);
+    space sp = space_of(kind);
     if (sp == SPACE_NONE)
         return (int64_t)value;
     slot *s = find(value, sp);
@@ -228,11 +212,14 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
     /* Negative fds and hids are invalid, not handles. */
     if ((sp == SPACE_FD || sp == SPACE_HDF5) && (int64_t)value < 0)
         return -1;
+    int file = sp == SPACE_FD ? classify_fd((int)value) : 1;
+    if (file < 0)
+        return -1; /* a bad fd: the call fails, and the number means nothing yet */
     s = insert(value, sp);
     if (!s)
         return -1;
     s->id = next_id[sp]++;
-    if (sp == SPACE_FD && !is_file_fd((int)value)) {
+    if (!file) {
         s->excluded = 1;
         c->skip = 1;
     }
@@ -246,9 +233,19 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
     int64_t id;
     if (lookup_known(kind, value, &id))
         return id;
-    enum space sp = space_of(kind);
+    space sp = space_of(kind);
     if (sp == SPACE_NONE)
         return (int64_t)value;
+    /* dup2(fd, fd), freopen(..., stream) returning stream: the handle the
+     * call was given lives on, with its id. */
+    slot *old = find(value, sp);
+    if (old) {
+        const rec_func_desc *f = rec_function_by_id(c->rec.func);
+        for (unsigned a = 0; f && a < f->nargs; a++)
+            if (!(f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind) == sp &&
+                c->raw[a] == value)
+                return old->id;
+    }
     slot *s = insert(value, sp);
     if (!s)
         return -1;

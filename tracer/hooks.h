@@ -22,6 +22,8 @@ static inline int rt_fcntl_arg_is_int(int cmd)
     do {                                                                                                      \
         if (!rt_fcntl_arg_is_int(cmd))                                                                        \
             r->args[2].i = 0;                                                                                 \
+        else /* the int was read as a long: keep its 32 bits */                                          \
+            r->args[2].i = (int)r->args[2].i;                                                            \
     } while (0)
 
 #endif

@@ -27,6 +27,8 @@
 
 /* Small arrays live in the call; larger ones on the heap. */
 #define RT_ARENA_WORDS 256
+/* Strings (names, keys, modes) are recorded up to this many bytes. */
+#define RT_MAX_STRING 4096
 
 typedef struct rt_call {
     rec_record rec;

@@ -155,15 +155,19 @@ static void write_global_meta(const char *dir, uint32_t nranks)
 }
 
 /* Creates the rank's trace file; on failure tracing stops, the program runs on. */
-static void attach(const char *dir, uint32_t rank)
+static int attach(const char *dir, uint32_t rank)
 {
     rec_error err;
-    if (rec_writer_attach(writer, dir, rank, &err) != 0) {
-        rt_warn("recorder: %s: tracing disabled", err.msg);
+    int rc = rec_writer_attach(writer, dir, rank, &err);
+    if (rc != 0) {
+        /* Busy: an exec'd child of a traced process; it stays untraced, quietly. */
+        if (rc != REC_WRITER_BUSY)
+            rt_warn("recorder: %s: tracing disabled", err.msg);
         rec_writer_discard(writer);
         writer = NULL;
         rt_active = 0;
     }
+    return rc;
 }
 
 /* Called from the MPI_Init/MPI_Init_thread wrappers (lock held). */
@@ -253,10 +257,8 @@ int64_t *rt_array(rt_call *c, unsigned field, size_t n)
     }
     (void)field;
     int64_t *p = c->nheap < REC_MAX_FIELDS ? malloc((n ? n : 1) * sizeof *p) : NULL;
-    if (!p) { /* keep recording; the array reads as empty */
-        static int64_t none[1];
-        return none;
-    }
+    if (!p) /* the caller records the array as empty */
+        return NULL;
     c->heap[c->nheap++] = p;
     return p;
 }
@@ -314,6 +316,7 @@ __attribute__((constructor)) static void rt_start_tracing(void)
     o.window = config.window;
     o.block_size = config.buffer_size;
     o.start_time_ns = start_wall_ns;
+    o.exclusive = 1;
     o.io = (rec_io){real_open, real_write, real_close};
     rec_error err;
     writer = rec_writer_open_deferred(&o, &err);
@@ -336,8 +339,8 @@ __attribute__((constructor)) static void rt_start_tracing(void)
             writer = NULL;
             return;
         }
-        write_global_meta(dir, 1);
-        attach(dir, 0);
+        if (attach(dir, 0) == 0)
+            write_global_meta(dir, 1);
     }
     rt_active = writer != NULL;
 }
@@ -354,9 +357,8 @@ __attribute__((destructor)) static void rt_stop_tracing(void)
         else
             default_dir(dir, sizeof dir, (long)getppid());
         if (make_dirs(dir) == 0) {
-            if (config.launcher_rank == 0)
+            if (attach(dir, config.launcher_rank) == 0 && config.launcher_rank == 0)
                 write_global_meta(dir, config.launcher_size);
-            attach(dir, config.launcher_rank);
         }
     }
     /* An MPI program that never reached MPI_Finalize did not finish cleanly. */
@@ -366,10 +368,24 @@ __attribute__((destructor)) static void rt_stop_tracing(void)
 
 /* ---- paths (lock held) ---- */
 
+/* Longer paths fail with ENAMETOOLONG anyway; recording one whole could
+ * make a block larger than readers accept. */
+static const char *capped(const char *path, char *buf)
+{
+    size_t n = strnlen(path, PATH_MAX + 1);
+    if (n <= PATH_MAX)
+        return path;
+    memcpy(buf, path, PATH_MAX);
+    buf[PATH_MAX] = 0;
+    return buf;
+}
+
 int64_t rt_path(rt_call *c, const char *path)
 {
+    char buf[PATH_MAX + 1];
     if (!path)
         return -1;
+    path = capped(path, buf);
     if (!rt_config_path_traced(&config, path)) {
         c->skip = 1; /* and no definition: excluded paths never enter the trace */
         return -1;
@@ -379,6 +395,9 @@ int64_t rt_path(rt_call *c, const char *path)
 
 int64_t rt_path_value(rt_call *c, const char *path)
 {
+    char buf[PATH_MAX + 1];
     (void)c;
+    if (path)
+        path = capped(path, buf);
     return writer && path ? rec_writer_path_id(writer, path) : -1;
 }

@@ -12,7 +12,9 @@
  * I/O barely shows in the trace. SCRATCH_DIR must exist and be empty.
  *
  * Returned fds are printed relative to the RESULTS fd: a tracer keeps its
- * trace file open, so absolute fd numbers legitimately differ by one.
+ * trace file open, so absolute fd numbers legitimately differ by one. For
+ * that to hold, no inherited fd may be open above 2 (run_bad_inputs.sh
+ * closes them).
  *
  * Nothing here passes NULL where glibc itself would crash untraced (fopen's
  * mode, readdir, fclose, opendir ...). --known-bugs adds calls that the

@@ -6,6 +6,7 @@
 #     tracer.ten_million_records: 10000000 lseek calls on one thread
 # Both: the program's own checks pass, its peak RSS stays under MAXRSS_KB
 # (default 65536), and the trace decodes with exactly the calls made.
+# REQUIRE_MONOTONIC=1: also no record may start before its thread's previous one.
 set -u
 mode=$1 prog=$2 lib=$3 r2t=$4 work=$5
 limit_kb=${MAXRSS_KB:-65536}
@@ -42,18 +43,26 @@ echo "recorder2text --info: $records records"
       fd = ""; if (match($6, /fd#[0-9]+/)) fd = substr($6, RSTART, RLENGTH)
       n[f]++; total++
       if (f == "pwrite") { if (!(fd in tid)) tid[fd] = th; else if (tid[fd] != th) mixed++ }
-      if (f == "open" && th != 0) notmain++ }
+      if (f == "open" && th != 0) notmain++
+      if ((th in prev) && $2 < prev[th]) back++
+      prev[th] = $2 }
     END { for (f in n) print "records", f, n[f]
           print "total", total + 0
           for (fd in tid) print "pwrite_thread", fd, tid[fd]
           print "mixed", mixed + 0
-          print "open_off_main", notmain + 0 }' >"$work/decoded"
+          print "open_off_main", notmain + 0
+          print "backwards", back + 0 }' >"$work/decoded"
 rc=${PIPESTATUS[0]}
 [ $rc -eq 0 ] || { cat "$work/r2t.stderr" >&2; fail "recorder2text exited with $rc"; }
 [ -s "$work/r2t.stderr" ] && { cat "$work/r2t.stderr" >&2; fail "recorder2text warned"; }
 echo "decoded: $(awk '$1 == "total" { print $2 }' "$work/decoded") records"
 [ "$(awk '$1 == "total" { print $2 }' "$work/decoded")" = "$records" ] ||
     fail "--info says $records records, the stream holds $(awk '$1 == "total" { print $2 }' "$work/decoded")"
+# A thread's records start in time order: with REQUIRE_MONOTONIC=1 a record
+# that starts before the previous one of its thread fails the test.
+back=$(awk '$1 == "backwards" { print $2 }' "$work/decoded")
+echo "records starting before their thread's previous record: $back"
+[ "${REQUIRE_MONOTONIC:-0}" = 1 ] && [ "$back" != 0 ] && fail "time went backwards $back times"
 count() { awk -v f="$1" '$1 == "records" && $2 == f { print $3 }' "$work/decoded"; }
 
 case $mode in

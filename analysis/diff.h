@@ -1,0 +1,124 @@
+/* diff.h: the pieces of recorder-diff (see diff_main.c for what it compares
+ * and why). Private to the tool: nothing here is a public API. */
+#ifndef RECORDER_DIFF_H
+#define RECORDER_DIFF_H
+
+#include "recorder_format.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define DIFF_TOOL "recorder-diff"
+#define DIFF_PATH_MAX 8192
+
+/* ---- paths (diff_paths.c) ---- */
+
+/* One prefix mapping from A's file names to B's: OLD itself and everything
+ * below it becomes NEW and the same relative rest. An empty OLD re-roots
+ * every path under NEW the way the replayer and generated kernels do
+ * ("/a/b" -> "NEW/a/b", "x/y" -> "NEW/x/y"). */
+typedef struct diff_mapping {
+    char *old_prefix, *new_prefix; /* normalized */
+} diff_mapping;
+
+typedef struct diff_paths {
+    diff_mapping *maps;
+    size_t nmaps;
+    int active; /* some mapping can change a path */
+} diff_paths;
+
+/* Lexical normal form: no repeated '/', no "." components, no trailing '/'. */
+void diff_path_normalize(const char *in, char *out, size_t cap);
+/* OLD=NEW from the command line (OLD may be empty); -1 if malformed. */
+int diff_paths_add(diff_paths *p, const char *old_prefix, const char *new_prefix);
+/* A's (normalized) path as B should name it. */
+void diff_path_map(const diff_paths *p, const char *a, char *out, size_t cap);
+/* Infers one mapping from a pair of corresponding paths that differ; returns
+ * 0 and fills p, or -1 when the pair shows no re-rooting (no common tail). */
+int diff_paths_infer(diff_paths *p, const char *a, const char *b);
+/* "re-rooted under "P"" or ""OLD" -> "NEW"", for the report. */
+void diff_paths_describe(const diff_paths *p, char *out, size_t cap);
+void diff_paths_free(diff_paths *p);
+
+/* ---- options ---- */
+typedef struct diff_options {
+    int counters_only, all_mpi, threads, ignore_handles, no_map, explicit_map;
+    uint64_t max_diffs; /* 0: no limit */
+} diff_options;
+
+/* ---- per-file counters (diff_files.c) ---- */
+enum { DIFF_OPENS, DIFF_CLOSES, DIFF_READS, DIFF_WRITES, DIFF_META, DIFF_OTHER, DIFF_BYTES_READ,
+       DIFF_BYTES_WRITTEN, DIFF_NCOUNTERS };
+
+typedef struct diff_file diff_file; /* one file: both sides' counters (uthash entry) */
+struct diff_handle;
+struct diff_request;
+
+/* ---- one side of the comparison: a trace and its cursor on one rank ---- */
+typedef struct diff_side {
+    int which;           /* 0: A, 1: B */
+    const char *label;   /* "A" or "B" */
+    rec_trace *trace;
+    const rec_table *table;
+    uint32_t nranks;
+    rec_cursor *cursor;  /* the rank being walked */
+    uint32_t rank;
+    uint64_t calls;      /* top-level I/O calls returned so far on this rank */
+    int counting;        /* account calls into the per-file counters */
+    struct diff_handle *handles;   /* handle -> file, while the handle lives */
+    struct diff_request *requests; /* requests that nonblocking MPI-IO calls started */
+} diff_side;
+
+typedef struct diff_ctx {
+    diff_options opt;
+    diff_paths paths;
+    diff_side side[2];
+    diff_file *rank_files;  /* this rank's files */
+    diff_file *total_files; /* every rank's, summed */
+    uint64_t differences;   /* reported so far */
+    uint64_t calls;         /* top-level I/O calls compared (A's count) */
+    int stopped;            /* --max reached */
+    struct diff_dirset *dirs; /* readdir names per open DIR stream, this rank */
+    int signature_warned;
+} diff_ctx;
+
+/* ---- walking (diff_side.c) ---- */
+int diff_side_open(diff_ctx *ctx, diff_side *s, uint32_t rank, rec_error *err);
+/* The next top-level I/O call: 1 (in *r, *f), 0 at the end, -1 on error. */
+int diff_side_next(diff_ctx *ctx, diff_side *s, rec_record *r, const rec_func_desc **f, rec_error *err);
+void diff_side_close(diff_side *s);
+/* The path with this id on the side's current rank (NULL if unknown). */
+const char *diff_side_path(const diff_side *s, int64_t id);
+/* "LAYER name(args) = ret": the record as recorder2text shows it, minus rank and times. */
+const char *diff_call_text(const diff_side *s, const rec_record *r, char *buf, size_t cap);
+
+/* ---- per-call comparison (diff_call.c) ---- */
+/* 0 when the calls are equivalent, else 1 with what differs in msg. */
+int diff_compare_call(diff_ctx *ctx, const rec_func_desc *fa, const rec_record *ra, const rec_func_desc *fb,
+                      const rec_record *rb, char *msg, size_t cap);
+/* Checks the readdir names still pending at the end of a rank (msg per stream). */
+int diff_dirs_finish(diff_ctx *ctx, char *msg, size_t cap);
+/* 1 when this field of f is a link target or another path-like string that is
+ * not a file operand (not used to infer mappings, not counted). */
+int diff_field_is_link_target(const rec_func_desc *f, unsigned field);
+/* 1 when the field is never compared (getcwd's result). */
+int diff_field_ignored(const rec_func_desc *f, unsigned field);
+
+/* ---- counters (diff_files.c) ---- */
+void diff_files_account(diff_ctx *ctx, diff_side *s, const rec_func_desc *f, const rec_record *r);
+/* Compares the rank's files, reports, folds them into the totals. */
+void diff_files_end_rank(diff_ctx *ctx, uint32_t rank);
+void diff_files_end(diff_ctx *ctx);
+size_t diff_files_count(const diff_ctx *ctx);
+void diff_handles_clear(diff_side *s);
+
+/* ---- reporting (diff_main.c) ---- */
+/* Prints one difference (a line, then optional detail lines); sets stopped at --max. */
+void diff_report(diff_ctx *ctx, const char *line, const char *detail);
+
+/* Kinds whose values are per-rank handle ids; 0 for other kinds. */
+int diff_handle_space(unsigned kind);
+/* Bytes a data call moved (0 for other calls), as the kernels' --expect counts them. */
+int64_t diff_bytes_moved(const rec_func_desc *f, const rec_record *r);
+
+#endif

@@ -1,0 +1,342 @@
+/* bench-overhead: what tracing costs a tight I/O loop.
+ *
+ * A loop of N x 64-byte pwrite (default 200000), at distinct offsets (block
+ * k at k*64) and at one offset (always 0), run untraced and traced with
+ * librecorder.so in one go. For each case the program re-executes itself in
+ * loop mode R times (default 5) without and R times with LD_PRELOAD,
+ * alternating, and takes the medians. The loop times itself with
+ * CLOCK_MONOTONIC around the loop only, so process start, tracer start-up
+ * and the trace's closing are not counted. Prints, per case:
+ *   untraced and traced ns/call, the ns/call tracing adds,
+ *   trace bytes/call (N.rec + N.meta + recorder.meta) and N.rec bytes/call,
+ *   traced records/s (calls recorded per second of the traced loop),
+ * next to the goals: <= 100 ns/call added, <= 3 B/call at distinct offsets,
+ * <= 0.4 B/call at the same offset.
+ *
+ *   bench-overhead [--calls N] [--repeat R] [--tracer PATH] [--tmpdir DIR]
+ *   bench-overhead --loop distinct|same N FILE      (one measured loop)
+ *
+ * The tracer defaults to ../tracer/librecorder.so next to this program's
+ * directory (the build tree's layout). RECORDER_* variables in the
+ * environment (RECORDER_TSC=0, RECORDER_WINDOW=...) apply to the traced runs. Files go to a fresh directory under
+ * --tmpdir, $TMPDIR or /tmp, removed at the end. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define BLOCK 64
+#define MAX_REPEAT 101
+
+static const char *tool = "bench-overhead";
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- loop mode: the measured program ---- */
+
+static int loop_main(const char *mode, long n, const char *path)
+{
+    int distinct = strcmp(mode, "distinct") == 0;
+    if (!distinct && strcmp(mode, "same") != 0) {
+        fprintf(stderr, "%s: --loop: distinct or same, not %s\n", tool, mode);
+        return 2;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "%s: %s: %s\n", tool, path, strerror(errno));
+        return 1;
+    }
+    char block[BLOCK];
+    memset(block, 'x', sizeof block);
+    long errors = 0;
+    uint64_t t0 = now_ns();
+    for (long k = 0; k < n; k++)
+        if (pwrite(fd, block, BLOCK, distinct ? (off_t)k * BLOCK : 0) != BLOCK)
+            errors++;
+    uint64_t t1 = now_ns();
+    if (close(fd) != 0)
+        errors++;
+    if (errors) {
+        fprintf(stderr, "%s: %ld pwrite calls failed\n", tool, errors);
+        return 1;
+    }
+    printf("loop_ns %llu\n", (unsigned long long)(t1 - t0));
+    return 0;
+}
+
+/* ---- the driver ---- */
+
+typedef struct sample {
+    double ns_per_call;
+    double total_bytes, rec_bytes; /* trace sizes (traced runs) */
+} sample;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static long long file_size(const char *dir, const char *name)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Removes a directory holding only files. */
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char path[PATH_MAX + 300];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* The environment for a child: ours without LD_PRELOAD and
+ * RECORDER_TRACES_DIR, plus both when traced. Other RECORDER_* settings
+ * (RECORDER_TSC, RECORDER_WINDOW ...) pass through to the traced runs. */
+static char **child_env(const char *tracer, const char *trace_dir, char *buf1, char *buf2, size_t cap)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 3, sizeof *env);
+    if (!env)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0 && strncmp(environ[i], "RECORDER_TRACES_DIR=", 20) != 0)
+            env[k++] = environ[i];
+    if (tracer) {
+        snprintf(buf1, cap, "LD_PRELOAD=%s", tracer);
+        snprintf(buf2, cap, "RECORDER_TRACES_DIR=%s", trace_dir);
+        env[k++] = buf1;
+        env[k++] = buf2;
+    }
+    env[k] = NULL;
+    return env;
+}
+
+/* Runs one loop in a child; returns its loop time in ns, or -1. */
+static double run_loop(const char *self, const char *mode, long n, const char *file, const char *tracer,
+                       const char *trace_dir)
+{
+    char e1[PATH_MAX + 32], e2[PATH_MAX + 32], count[32];
+    snprintf(count, sizeof count, "%ld", n);
+    char **env = child_env(tracer, trace_dir, e1, e2, sizeof e1);
+    int fds[2];
+    if (!env || pipe(fds) != 0) {
+        free(env);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        char *argv[] = {(char *)self, "--loop", (char *)mode, count, (char *)file, NULL};
+        execve(self, argv, env);
+        _exit(127);
+    }
+    free(env);
+    close(fds[1]);
+    char out[256] = {0};
+    size_t got = 0;
+    ssize_t r;
+    while (got < sizeof out - 1 && (r = read(fds[0], out + got, sizeof out - 1 - got)) > 0)
+        got += (size_t)r;
+    close(fds[0]);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "%s: the %s %s loop failed (status %#x)\n", tool, tracer ? "traced" : "untraced", mode,
+                status);
+        return -1;
+    }
+    unsigned long long ns;
+    if (sscanf(out, "loop_ns %llu", &ns) != 1)
+        return -1;
+    return (double)ns;
+}
+
+typedef struct result {
+    const char *mode;
+    double untraced, traced, total_bytes, rec_bytes;
+} result;
+
+static int measure(const char *self, const char *tracer, const char *tmp, const char *mode, long n, int repeat,
+                   result *res)
+{
+    double untraced[MAX_REPEAT], traced[MAX_REPEAT], total[MAX_REPEAT], rec[MAX_REPEAT];
+    char file[PATH_MAX], trace_dir[PATH_MAX];
+    snprintf(file, sizeof file, "%s/data", tmp);
+    for (int r = 0; r < repeat; r++) {
+        snprintf(trace_dir, sizeof trace_dir, "%s/trace-%s-%d", tmp, mode, r);
+        double u = run_loop(self, mode, n, file, NULL, NULL);
+        double t = run_loop(self, mode, n, file, tracer, trace_dir);
+        unlink(file);
+        long long rec_size = file_size(trace_dir, "0.rec"), meta = file_size(trace_dir, "0.meta"),
+                  global = file_size(trace_dir, "recorder.meta");
+        remove_dir(trace_dir);
+        if (u < 0 || t < 0)
+            return -1;
+        if (rec_size < 0 || meta < 0 || global < 0) {
+            fprintf(stderr, "%s: the traced %s run left no complete trace in %s\n", tool, mode, trace_dir);
+            return -1;
+        }
+        untraced[r] = u / (double)n;
+        traced[r] = t / (double)n;
+        total[r] = (double)(rec_size + meta + global);
+        rec[r] = (double)rec_size;
+        fprintf(stderr, "  %-8s run %d: untraced %7.1f ns/call, traced %7.1f ns/call, trace %lld B (0.rec %lld B)\n",
+                mode, r + 1, untraced[r], traced[r], rec_size + meta + global, rec_size);
+    }
+    res->mode = mode;
+    res->untraced = median(untraced, repeat);
+    res->traced = median(traced, repeat);
+    res->total_bytes = median(total, repeat);
+    res->rec_bytes = median(rec, repeat);
+    return 0;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: %s [--calls N] [--repeat R] [--tracer PATH] [--tmpdir DIR]\n"
+            "       %s --loop distinct|same N FILE\n"
+            "  --calls N     pwrite calls per loop (default 200000)\n"
+            "  --repeat R    runs per case and mode; medians are reported (default 5)\n"
+            "  --tracer PATH librecorder.so (default: ../tracer/librecorder.so from this program)\n"
+            "  --tmpdir DIR  where the data file and traces go (default $TMPDIR or /tmp)\n",
+            tool, tool);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 5 && strcmp(argv[1], "--loop") == 0)
+        return loop_main(argv[2], atol(argv[3]), argv[4]);
+    long n = 200000;
+    int repeat = 5;
+    const char *tracer_arg = NULL, *tmp_arg = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            usage(stderr);
+            return 2;
+        }
+        if (strcmp(a, "--calls") == 0)
+            n = atol(v);
+        else if (strcmp(a, "--repeat") == 0)
+            repeat = atoi(v);
+        else if (strcmp(a, "--tracer") == 0)
+            tracer_arg = v;
+        else if (strcmp(a, "--tmpdir") == 0)
+            tmp_arg = v;
+        else {
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+    if (n < 1 || repeat < 1 || repeat > MAX_REPEAT) {
+        fprintf(stderr, "%s: --calls must be >= 1 and --repeat in 1..%d\n", tool, MAX_REPEAT);
+        return 2;
+    }
+    char self[PATH_MAX], tracer[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) {
+        fprintf(stderr, "%s: cannot find this program: %s\n", tool, strerror(errno));
+        return 1;
+    }
+    self[len] = 0;
+    if (tracer_arg) {
+        snprintf(tracer, sizeof tracer, "%s", tracer_arg);
+    } else {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", self);
+        snprintf(tracer, sizeof tracer, "%s/../tracer/librecorder.so", dirname(dir));
+    }
+    char resolved[PATH_MAX];
+    if (!realpath(tracer, resolved)) {
+        fprintf(stderr, "%s: %s: %s (use --tracer PATH)\n", tool, tracer, strerror(errno));
+        return 1;
+    }
+    const char *base = tmp_arg ? tmp_arg : getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s/bench-overhead-XXXXXX", base);
+    if (!mkdtemp(tmp)) {
+        fprintf(stderr, "%s: %s: %s\n", tool, tmp, strerror(errno));
+        return 1;
+    }
+
+    printf("bench-overhead: %ld x %d-byte pwrite per loop, median of %d runs per case\n", n, BLOCK, repeat);
+    printf("tracer: %s\nfiles: %s (removed at the end)\n", resolved, tmp);
+    fflush(stdout);
+    static const char *const modes[] = {"distinct", "same"};
+    result res[2];
+    int failed = 0;
+    for (int m = 0; m < 2 && !failed; m++)
+        failed = measure(self, resolved, tmp, modes[m], n, repeat, &res[m]) != 0;
+    remove_dir(tmp);
+    if (failed)
+        return 1;
+
+    printf("\n%-9s %10s %10s %10s %12s %12s %12s\n", "case", "untraced", "traced", "added", "trace", "N.rec",
+           "traced");
+    printf("%-9s %10s %10s %10s %12s %12s %12s\n", "", "ns/call", "ns/call", "ns/call", "B/call", "B/call",
+           "records/s");
+    for (int m = 0; m < 2; m++) {
+        result *r = &res[m];
+        printf("%-9s %10.1f %10.1f %10.1f %12.3f %12.3f %12.3g\n", r->mode, r->untraced, r->traced,
+               r->traced - r->untraced, r->total_bytes / (double)n, r->rec_bytes / (double)n, 1e9 / r->traced);
+    }
+    printf("\ngoals (trace B/call counts N.rec + N.meta + recorder.meta):\n");
+    for (int m = 0; m < 2; m++) {
+        result *r = &res[m];
+        double added = r->traced - r->untraced, bytes = r->total_bytes / (double)n;
+        double bytes_goal = m == 0 ? 3.0 : 0.4;
+        printf("  %-8s added %6.1f ns/call (goal <= 100): %-4s  trace %.3f B/call (goal <= %.1f): %s\n", r->mode,
+               added, added <= 100 ? "met" : "MISSED", bytes, bytes_goal, bytes <= bytes_goal ? "met" : "MISSED");
+    }
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* merged.h: merge annotations (format/merged.c). Internal to format/. */
+#ifndef REC_MERGED_H
+#define REC_MERGED_H
+
+#include "codec.h"
+
+/* Parsed annotation; reused from record to record. */
+typedef struct rec_merge_state {
+    rec_merge_info info;
+    rec_rank_range *ranges;
+    size_t ranges_cap;
+    rec_variation *vars;
+    size_t *vidx; /* where each vector variation's values start in values[] */
+    size_t vars_cap;
+    rec_value *values;
+    size_t values_cap;
+} rec_merge_state;
+
+void rec_merge_encode(rec_buf *b, const rec_layout *lay, const rec_record *base, const rec_merge_info *mi);
+/* Parses an annotation for the record `base` that followed it. */
+int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const rec_layout *lay,
+                    const rec_record *base, uint32_t nranks_total, const char **why);
+void rec_merge_apply(const rec_merge_info *mi, const rec_layout *lay, rec_record *r, uint32_t rank, uint32_t index);
+void rec_merge_state_free(rec_merge_state *s);
+
+#endif
