@@ -1,0 +1,378 @@
+/* window.c: reading ranks into their windows, signatures, and the counters
+ * that tell, in O(1) per change, which signatures are complete groups. */
+#include "merge_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- signatures ---- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
+}
+
+/* Names and paths with their digit runs masked: "ckpt.0.3" and "ckpt.0.2"
+ * are the same call on two ranks; the per-rank values stay in the record. */
+static uint64_t masked_hash(uint64_t h, const void *bytes, size_t n)
+{
+    const unsigned char *s = bytes;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            while (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')
+                i++;
+            h = mix(h, '#');
+        } else {
+            h = mix(h, s[i]);
+        }
+    }
+    return mix(h, n ? 1 : 0);
+}
+
+static keyed *find_key(keyed *map, uint64_t key)
+{
+    keyed *k;
+    HASH_FIND(hh, map, &key, sizeof key, k);
+    return k;
+}
+
+static int put_key(keyed **map, uint64_t key, int64_t value)
+{
+    keyed *k = find_key(*map, key);
+    if (!k) {
+        k = calloc(1, sizeof *k);
+        if (!k)
+            return -1;
+        k->key = key;
+        HASH_ADD(hh, *map, key, sizeof k->key, k);
+    }
+    k->value = value;
+    return 0;
+}
+
+void free_keys(keyed **map)
+{
+    keyed *k, *tmp;
+    HASH_ITER(hh, *map, k, tmp)
+    {
+        HASH_DEL(*map, k);
+        free(k);
+    }
+}
+
+uint64_t handle_key(unsigned space, int64_t id)
+{
+    return (uint64_t)space << 56 ^ (uint64_t)id;
+}
+
+/* A handle as the signature sees it: what created it, not its number. */
+static uint64_t canonical(const rank_state *rs, unsigned kind, int64_t id)
+{
+    unsigned space = rec_kind_handle_space(kind);
+    if (id < REC_HANDLE_DYNAMIC_BASE)
+        return mix(space, (uint64_t)id); /* predefined or invalid: the same everywhere */
+    keyed *k = find_key(rs->canon, handle_key(space, id));
+    return k ? (uint64_t)k->value : mix(space + 100, (uint64_t)id);
+}
+
+/* The signature, and in *coarse the same without sizes and other plain
+ * numbers: what a created handle is known by, so that a rank-specific size
+ * (uneven decompositions) does not make every later use of the handle look
+ * rank-specific too. */
+static uint64_t signature(const merger *m, const rank_state *rs, const rec_func_desc *f, const rec_record *r,
+                          uint64_t *coarse)
+{
+    uint64_t h = mix(mix(mix(0x5151, r->func), r->depth), r->thread);
+    uint64_t c = h;
+    for (unsigned a = 0; a < f->nargs; a++) {
+        const rec_arg_desc *d = &f->args[a];
+        if (!(d->flags & REC_ARG_SIG) || (d->flags & REC_ARG_CREATE))
+            continue;
+        /* A collective call matches across its communicator by definition: what
+         * each rank moves (counts, sizes, datatypes) may differ and stays in the
+         * merged record as per-rank values. */
+        if ((f->flags & REC_FN_COLLECTIVE) &&
+            (d->kind == REC_KIND_MPI_DATATYPE || d->kind == REC_KIND_MPI_DATATYPE_ARRAY ||
+             (rec_kind_class(d->kind) == REC_CLASS_INT && !rec_kind_handle_space(d->kind)) ||
+             (rec_kind_class(d->kind) == REC_CLASS_ARRAY && !rec_kind_handle_space(d->kind))))
+            continue;
+        const rec_value *v = &r->args[a];
+        switch (rec_kind_class(d->kind)) {
+        case REC_CLASS_INT:
+            if (rec_kind_handle_space(d->kind)) {
+                h = mix(h, canonical(rs, d->kind, v->i));
+                c = mix(c, canonical(rs, d->kind, v->i));
+            } else {
+                h = mix(h, (uint64_t)v->i);
+            }
+            break;
+        case REC_CLASS_PATH: {
+            const char *p = rec_cursor_path(rs->cursor, v->i);
+            h = p ? masked_hash(h, p, strlen(p)) : mix(h, 0);
+            c = p ? masked_hash(c, p, strlen(p)) : mix(c, 0);
+            break;
+        }
+        case REC_CLASS_STR:
+            h = masked_hash(h, v->ptr, v->len);
+            c = masked_hash(c, v->ptr, v->len);
+            break;
+        case REC_CLASS_ARRAY: {
+            const int64_t *e = v->ptr; /* wrec arrays are decoded */
+            h = mix(h, v->len);
+            for (uint32_t k = 0; k < v->len; k++)
+                h = mix(h, rec_kind_handle_space(d->kind) ? canonical(rs, d->kind, e[k]) : (uint64_t)e[k]);
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    (void)m;
+    *coarse = c;
+    return h;
+}
+
+/* The handles a record creates get an identity from its signature: what
+ * made them, not their number (one extra call on one rank must not shift the
+ * identities of every later handle there). Two handles made by identical
+ * calls look alike, which only lets their uses merge; each rank's own values
+ * stay in the merged record. */
+static int note_created(rank_state *rs, const rec_func_desc *f, const rec_record *r, uint64_t coarse)
+{
+    int creates_ret = (f->flags & REC_FN_CREATES) && rec_kind_handle_space(f->ret_kind) && r->ret.i >= 0;
+    int creates_arg = 0;
+    for (unsigned a = 0; a < f->nargs; a++)
+        creates_arg |= (f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind);
+    if (!creates_ret && !creates_arg)
+        return 0;
+    uint64_t base = mix(coarse, 0x77);
+    if (creates_ret && r->ret.i >= REC_HANDLE_DYNAMIC_BASE &&
+        put_key(&rs->canon, handle_key(rec_kind_handle_space(f->ret_kind), r->ret.i), (int64_t)mix(base, 999)))
+        return -1;
+    for (unsigned a = 0; a < f->nargs; a++)
+        if ((f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind) &&
+            r->args[a].i >= REC_HANDLE_DYNAMIC_BASE &&
+            put_key(&rs->canon, handle_key(rec_kind_handle_space(f->args[a].kind), r->args[a].i),
+                    (int64_t)mix(base, a)))
+            return -1;
+    return 0;
+}
+
+/* ---- deep copies ---- */
+
+static wrec *copy_record(const rec_layout_view *lay, const rec_record *r)
+{
+    size_t extra = 0;
+    for (unsigned i = 0; i <= lay->nargs && i < lay->nfields; i++) {
+        const rec_value *v = i < lay->nargs ? &r->args[i] : &r->ret;
+        if (lay->cls[i] == REC_CLASS_STR)
+            extra += v->len;
+        else if (lay->cls[i] == REC_CLASS_ARRAY)
+            extra += v->len * sizeof(int64_t);
+    }
+    wrec *w = malloc(sizeof *w + lay->nargs * sizeof(rec_value) + extra);
+    if (!w)
+        return NULL;
+    w->next_same = NULL;
+    w->tstart = r->tstart;
+    w->tend = r->tend;
+    w->err = r->err;
+    w->thread = r->thread;
+    w->func = r->func;
+    w->depth = r->depth;
+    w->nargs = (uint8_t)lay->nargs;
+    memcpy(w->args, r->args, lay->nargs * sizeof(rec_value));
+    w->ret = r->ret;
+    uint8_t *p = (uint8_t *)&w->args[lay->nargs];
+    for (unsigned i = 0; i <= lay->nargs && i < lay->nfields; i++) {
+        rec_value *v = i < lay->nargs ? &w->args[i] : &w->ret;
+        if (lay->cls[i] == REC_CLASS_STR) {
+            memcpy(p, v->ptr, v->len);
+            v->ptr = p;
+            p += v->len;
+        } else if (lay->cls[i] == REC_CLASS_ARRAY) {
+            rec_value_array(v, (int64_t *)(void *)p, v->len);
+            v->ptr = p;
+            v->encoded = 0;
+            v->i = 0;
+            p += v->len * sizeof(int64_t);
+        }
+    }
+    return w;
+}
+
+void wrec_to_record(const wrec *w, rec_record *r)
+{
+    r->tstart = w->tstart;
+    r->tend = w->tend;
+    r->func = w->func;
+    r->depth = w->depth;
+    r->thread = w->thread;
+    memcpy(r->args, w->args, w->nargs * sizeof(rec_value));
+    r->ret = w->ret;
+    r->err = w->err;
+}
+
+/* ---- complete groups ---- */
+
+void update_complete(merger *m, sig_entry *s)
+{
+    int want = s->head_count > 0 && s->head_count == s->ranks_with;
+    if (s->in_bucket && (!want || s->in_bucket != (int)s->head_count)) {
+        sig_entry **b = &m->bucket[s->in_bucket];
+        if (s->bprev)
+            s->bprev->bnext = s->bnext;
+        else
+            *b = s->bnext;
+        if (s->bnext)
+            s->bnext->bprev = s->bprev;
+        s->in_bucket = 0;
+    }
+    if (want && !s->in_bucket) {
+        sig_entry **b = &m->bucket[s->head_count];
+        s->bprev = NULL;
+        s->bnext = *b;
+        if (*b)
+            (*b)->bprev = s;
+        *b = s;
+        s->in_bucket = (int)s->head_count;
+        if (s->head_count > m->max_bucket)
+            m->max_bucket = s->head_count;
+    }
+}
+
+static sig_entry *global_sig(merger *m, uint64_t sig)
+{
+    sig_entry *s;
+    HASH_FIND(hh, m->sigs, &sig, sizeof sig, s);
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s)
+            return NULL;
+        s->sig = sig;
+        HASH_ADD(hh, m->sigs, sig, sizeof s->sig, s);
+    }
+    return s;
+}
+
+static void set_head(merger *m, rank_state *rs, sig_entry *s)
+{
+    rs->head_sig = s;
+    rs->hprev = NULL;
+    rs->hnext = s->heads;
+    if (s->heads)
+        s->heads->hprev = rs;
+    s->heads = rs;
+    s->head_count++;
+    update_complete(m, s);
+}
+
+static int push(merger *m, rank_state *rs, wrec *w)
+{
+    sig_entry *s = global_sig(m, w->sig);
+    rank_sig *e;
+    HASH_FIND(hh, rs->sigs, &w->sig, sizeof w->sig, e);
+    if (!s || (!e && !(e = calloc(1, sizeof *e))))
+        return -1;
+    if (!e->count) {
+        e->sig = w->sig;
+        HASH_ADD(hh, rs->sigs, sig, sizeof e->sig, e);
+        s->ranks_with++;
+        e->first = w;
+    } else {
+        e->last->next_same = w;
+    }
+    e->last = w;
+    e->count++;
+    rs->ring[(rs->head + rs->count) % m->window] = w;
+    if (rs->count++ == 0)
+        set_head(m, rs, s);
+    else
+        update_complete(m, s);
+    return 0;
+}
+
+/* Reads records until the window is full or the rank's stream ends. */
+int fill(merger *m, rank_state *rs, rec_error *err)
+{
+    while (!rs->done && rs->count < m->window) {
+        rec_record r;
+        int rc = rec_cursor_next(rs->cursor, &r, err);
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            rs->done = 1;
+            break;
+        }
+        const rec_func_desc *f = rec_table_lookup(m->table, r.func);
+        rec_layout_view lay;
+        layout_of(f, &lay);
+        wrec *w = copy_record(&lay, &r);
+        if (!w) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return -1;
+        }
+        rec_record decoded; /* arrays decoded, as signatures read them */
+        wrec_to_record(w, &decoded);
+        uint64_t coarse;
+        w->sig = signature(m, rs, f, &decoded, &coarse);
+        w->pos = rs->next_pos++;
+        if (note_created(rs, f, &decoded, coarse) != 0 || push(m, rs, w) != 0) {
+            free(w);
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return -1;
+        }
+        m->records_in++;
+    }
+    return 0;
+}
+
+/* Removes the rank's head (emitted), makes the next record its head. */
+void pop(merger *m, rank_state *rs)
+{
+    wrec *w = rs->ring[rs->head];
+    sig_entry *s = rs->head_sig;
+    rank_sig *e;
+    HASH_FIND(hh, rs->sigs, &w->sig, sizeof w->sig, e);
+    e->first = w->next_same;
+    if (--e->count == 0) {
+        HASH_DEL(rs->sigs, e);
+        free(e);
+        s->ranks_with--;
+    }
+    if (rs->hprev)
+        rs->hprev->hnext = rs->hnext;
+    else
+        s->heads = rs->hnext;
+    if (rs->hnext)
+        rs->hnext->hprev = rs->hprev;
+    s->head_count--;
+    rs->head_sig = NULL;
+    update_complete(m, s);
+    free(w);
+    rs->head = (rs->head + 1) % m->window;
+    if (--rs->count)
+        set_head(m, rs, global_sig(m, rs->ring[rs->head]->sig));
+}
+
+/* The paper's distance: how far beyond its head the nearest match of this
+ * rank's head lies in any other rank's window; UINT64_MAX: nowhere. */
+uint64_t distance(const merger *m, const rank_state *rs)
+{
+    uint64_t sig = rs->ring[rs->head]->sig, best = UINT64_MAX;
+    for (uint32_t j = 0; j < m->nranks && best; j++) {
+        const rank_state *o = &m->ranks[j];
+        if (o == rs || !o->count)
+            continue;
+        rank_sig *e;
+        HASH_FIND(hh, o->sigs, &sig, sizeof sig, e);
+        if (e && e->count) {
+            uint64_t d = e->first->pos - o->ring[o->head]->pos;
+            if (d < best)
+                best = d;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,69 @@
+/* window.h: the merger's per-rank windows and its signature table.
+ * Internal to merger/. */
+#ifndef RECORDER_MERGER_WINDOW_H
+#define RECORDER_MERGER_WINDOW_H
+
+#include <stdint.h>
+#include <uthash.h>
+
+#include "recorder_format.h"
+
+/* One record in a rank's window: a deep copy (strings and arrays live in
+ * the same allocation, arrays decoded to int64). */
+typedef struct wrec {
+    struct wrec *next_same; /* the next record with this signature in the window */
+    uint64_t sig;
+    uint64_t pos; /* index in the rank's stream */
+    uint64_t tstart, tend;
+    int64_t err;
+    uint32_t thread;
+    uint16_t func;
+    uint8_t depth, nargs;
+    rec_value ret;
+    rec_value args[]; /* nargs */
+} wrec;
+
+struct sig_entry;
+
+/* Per rank: how many window records carry a signature, the first and last. */
+typedef struct rank_sig {
+    uint64_t sig;
+    uint32_t count;
+    wrec *first, *last;
+    UT_hash_handle hh;
+} rank_sig;
+
+typedef struct keyed {
+    uint64_t key;
+    int64_t value;
+    UT_hash_handle hh;
+} keyed;
+
+typedef struct rank_state {
+    uint32_t rank;
+    rec_cursor *cursor;
+    int done;
+    wrec **ring; /* the window, oldest first from `head` */
+    unsigned head, count;
+    uint64_t next_pos;   /* stream index of the next record to read */
+    int64_t tick_offset; /* added to times to put them on the merged trace's clock */
+    rank_sig *sigs;
+    keyed *canon;   /* (space, id) -> canonical identity of the handle */
+    keyed *seen;    /* signature -> how many records of it created handles */
+    keyed *unified; /* (space, this rank's id) -> the merged trace's id */
+    struct sig_entry *head_sig;
+    struct rank_state *hprev, *hnext; /* ranks whose head has head_sig */
+} rank_state;
+
+/* Global, per signature. A signature is complete when every rank that holds
+ * it in its window has it at its head. */
+typedef struct sig_entry {
+    uint64_t sig;
+    uint32_t head_count, ranks_with;
+    rank_state *heads;
+    struct sig_entry *bprev, *bnext; /* in the bucket of complete signatures of its head_count */
+    int in_bucket;
+    UT_hash_handle hh;
+} sig_entry;
+
+#endif
