@@ -10,6 +10,7 @@
 
 #define DIFF_TOOL "recorder-diff"
 #define DIFF_PATH_MAX 8192
+#define DIFF_MAX_THREADS 1024
 
 /* ---- paths (diff_paths.c) ---- */
 
@@ -27,7 +28,8 @@ typedef struct diff_paths {
     int active; /* some mapping can change a path */
 } diff_paths;
 
-/* Lexical normal form: no repeated '/', no "." components, no trailing '/'. */
+/* Lexical normal form: no repeated '/', "." or trailing '/'; ".." drops the
+ * component before it (clamped at "/", as the replayer does). */
 void diff_path_normalize(const char *in, char *out, size_t cap);
 /* OLD=NEW from the command line (OLD may be empty); -1 if malformed. */
 int diff_paths_add(diff_paths *p, const char *old_prefix, const char *new_prefix);
@@ -64,7 +66,9 @@ typedef struct diff_side {
     rec_cursor *cursor;  /* the rank being walked */
     uint32_t rank;
     uint64_t calls;      /* top-level I/O calls returned so far on this rank */
-    int counting;        /* account calls into the per-file counters */
+    int tracking;        /* follow handles to their files (and paths relative to directory fds) */
+    int counting;        /* account calls into the per-file counters (needs tracking) */
+    int64_t thread;      /* the thread whose calls are walked; -1: every thread */
     struct diff_handle *handles;   /* handle -> file, while the handle lives */
     struct diff_request *requests; /* requests that nonblocking MPI-IO calls started */
 } diff_side;
@@ -79,7 +83,8 @@ typedef struct diff_ctx {
     uint64_t calls;         /* top-level I/O calls compared (A's count) */
     int stopped;            /* --max reached */
     struct diff_dirset *dirs; /* readdir names per open DIR stream, this rank */
-    int signature_warned;
+    uint32_t threads[DIFF_MAX_THREADS]; /* thread ids seen on this rank (--threads) */
+    size_t nthreads;
 } diff_ctx;
 
 /* ---- walking (diff_side.c) ---- */
@@ -105,19 +110,24 @@ int diff_field_is_link_target(const rec_func_desc *f, unsigned field);
 int diff_field_ignored(const rec_func_desc *f, unsigned field);
 
 /* ---- counters (diff_files.c) ---- */
+/* Binds new handles to their files, forgets released ones, and with counting
+ * adds the call to its file's counts. */
 void diff_files_account(diff_ctx *ctx, diff_side *s, const rec_func_desc *f, const rec_record *r);
+/* The path in PATH field `field` of r as the call meant it: a path relative
+ * to a directory fd (openat & co.) joined to the path that fd was opened with. */
+const char *diff_full_path(diff_side *s, const rec_func_desc *f, const rec_record *r, unsigned field, char *buf,
+                           size_t cap);
 /* Compares the rank's files, reports, folds them into the totals. */
 void diff_files_end_rank(diff_ctx *ctx, uint32_t rank);
 void diff_files_end(diff_ctx *ctx);
 size_t diff_files_count(const diff_ctx *ctx);
+void diff_files_free(diff_ctx *ctx);
 void diff_handles_clear(diff_side *s);
 
 /* ---- reporting (diff_main.c) ---- */
 /* Prints one difference (a line, then optional detail lines); sets stopped at --max. */
 void diff_report(diff_ctx *ctx, const char *line, const char *detail);
 
-/* Kinds whose values are per-rank handle ids; 0 for other kinds. */
-int diff_handle_space(unsigned kind);
 /* Bytes a data call moved (0 for other calls), as the kernels' --expect counts them. */
 int64_t diff_bytes_moved(const rec_func_desc *f, const rec_record *r);
 

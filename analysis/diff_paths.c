@@ -10,7 +10,8 @@
 
 void diff_path_normalize(const char *in, char *out, size_t cap)
 {
-    size_t n = 0;
+    enum { MAX_DEPTH = 1024 };
+    size_t starts[MAX_DEPTH], depth = 0, n = 0;
     int absolute = in[0] == '/';
     if (cap < 2) {
         if (cap)
@@ -29,12 +30,27 @@ void diff_path_normalize(const char *in, char *out, size_t cap)
         size_t len = (size_t)(p - start);
         if (len == 0 || (len == 1 && start[0] == '.'))
             continue;
+        if (len == 2 && start[0] == '.' && start[1] == '.') {
+            /* ".." drops the component before it; at "/" it stays at "/"
+             * (the replayer's rule), and a relative path keeps a leading one. */
+            if (depth && strcmp(out + starts[depth - 1], "..")) {
+                n = starts[--depth];
+                n -= n > (size_t)absolute; /* the '/' before it */
+                out[n] = 0;
+                continue;
+            }
+            if (absolute)
+                continue;
+        }
         if (n > (size_t)absolute && n + 1 < cap)
             out[n++] = '/';
         if (n + len >= cap)
             len = cap - 1 - n;
+        if (depth < MAX_DEPTH)
+            starts[depth++] = n;
         memcpy(out + n, start, len);
         n += len;
+        out[n] = 0;
     }
     if (n == 0)
         out[n++] = '.';

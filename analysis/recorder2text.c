@@ -16,11 +16,12 @@ static const char *tool = "recorder2text";
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: %s [--rank R] [--function NAME]... [-o DIR] [--info] TRACE_DIR\n"
+            "usage: %s [--rank R] [--function NAME]... [-o DIR] [--info] [--merged] TRACE_DIR\n"
             "  --rank R         only rank R\n"
             "  --function NAME  only calls of NAME (repeatable)\n"
             "  -o DIR           write DIR/R.txt per rank instead of stdout\n"
-            "  --info           print the trace's metadata and compression counts instead\n",
+            "  --info           print the trace's metadata and compression counts instead\n"
+            "  --merged         a merged trace as merged records: rank set, call, per-rank relations\n",
             tool);
 }
 
@@ -54,6 +55,63 @@ static int print_rank(rec_trace *t, uint32_t rank, const unsigned *funcs, size_t
     else if (!rec_cursor_complete(c))
         fprintf(stderr, "%s: warning: rank %u did not close its trace (crash or kill?): "
                         "shown up to its last complete block\n", tool, rank);
+    rec_cursor_close(c);
+    return rc < 0 ? -1 : 0;
+}
+
+/* A merged trace as merged records: the rank set, the first rank's call, and
+ * how the fields that differ depend on the rank. */
+static int print_merged(rec_trace *t)
+{
+    rec_error err;
+    rec_cursor *c = rec_cursor_open_merged(t, &err);
+    if (!c) {
+        fprintf(stderr, "%s: %s\n", tool, err.msg);
+        return -1;
+    }
+    const rec_table *table = rec_trace_table(t);
+    double resolution = rec_trace_get_info(t)->time_resolution;
+    rec_record r;
+    rec_merge_info mi;
+    char line[16384], value[1024];
+    int rc;
+    while ((rc = rec_cursor_next_merged(c, &r, &mi, &err)) == 1) {
+        printf("ranks=");
+        for (uint32_t g = 0; g < mi.nranges; g++) {
+            const rec_rank_range *x = &mi.ranges[g];
+            if (x->count == 1)
+                printf("%s%u", g ? "," : "", x->first);
+            else if (x->stride == 1)
+                printf("%s%u-%u", g ? "," : "", x->first, x->first + x->count - 1);
+            else
+                printf("%s%u-%u:%u", g ? "," : "", x->first, x->first + (x->count - 1) * x->stride, x->stride);
+        }
+        rec_print_record(line, sizeof line, table, &r, mi.nranges ? mi.ranges[0].first : 0, resolution, cursor_path, c);
+        printf(" %s", strchr(line, ' ') + 1);
+        const rec_func_desc *f = rec_table_lookup(table, r.func);
+        for (uint32_t v = 0; v < mi.nvars; v++) {
+            const rec_variation *var = &mi.vars[v];
+            if (var->field >= REC_FIELD_TSTART)
+                continue; /* every rank has its own times */
+            const char *name = var->field < f->nargs ? f->args[var->field].name
+                               : var->field == f->nargs ? "ret" : "errno";
+            if (var->relation == REC_REL_AFFINE) {
+                printf(" [%s=%lld*rank%+lld]", name, (long long)var->a, (long long)var->b);
+            } else {
+                unsigned kind = var->field < f->nargs ? f->args[var->field].kind
+                                : var->field == f->nargs ? f->ret_kind : REC_KIND_ERRNO;
+                printf(" [%s per rank:", name);
+                for (uint32_t k = 0; k < mi.nranks && k < 8; k++) {
+                    rec_print_value(value, sizeof value, kind, &var->values[k], cursor_path, c);
+                    printf(" %s", value);
+                }
+                printf("%s]", mi.nranks > 8 ? " ..." : "");
+            }
+        }
+        putchar('\n');
+    }
+    if (rc < 0)
+        fprintf(stderr, "%s: %s\n", tool, err.msg);
     rec_cursor_close(c);
     return rc < 0 ? -1 : 0;
 }
@@ -105,15 +163,16 @@ int main(int argc, char **argv)
                                             {"function", required_argument, 0, 'f'},
                                             {"output", required_argument, 0, 'o'},
                                             {"info", no_argument, 0, 'i'},
+                                            {"merged", no_argument, 0, 'm'},
                                             {"help", no_argument, 0, 'h'},
                                             {0, 0, 0, 0}};
     long only_rank = -1;
     const char *outdir = NULL;
-    int info_only = 0;
+    int info_only = 0, merged_view = 0;
     char **func_names = calloc((size_t)argc, sizeof *func_names);
     size_t nfunc_names = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, "r:f:o:ih", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "r:f:o:imh", options, NULL)) != -1) {
         switch (opt) {
         case 'r': {
             char *end;
@@ -127,6 +186,7 @@ int main(int argc, char **argv)
         case 'f': func_names[nfunc_names++] = optarg; break;
         case 'o': outdir = optarg; break;
         case 'i': info_only = 1; break;
+        case 'm': merged_view = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -143,6 +203,15 @@ int main(int argc, char **argv)
     }
     if (info_only) {
         int rc = print_info(t);
+        rec_trace_close(t);
+        return rc ? 1 : 0;
+    }
+    if (merged_view) {
+        if (!rec_trace_is_merged(t)) {
+            fprintf(stderr, "%s: --merged: %s is not a merged trace (see recorder-merge)\n", tool, argv[optind]);
+            return 2;
+        }
+        int rc = print_merged(t);
         rec_trace_close(t);
         return rc ? 1 : 0;
     }

@@ -45,6 +45,12 @@ static double now(void)
 
 /* ---- what to emit next ---- */
 
+static int by_rank(const void *a, const void *b)
+{
+    uint32_t x = (*(rank_state *const *)a)->rank, y = (*(rank_state *const *)b)->rank;
+    return x < y ? -1 : x > y;
+}
+
 /* Fills group[] with the ranks to merge now (ascending); returns how many. */
 static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_stats *st)
 {
@@ -69,31 +75,29 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
         uint32_t n = 0;
         for (rank_state *r = s->heads; r; r = r->hnext)
             group[n++] = r;
-        /* heads are listed newest first: order by rank */
-        for (uint32_t i = 1; i < n; i++)
-            for (uint32_t k = i; k > 0 && group[k - 1]->rank > group[k]->rank; k--) {
-                rank_state *t = group[k];
-                group[k] = group[k - 1];
-                group[k - 1] = t;
-            }
+        qsort(group, n, sizeof *group, by_rank); /* heads are listed newest first */
         return n;
     }
-    /* The paper's rule: the head whose nearest match is farthest away. Better:
-     * a collective call must wait for its communicator, so a collective head
-     * goes alone only when every head is one. */
+    /* The paper's rule: the head whose nearest match is farthest away, with
+     * the distance taken once per distinct head signature (heads that share
+     * one share it). Better than the paper: a collective head waits for its
+     * communicator unless every head is collective, and every head holding
+     * the chosen signature goes out as one record, not one rank at a time. */
     st->fallbacks++;
+    m->visit++;
     rank_state *best = NULL;
     uint64_t best_d = 0;
     int best_coll = 1;
     for (uint32_t i = 0; i < m->nranks; i++) {
         rank_state *r = &m->ranks[i];
-        if (!r->count)
+        if (!r->count || (!paper_rule && r->head_sig->visit == m->visit))
             continue;
+        r->head_sig->visit = m->visit;
         const rec_func_desc *f = rec_table_lookup(m->table, r->ring[r->head]->func);
         int coll = !paper_rule && (f->flags & REC_FN_COLLECTIVE) != 0;
         if (coll && !best_coll)
             continue;
-        uint64_t d = r->head_sig->ranks_with == 1 ? UINT64_MAX : distance(m, r);
+        uint64_t d = r->head_sig->ranks_with == r->head_sig->head_count ? UINT64_MAX : distance(m, r);
         if (!best || (best_coll && !coll) || d > best_d) {
             best = r;
             best_d = d;
@@ -102,8 +106,17 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
         if (d == UINT64_MAX && !coll)
             break;
     }
-    group[0] = best;
-    return best ? 1 : 0;
+    if (!best)
+        return 0;
+    if (paper_rule) {
+        group[0] = best;
+        return 1;
+    }
+    uint32_t n = 0;
+    for (rank_state *r = best->head_sig->heads; r; r = r->hnext)
+        group[n++] = r;
+    qsort(group, n, sizeof *group, by_rank);
+    return n;
 }
 
 /* ---- building the merged record ---- */

@@ -26,6 +26,7 @@ typedef struct merger {
     uint64_t records_in;
     int64_t next_merged_id[REC_SPACE_COUNT];
     keyed *merged_ids_used; /* (space, id) already given to a handle in the merged trace */
+    uint64_t visit;
 } merger;
 
 int fill(merger *m, rank_state *rs, rec_error *err);

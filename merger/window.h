@@ -63,6 +63,7 @@ typedef struct sig_entry {
     rank_state *heads;
     struct sig_entry *bprev, *bnext; /* in the bucket of complete signatures of its head_count */
     int in_bucket;
+    uint64_t visit; /* the fallback's pass that last looked at it */
     UT_hash_handle hh;
 } sig_entry;
 
