@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 /* ---- fixed-width fields ---- */
 
@@ -137,9 +138,36 @@ static void put_crc(rec_buf *b)
     rec_put_bytes(b, &crc, sizeof crc);
 }
 
+/* The body (everything between the header and the CRC) is stored after a
+ * codec byte and its raw size, zstd-compressed when that is smaller: the
+ * function table makes it tens of KB, more than a short trace's records. */
+static void encode_global_body(rec_buf *b, const rec_trace_info *info, const rec_table *table);
+
 void rec_meta_encode_global(rec_buf *b, const rec_trace_info *info, const rec_table *table)
 {
+    rec_buf body = {0};
+    encode_global_body(&body, info, table);
     rec_put_file_header(b, REC_MAGIC_GLOBAL);
+    uint8_t codec = REC_CODEC_NONE;
+    uint32_t raw = (uint32_t)body.len;
+    size_t bound = ZSTD_compressBound(body.len);
+    uint8_t *packed = body.oom ? NULL : malloc(bound);
+    size_t z = packed ? ZSTD_compress(packed, bound, body.data, body.len, 3) : 0;
+    int use_zstd = packed && !ZSTD_isError(z) && z < body.len;
+    if (use_zstd)
+        codec = REC_CODEC_ZSTD;
+    rec_put_u8(b, codec);
+    rec_put_bytes(b, &raw, sizeof raw);
+    rec_put_bytes(b, use_zstd ? packed : body.data, use_zstd ? z : body.len);
+    if (body.oom)
+        b->oom = 1;
+    free(packed);
+    rec_buf_free(&body);
+    put_crc(b);
+}
+
+static void encode_global_body(rec_buf *b, const rec_trace_info *info, const rec_table *table)
+{
     double res = info->time_resolution;
     rec_put_bytes(b, &res, sizeof res);
     rec_put_varint(b, info->start_time_ns);
@@ -171,7 +199,6 @@ void rec_meta_encode_global(rec_buf *b, const rec_trace_info *info, const rec_ta
             rec_put_cstr(b, f->args[a].len);
         }
     }
-    put_crc(b);
 }
 
 static char *dup_str(rec_in *in)
@@ -215,6 +242,8 @@ static int parse_failed(rec_in *in, const char *path, rec_error *err)
     return -1;
 }
 
+static int parse_global_body(rec_fixed *fp, const char *path, rec_global *g, rec_error *err);
+
 int rec_meta_parse_global(const void *data, size_t n, const char *path, rec_global *g, rec_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -227,6 +256,37 @@ int rec_meta_parse_global(const void *data, size_t n, const char *path, rec_glob
     if (payload < 0)
         return -1;
     f.in.end = f.in.start + payload;
+    uint8_t codec = rec_get_u8(&f.in);
+    uint32_t raw = rec_fixed_u32(&f);
+    size_t body_at = (size_t)(f.in.p - f.in.start);
+    uint8_t *unpacked = NULL;
+    if (f.in.failure || codec > REC_CODEC_ZSTD || raw > (64u << 20)) {
+        snprintf(err->msg, sizeof err->msg, "%s: bad codec or size at byte %d", path, REC_FILE_HEADER_SIZE);
+        return -1;
+    }
+    if (codec == REC_CODEC_ZSTD) {
+        unpacked = malloc(raw ? raw : 1);
+        size_t got = unpacked ? ZSTD_decompress(unpacked, raw, f.in.p, rec_in_left(&f.in)) : 0;
+        if (!unpacked || ZSTD_isError(got) || got != raw) {
+            free(unpacked);
+            snprintf(err->msg, sizeof err->msg, "%s: cannot decompress the body at byte %zu", path, body_at);
+            return -1;
+        }
+        rec_in_init(&f.in, unpacked, raw);
+    } else if (rec_in_left(&f.in) != raw) {
+        snprintf(err->msg, sizeof err->msg, "%s: body of %zu bytes, %u expected, at byte %zu", path,
+                 rec_in_left(&f.in), raw, body_at);
+        return -1;
+    }
+    int rc = parse_global_body(&f, path, g, err);
+    free(unpacked);
+    return rc;
+}
+
+/* Byte offsets in messages are the body's own when it was compressed. */
+static int parse_global_body(rec_fixed *fp, const char *path, rec_global *g, rec_error *err)
+{
+    rec_fixed f = *fp;
     rec_in *in = &f.in;
     uint64_t res_bits = rec_fixed_u64(&f);
     memcpy(&g->info.time_resolution, &res_bits, sizeof res_bits);

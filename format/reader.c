@@ -178,7 +178,6 @@ struct rec_cursor {
     const rec_rank_meta *meta; /* NULL: the rank did not close cleanly */
     uint8_t *stored, *raw;
     size_t stored_cap, raw_cap;
-    ZSTD_DCtx *zstd;
     rec_decoder dec;
     rec_in in;
     rec_block_header block;
@@ -328,6 +327,16 @@ static int stream_stops(rec_cursor *c, rec_error *err, const char *what)
     return 0;
 }
 
+/* One decompression context per thread, whatever the number of cursors: a
+ * merge of thousands of ranks keeps a cursor open per rank. */
+static ZSTD_DCtx *shared_dctx(void)
+{
+    static __thread ZSTD_DCtx *dctx;
+    if (!dctx)
+        dctx = ZSTD_createDCtx();
+    return dctx;
+}
+
 /* Reads the next block header and payload. 1: a block is ready; 0: end. */
 static int next_block(rec_cursor *c, rec_error *err)
 {
@@ -379,11 +388,12 @@ static int next_block(rec_cursor *c, rec_error *err)
                                 (unsigned long long)c->block_offset);
         const uint8_t *payload = c->stored;
         if (h.codec == REC_CODEC_ZSTD) {
-            if (!c->zstd && !(c->zstd = ZSTD_createDCtx()))
+            ZSTD_DCtx *z = shared_dctx();
+            if (!z)
                 return cursor_error(c, err, "out of memory");
             if (grow(&c->raw, &c->raw_cap, h.raw_size ? h.raw_size : 1) != 0)
                 return cursor_error(c, err, "out of memory");
-            size_t n = ZSTD_decompressDCtx(c->zstd, c->raw, h.raw_size, c->stored, h.stored_size);
+            size_t n = ZSTD_decompressDCtx(z, c->raw, h.raw_size, c->stored, h.stored_size);
             if (ZSTD_isError(n) || n != h.raw_size)
                 return cursor_error(c, err, "block at byte %llu: cannot decompress: %s",
                                     (unsigned long long)c->block_offset,
@@ -614,6 +624,5 @@ void rec_cursor_close(rec_cursor *c)
     free(c->paths);
     free(c->stored);
     free(c->raw);
-    ZSTD_freeDCtx(c->zstd);
     free(c);
 }

@@ -122,7 +122,7 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
 /* ---- building the merged record ---- */
 
 typedef struct emit_buffers {
-    rec_record *recs;     /* per group member */
+    wrec **recs;          /* per group member: its window record, read in place */
     rec_value *values;    /* per variation x member */
     rec_variation *vars;
     rec_rank_range *ranges;
@@ -159,7 +159,7 @@ static uint32_t rank_ranges(rank_state **group, uint32_t n, rec_rank_range *out)
     return k;
 }
 
-static int64_t get_scalar(const rec_record *r, const rec_layout_view *lay, unsigned field)
+static int64_t get_scalar(const wrec *r, const rec_layout_view *lay, unsigned field)
 {
     if (field == REC_FIELD_TSTART)
         return (int64_t)r->tstart;
@@ -168,7 +168,7 @@ static int64_t get_scalar(const rec_record *r, const rec_layout_view *lay, unsig
     return field < lay->nargs ? r->args[field].i : field == lay->nargs ? r->ret.i : r->err;
 }
 
-static rec_value get_value(const rec_record *r, const rec_layout_view *lay, unsigned field)
+static rec_value get_value(const wrec *r, const rec_layout_view *lay, unsigned field)
 {
     if (field >= REC_FIELD_TSTART || field > lay->nargs)
         return (rec_value){.i = get_scalar(r, lay, field)};
@@ -181,10 +181,10 @@ static int vary(rank_state **group, uint32_t n, const rec_layout_view *lay, unsi
                 uint32_t *nvars, size_t *nvalues)
 {
     unsigned cls = field >= REC_FIELD_TSTART ? REC_CLASS_INT : lay->cls[field];
-    rec_value first = get_value(&b->recs[0], lay, field);
+    rec_value first = get_value(b->recs[0], lay, field);
     int differ = 0;
     for (uint32_t k = 1; k < n && !differ; k++) {
-        rec_value v = get_value(&b->recs[k], lay, field);
+        rec_value v = get_value(b->recs[k], lay, field);
         differ = !same_value(cls, &first, &v);
     }
     if (!differ)
@@ -193,14 +193,14 @@ static int vary(rank_state **group, uint32_t n, const rec_layout_view *lay, unsi
     *var = (rec_variation){.field = (uint16_t)field, .relation = REC_REL_VECTOR};
     if (cls == REC_CLASS_INT || cls == REC_CLASS_PATH) {
         int64_t r0 = group[0]->rank, r1 = group[1]->rank;
-        int64_t v0 = get_scalar(&b->recs[0], lay, field), v1 = get_scalar(&b->recs[1], lay, field);
+        int64_t v0 = get_scalar(b->recs[0], lay, field), v1 = get_scalar(b->recs[1], lay, field);
         int64_t dv = (int64_t)((uint64_t)v1 - (uint64_t)v0);
         if (dv % (r1 - r0) == 0) {
             int64_t a = dv / (r1 - r0);
             int64_t c = (int64_t)((uint64_t)v0 - (uint64_t)a * (uint64_t)r0);
             int affine = 1;
             for (uint32_t k = 2; k < n && affine; k++)
-                affine = get_scalar(&b->recs[k], lay, field) ==
+                affine = get_scalar(b->recs[k], lay, field) ==
                          (int64_t)((uint64_t)a * (uint64_t)group[k]->rank + (uint64_t)c);
             if (affine) {
                 var->relation = REC_REL_AFFINE;
@@ -212,7 +212,7 @@ static int vary(rank_state **group, uint32_t n, const rec_layout_view *lay, unsi
     }
     var->values = b->values + *nvalues;
     for (uint32_t k = 0; k < n; k++)
-        b->values[(*nvalues)++] = get_value(&b->recs[k], lay, field);
+        b->values[(*nvalues)++] = get_value(b->recs[k], lay, field);
     return 1;
 }
 
@@ -244,7 +244,7 @@ static int unify_created(merger *m, rec_writer *w, rank_state **group, uint32_t 
                          const rec_layout_view *lay, unsigned field)
 {
     unsigned kind = lay->kind[field], space = rec_kind_handle_space(kind);
-    int64_t own = field < lay->nargs ? b->recs[0].args[field].i : b->recs[0].ret.i;
+    int64_t own = field < lay->nargs ? b->recs[0]->args[field].i : b->recs[0]->ret.i;
     if (own < REC_HANDLE_DYNAMIC_BASE)
         return 0;
     int64_t merged = own;
@@ -260,7 +260,7 @@ static int unify_created(merger *m, rec_writer *w, rank_state **group, uint32_t 
     if (remember(&m->merged_ids_used, key, 1) != 0)
         return -1;
     for (uint32_t k = 0; k < n; k++) {
-        rec_value *v = field < lay->nargs ? &b->recs[k].args[field] : &b->recs[k].ret;
+        rec_value *v = field < lay->nargs ? &b->recs[k]->args[field] : &b->recs[k]->ret;
         if (v->i < REC_HANDLE_DYNAMIC_BASE)
             continue; /* this rank's call failed: its value stays */
         if (remember(&group[k]->unified, handle_key(space, v->i), merged) != 0)
@@ -281,8 +281,8 @@ static int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_b
     layout_of(f, &lay);
     for (uint32_t k = 0; k < n; k++) {
         rank_state *rs = group[k];
-        rec_record *r = &b->recs[k];
-        wrec_to_record(rs->ring[rs->head], r);
+        wrec *r = rs->ring[rs->head];
+        b->recs[k] = r; /* translated in place: the window's copy is popped next */
         r->tstart += (uint64_t)rs->tick_offset;
         r->tend += (uint64_t)rs->tick_offset;
         for (unsigned i = 0; i < lay.nfields && i <= lay.nargs; i++) {
@@ -321,7 +321,9 @@ static int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_b
     rec_merge_info mi = {.nranks = n, .nvars = nvars, .vars = b->vars, .ranges = b->ranges};
     mi.nranges = rank_ranges(group, n, b->ranges);
     int everyone = n == m->nranks && nvars == 0;
-    if (rec_writer_append_merged(w, &b->recs[0], everyone ? NULL : &mi, err) != 0)
+    rec_record base;
+    wrec_to_record(b->recs[0], &base);
+    if (rec_writer_append_merged(w, &base, everyone ? NULL : &mi, err) != 0)
         return -1;
     st->records_out++;
     if (n == m->nranks)
@@ -365,6 +367,8 @@ static void merger_free(merger *m)
         free_keys(&rs->canon);
         free_keys(&rs->seen);
         free_keys(&rs->unified);
+        free(rs->current);
+        free(rs->spare);
         free(rs->ring);
         rec_cursor_close(rs->cursor);
     }

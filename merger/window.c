@@ -162,7 +162,49 @@ static int note_created(rank_state *rs, const rec_func_desc *f, const rec_record
 
 /* ---- deep copies ---- */
 
-static wrec *copy_record(const rec_layout_view *lay, const rec_record *r)
+enum { CHUNK_BYTES = 16 * 1024 }; /* a window of 200 small records is about 40 KB */
+
+static void *chunk_alloc(rank_state *rs, size_t size, chunk **home)
+{
+    size = (size + 15) & ~(size_t)15;
+    chunk *c = rs->current;
+    if (!c || c->used + size > c->cap) {
+        if (c && c->live == 0) { /* nothing left in it: start over */
+            c->used = 0;
+        } else {
+            size_t cap = size > CHUNK_BYTES ? size : CHUNK_BYTES;
+            if (rs->spare && rs->spare->cap >= cap) {
+                c = rs->spare;
+                rs->spare = NULL;
+            } else if (!(c = malloc(sizeof *c + cap))) {
+                return NULL;
+            } else {
+                c->cap = cap;
+            }
+            c->used = 0;
+            c->live = 0;
+            rs->current = c;
+        }
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    c->live++;
+    *home = c;
+    return p;
+}
+
+void chunk_release(rank_state *rs, wrec *w)
+{
+    chunk *c = w->home;
+    if (--c->live || c == rs->current)
+        return;
+    if (!rs->spare && c->cap == CHUNK_BYTES)
+        rs->spare = c;
+    else
+        free(c);
+}
+
+static wrec *copy_record(rank_state *rs, const rec_layout_view *lay, const rec_record *r)
 {
     size_t extra = 0;
     for (unsigned i = 0; i <= lay->nargs && i < lay->nfields; i++) {
@@ -172,9 +214,11 @@ static wrec *copy_record(const rec_layout_view *lay, const rec_record *r)
         else if (lay->cls[i] == REC_CLASS_ARRAY)
             extra += v->len * sizeof(int64_t);
     }
-    wrec *w = malloc(sizeof *w + lay->nargs * sizeof(rec_value) + extra);
+    chunk *home;
+    wrec *w = chunk_alloc(rs, sizeof *w + lay->nargs * sizeof(rec_value) + extra, &home);
     if (!w)
         return NULL;
+    w->home = home;
     w->next_same = NULL;
     w->tstart = r->tstart;
     w->tend = r->tend;
@@ -286,6 +330,8 @@ static int push(merger *m, rank_state *rs, wrec *w)
     }
     e->last = w;
     e->count++;
+    w->rsig = e;
+    w->gsig = s;
     rs->ring[(rs->head + rs->count) % m->window] = w;
     if (rs->count++ == 0)
         set_head(m, rs, s);
@@ -309,7 +355,7 @@ int fill(merger *m, rank_state *rs, rec_error *err)
         const rec_func_desc *f = rec_table_lookup(m->table, r.func);
         rec_layout_view lay;
         layout_of(f, &lay);
-        wrec *w = copy_record(&lay, &r);
+        wrec *w = copy_record(rs, &lay, &r);
         if (!w) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
@@ -320,7 +366,7 @@ int fill(merger *m, rank_state *rs, rec_error *err)
         w->sig = signature(m, rs, f, &decoded, &coarse);
         w->pos = rs->next_pos++;
         if (note_created(rs, f, &decoded, coarse) != 0 || push(m, rs, w) != 0) {
-            free(w);
+            chunk_release(rs, w);
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
@@ -334,8 +380,7 @@ void pop(merger *m, rank_state *rs)
 {
     wrec *w = rs->ring[rs->head];
     sig_entry *s = rs->head_sig;
-    rank_sig *e;
-    HASH_FIND(hh, rs->sigs, &w->sig, sizeof w->sig, e);
+    rank_sig *e = w->rsig;
     e->first = w->next_same;
     if (--e->count == 0) {
         HASH_DEL(rs->sigs, e);
@@ -351,10 +396,10 @@ void pop(merger *m, rank_state *rs)
     s->head_count--;
     rs->head_sig = NULL;
     update_complete(m, s);
-    free(w);
+    chunk_release(rs, w);
     rs->head = (rs->head + 1) % m->window;
     if (--rs->count)
-        set_head(m, rs, global_sig(m, rs->ring[rs->head]->sig));
+        set_head(m, rs, rs->ring[rs->head]->gsig);
 }
 
 /* The paper's distance: how far beyond its head the nearest match of this

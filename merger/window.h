@@ -10,8 +10,22 @@
 
 /* One record in a rank's window: a deep copy (strings and arrays live in
  * the same allocation, arrays decoded to int64). */
+struct rank_sig;
+struct sig_entry;
+
+/* Window records of a rank come from chunks: they leave in the order they
+ * came, so a chunk is recycled once its last record is gone. */
+typedef struct chunk {
+    size_t used, cap;
+    uint32_t live;
+    uint8_t data[];
+} chunk;
+
 typedef struct wrec {
+    chunk *home;
     struct wrec *next_same; /* the next record with this signature in the window */
+    struct rank_sig *rsig;  /* its rank's entry for the signature (alive while it is in the window) */
+    struct sig_entry *gsig; /* the global entry */
     uint64_t sig;
     uint64_t pos; /* index in the rank's stream */
     uint64_t tstart, tend;
@@ -53,6 +67,7 @@ typedef struct rank_state {
     keyed *unified; /* (space, this rank's id) -> the merged trace's id */
     struct sig_entry *head_sig;
     struct rank_state *hprev, *hnext; /* ranks whose head has head_sig */
+    chunk *current, *spare;
 } rank_state;
 
 /* Global, per signature. A signature is complete when every rank that holds
