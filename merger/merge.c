@@ -123,6 +123,7 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
 
 typedef struct emit_buffers {
     wrec **recs;          /* per group member: its window record, read in place */
+    uint8_t *done;        /* per group member: already translated */
     rec_value *values;    /* per variation x member */
     rec_variation *vars;
     rec_rank_range *ranges;
@@ -272,6 +273,58 @@ static int unify_created(merger *m, rec_writer *w, rank_state **group, uint32_t 
     return 0;
 }
 
+/* A handle the record uses: its merged id if its creation was seen. A handle
+ * first seen in use (made by an untraced call, e.g. inside MPI-IO) is
+ * unified here, once per distinct value across the group, so that its number
+ * can never be mistaken for another handle's merged id. */
+static int unify_used(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b,
+                      const rec_layout_view *lay, unsigned field)
+{
+    unsigned kind = lay->kind[field], space = rec_kind_handle_space(kind);
+    memset(b->done, 0, n);
+    for (uint32_t k = 0; k < n; k++) {
+        rec_value *v = field < lay->nargs ? &b->recs[k]->args[field] : &b->recs[k]->ret;
+        if (v->i < REC_HANDLE_DYNAMIC_BASE || b->done[k])
+            continue;
+        keyed *known;
+        uint64_t key = handle_key(space, v->i);
+        HASH_FIND(hh, group[k]->unified, &key, sizeof key, known);
+        if (known) {
+            v->i = known->value;
+            continue;
+        }
+        int64_t own = v->i, merged = own;
+        keyed *used;
+        uint64_t mkey = handle_key(space, merged);
+        HASH_FIND(hh, m->merged_ids_used, &mkey, sizeof mkey, used);
+        if (used) {
+            merged = m->next_merged_id[space]++;
+            mkey = handle_key(space, merged);
+        }
+        if (merged >= m->next_merged_id[space])
+            m->next_merged_id[space] = merged + 1;
+        if (remember(&m->merged_ids_used, mkey, 1) != 0)
+            return -1;
+        /* every member still to come with the same number shares it */
+        for (uint32_t j = k; j < n; j++) {
+            rec_value *x = field < lay->nargs ? &b->recs[j]->args[field] : &b->recs[j]->ret;
+            if (x->i != own || b->done[j])
+                continue;
+            keyed *mine;
+            HASH_FIND(hh, group[j]->unified, &key, sizeof key, mine);
+            if (mine)
+                continue;
+            if (remember(&group[j]->unified, key, merged) != 0)
+                return -1;
+            if (merged != own && rec_writer_handle_alias(w, group[j]->rank, kind, merged, own) != 0)
+                return -1;
+            x->i = merged;
+            b->done[j] = 1;
+        }
+    }
+    return 0;
+}
+
 static int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b, rec_merge_stats *st,
                 rec_error *err)
 {
@@ -293,12 +346,20 @@ static int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_b
                 const char *p = rec_cursor_path(rs->cursor, v->i);
                 v->i = p ? rec_writer_path_id(w, p) : -1;
             } else if (space && lay.cls[i] == REC_CLASS_INT && !created) {
-                v->i = unify_lookup(rs, space, v->i);
+                continue; /* below, across the group */
             } else if (space && lay.cls[i] == REC_CLASS_ARRAY) {
                 int64_t *e = (int64_t *)v->ptr; /* the window's own copy */
                 for (uint32_t x = 0; x < v->len; x++)
                     e[x] = unify_lookup(rs, space, e[x]);
             }
+        }
+    }
+    for (unsigned i = 0; i < lay.nfields && i <= lay.nargs; i++) {
+        int created = i < lay.nargs ? (f->args[i].flags & REC_ARG_CREATE) != 0 : (f->flags & REC_FN_CREATES) != 0;
+        if (!created && rec_kind_handle_space(lay.kind[i]) && lay.cls[i] == REC_CLASS_INT &&
+            unify_used(m, w, group, n, b, &lay, i) != 0) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return -1;
         }
     }
     for (unsigned i = 0; i < lay.nfields && i <= lay.nargs; i++) {
@@ -439,6 +500,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     rank_state **group = calloc(m.nranks, sizeof *group);
     emit_buffers b = {
         .recs = calloc(m.nranks, sizeof *b.recs),
+        .done = calloc(m.nranks, 1),
         .values = calloc(((size_t)REC_MAX_FIELDS + 2) * m.nranks, sizeof *b.values),
         .vars = calloc(REC_MAX_FIELDS + 2, sizeof *b.vars),
         .ranges = calloc(m.nranks, sizeof *b.ranges),
@@ -524,6 +586,7 @@ done:
     merger_free(&m);
     free(group);
     free(b.recs);
+    free(b.done);
     free(b.values);
     free(b.vars);
     free(b.ranges);
