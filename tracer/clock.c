@@ -36,6 +36,27 @@ static int tsc_is_invariant(void)
 }
 #endif
 
+/* A TSC reading and the monotonic time taken together: both read with
+ * nothing between them, bracketed by two TSC reads that must be close, or a
+ * preemption in between would pair a TSC value with a much later time. */
+static int paired_reading(uint64_t *tsc, double *ns)
+{
+    uint64_t best_gap = UINT64_MAX;
+    for (int attempt = 0; attempt < 64; attempt++) {
+        uint64_t before = __builtin_ia32_rdtsc();
+        uint64_t now = rt_now_ns();
+        uint64_t after = __builtin_ia32_rdtsc();
+        if (after - before < best_gap) {
+            best_gap = after - before;
+            *tsc = before + (after - before) / 2;
+            *ns = (double)(now - rt_t0_ns);
+        }
+        if (best_gap < 2000)
+            return 0;
+    }
+    return best_gap < 100000 ? 0 : -1;
+}
+
 /* Called once at start (after rt_t0_ns is set): decides which clock to use. */
 void rt_clock_init(void)
 {
@@ -43,17 +64,19 @@ void rt_clock_init(void)
     const char *off = getenv("RECORDER_TSC");
     if ((off && strcmp(off, "0") == 0) || !tsc_is_invariant())
         return;
-    first_tsc = __builtin_ia32_rdtsc();
-    first_ns = (double)(rt_now_ns() - rt_t0_ns);
-    /* A first rate from a 2 ms wait; later anchors refine it over the run. */
-    uint64_t tsc, ns;
-    do {
-        tsc = __builtin_ia32_rdtsc();
-        ns = rt_now_ns() - rt_t0_ns;
-    } while ((double)ns - first_ns < 2e6);
-    if (tsc <= first_tsc)
+    if (paired_reading(&first_tsc, &first_ns) != 0)
         return;
-    rt_anchors[0] = (rt_anchor){tsc, (double)ns, ((double)ns - first_ns) / (double)(tsc - first_tsc)};
+    /* A first rate from a 2 ms wait; later anchors refine it over the run. */
+    uint64_t tsc;
+    double ns;
+    do {
+        if (paired_reading(&tsc, &ns) != 0)
+            return;
+    } while (ns - first_ns < 2e6);
+    double rate = (ns - first_ns) / (double)(tsc - first_tsc);
+    if (tsc <= first_tsc || !(rate > 0.05 && rate < 20.0)) /* 50 MHz .. 20 GHz: else distrust it */
+        return;
+    rt_anchors[0] = (rt_anchor){tsc, ns, rate};
     rt_anchor_current = 0;
     rt_use_tsc = 1;
 #endif
@@ -66,17 +89,20 @@ void rt_clock_anchor(void)
 #if defined(__x86_64__)
     if (!rt_use_tsc)
         return;
-    uint64_t tsc = __builtin_ia32_rdtsc();
-    double ns = (double)(rt_now_ns() - rt_t0_ns);
-    if (tsc <= first_tsc)
+    uint64_t tsc;
+    double ns;
+    if (paired_reading(&tsc, &ns) != 0 || tsc <= first_tsc)
         return;
     /* Never step back: the new anchor starts where the old one has got to. */
     const rt_anchor *old = &rt_anchors[rt_anchor_current];
     double carried = old->ns + (double)(int64_t)(tsc - old->tsc) * old->ns_per_tsc;
     if (ns < carried)
         ns = carried;
+    double rate = (ns - first_ns) / (double)(tsc - first_tsc);
+    if (!(rate > 0.05 && rate < 20.0))
+        return;
     int next = !rt_anchor_current;
-    rt_anchors[next] = (rt_anchor){tsc, ns, (ns - first_ns) / (double)(tsc - first_tsc)};
+    rt_anchors[next] = (rt_anchor){tsc, ns, rate};
     __atomic_store_n(&rt_anchor_current, next, __ATOMIC_RELEASE);
 #endif
 }

@@ -1,0 +1,236 @@
+/* fs.c: re-rooting, the symlink guard and mkdir -p, on raw system calls
+ * (see fs.h for why). */
+#define _GNU_SOURCE
+#include "fs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifdef SYS_newfstatat
+#define RP_SYS_FSTATAT SYS_newfstatat
+#else
+#define RP_SYS_FSTATAT SYS_fstatat64
+#endif
+
+ssize_t rp_sys_read(int fd, void *buf, size_t n)
+{
+    return (ssize_t)syscall(SYS_read, fd, buf, n);
+}
+
+ssize_t rp_sys_write(int fd, const void *buf, size_t n)
+{
+    return (ssize_t)syscall(SYS_write, fd, buf, n);
+}
+
+int rp_sys_write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n) {
+        ssize_t k = rp_sys_write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+int rp_sys_read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n) {
+        ssize_t k = rp_sys_read(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+int rp_sys_close(int fd)
+{
+    return (int)syscall(SYS_close, fd);
+}
+
+int rp_sys_getcwd(char *buf, size_t cap)
+{
+    return syscall(SYS_getcwd, buf, cap) < 0 ? -1 : 0;
+}
+
+static int sys_lstat(const char *path, struct stat *st)
+{
+    return (int)syscall(RP_SYS_FSTATAT, AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+
+int rp_sys_kind(const char *path)
+{
+    struct stat st;
+    if (sys_lstat(path, &st) != 0)
+        return 0;
+    if (S_ISREG(st.st_mode))
+        return 1;
+    if (S_ISDIR(st.st_mode))
+        return 2;
+    return S_ISLNK(st.st_mode) ? 3 : 4;
+}
+
+int rp_sys_make_file(const char *path, int64_t size)
+{
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int rc = (int)syscall(SYS_fstat, fd, &st);
+    if (rc == 0 && st.st_size != (off_t)size)
+        rc = (int)syscall(SYS_ftruncate, fd, (off_t)size);
+    rp_sys_close(fd);
+    return rc;
+}
+
+int rp_norm(const char *in, char *out, size_t cap, int clamp)
+{
+    size_t n = 0;
+    if (cap < 2)
+        return -1;
+    out[n++] = '/';
+    out[n] = 0;
+    const char *p = in;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        const char *start = p;
+        while (*p && *p != '/')
+            p++;
+        size_t len = (size_t)(p - start);
+        if (len == 0 || (len == 1 && start[0] == '.'))
+            continue;
+        if (len == 2 && start[0] == '.' && start[1] == '.') {
+            if (n == 1) {
+                if (!clamp)
+                    return 1;
+                continue; /* ".." at the root stays at the root */
+            }
+            while (n > 1 && out[n - 1] != '/')
+                n--;
+            if (n > 1)
+                n--; /* the separator */
+            out[n] = 0;
+            continue;
+        }
+        if (n + (n > 1) + len + 1 > cap)
+            return -1;
+        if (n > 1)
+            out[n++] = '/';
+        memcpy(out + n, start, len);
+        n += len;
+        out[n] = 0;
+    }
+    return 0;
+}
+
+static int under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == 0 || path[n] == '/');
+}
+
+int rp_is_system(const char *key)
+{
+    return under(key, "/dev") || under(key, "/proc") || under(key, "/sys");
+}
+
+int rp_reroot(const char *prefix, const char *key, char *out, size_t cap)
+{
+    int n =
+        strcmp(key, "/") == 0 ? snprintf(out, cap, "%s", prefix) : snprintf(out, cap, "%s%s", prefix, key);
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+void rp_dirname(const char *path, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", path);
+    char *slash = strrchr(out, '/');
+    if (!slash)
+        snprintf(out, cap, ".");
+    else if (slash == out)
+        out[1] = 0;
+    else
+        *slash = 0;
+}
+
+/* Walks full from prefix down; a symlink restarts the walk at its
+ * (normalized) destination, which must stay under prefix. */
+int rp_safe(const char *prefix, const char *full)
+{
+    char cur[4096], rest[4096];
+    if (!under(full, prefix))
+        return -1;
+    snprintf(cur, sizeof cur, "%s", prefix);
+    snprintf(rest, sizeof rest, "%s", full + strlen(prefix));
+    for (int links = 0; links < 40;) {
+        const char *p = rest;
+        while (*p == '/')
+            p++;
+        if (!*p)
+            return 0;
+        const char *end = strchr(p, '/');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char cand[4096];
+        if (snprintf(cand, sizeof cand, "%s/%.*s", cur, (int)len, p) >= (int)sizeof cand)
+            return -1;
+        const char *after = p + len;
+        struct stat st;
+        if (sys_lstat(cand, &st) != 0)
+            return 0; /* what does not exist yet is created inside cur */
+        if (!S_ISLNK(st.st_mode)) {
+            snprintf(cur, sizeof cur, "%s", cand);
+            memmove(rest, after, strlen(after) + 1);
+            continue;
+        }
+        char target[4096];
+        long k = syscall(SYS_readlinkat, AT_FDCWD, cand, target, sizeof target - 1);
+        if (k < 0)
+            return -1;
+        target[k] = 0;
+        char joined[8300], dest[4096];
+        if (target[0] == '/')
+            snprintf(joined, sizeof joined, "%s%s", target, after);
+        else
+            snprintf(joined, sizeof joined, "%s/%s%s", cur, target, after);
+        if (rp_norm(joined, dest, sizeof dest, 0) != 0 || !under(dest, prefix))
+            return -1;
+        snprintf(cur, sizeof cur, "%s", prefix);
+        snprintf(rest, sizeof rest, "%s", dest + strlen(prefix));
+        links++;
+    }
+    return -1; /* a loop of links */
+}
+
+int rp_mkdirs(const char *prefix, const char *dir)
+{
+    char tmp[4096];
+    if (!under(dir, prefix) || snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp)
+        return -1;
+    size_t start = strlen(prefix);
+    for (size_t i = start + 1; tmp[i]; i++) {
+        if (tmp[i] != '/')
+            continue;
+        tmp[i] = 0;
+        if (syscall(SYS_mkdirat, AT_FDCWD, tmp, 0755) != 0 && errno != EEXIST)
+            return -1;
+        tmp[i] = '/';
+    }
+    if (strlen(tmp) > start && syscall(SYS_mkdirat, AT_FDCWD, tmp, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}

@@ -1,0 +1,43 @@
+/* fs.h: path re-rooting and the replayer's own file system work. Internal.
+ *
+ * The re-rooting rule, shared with generated kernels and recorder-diff:
+ * "/a/b/c" -> PREFIX/a/b/c, "x/y" -> PREFIX/x/y, "." and ".." resolved
+ * lexically with ".." clamped at the root; /dev, /proc and /sys are never
+ * touched. Everything here uses raw system calls, so a replay running under
+ * the tracer never records the replayer's bookkeeping as application I/O. */
+#ifndef RECORDER_REPLAY_FS_H
+#define RECORDER_REPLAY_FS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Lexical normalization to an absolute path ("x/y" reads as "/x/y").
+ * clamp: ".." at the root stays at the root; else climbing above it
+ * returns 1. Returns 0, or -1 when the result does not fit. */
+int rp_norm(const char *in, char *out, size_t cap, int clamp);
+/* The normalized path (from rp_norm) of a device, /proc or /sys file. */
+int rp_is_system(const char *key);
+/* PREFIX + key (key from rp_norm); -1 when it does not fit. */
+int rp_reroot(const char *prefix, const char *key, char *out, size_t cap);
+/* 0 when no existing component of full (a path under prefix) is a symbolic
+ * link that leads outside prefix; -1 otherwise. */
+int rp_safe(const char *prefix, const char *full);
+/* mkdir -p of dir, creating nothing above prefix (prefix itself included). */
+int rp_mkdirs(const char *prefix, const char *dir);
+/* The parent directory of path, in out. */
+void rp_dirname(const char *path, char *out, size_t cap);
+
+/* Raw system calls. */
+ssize_t rp_sys_read(int fd, void *buf, size_t n);
+ssize_t rp_sys_write(int fd, const void *buf, size_t n);
+int rp_sys_write_all(int fd, const void *buf, size_t n);
+int rp_sys_read_all(int fd, void *buf, size_t n); /* 0, or -1 at EOF/error */
+int rp_sys_close(int fd);
+int rp_sys_getcwd(char *buf, size_t cap);
+/* Creates (or resizes) a regular file of this size; 0 on success. */
+int rp_sys_make_file(const char *path, int64_t size);
+/* 1 file, 2 directory, 3 symlink, 4 other, 0 missing. */
+int rp_sys_kind(const char *path);
+
+#endif

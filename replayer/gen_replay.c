@@ -1,0 +1,617 @@
+/* gen_replay: writes the replayer's dispatch from the function table.
+ *   gen_replay OUTDIR  ->  OUTDIR/replay_{posix,mpi,mpiio,hdf5}.c
+ * One function per table entry turns a record back into the real call: each
+ * argument is rebuilt by its kind (handle ids -> the handles the replay made,
+ * paths re-rooted, strings NUL-terminated, arrays as C arrays of the
+ * parameter's element type, buffers as scratch memory of the right size,
+ * out arguments as local storage), the call goes through its normal,
+ * interposable name, and the handles it creates or destroys are entered in
+ * or dropped from the replay's maps. Nothing here knows individual
+ * functions: the exceptions are macros in replayer/hooks.h, keyed by
+ * function (and argument) name. */
+#include "recorder_functions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *out;
+
+static int is_pointer(const char *ctype)
+{
+    size_t n = strlen(ctype);
+    return n && ctype[n - 1] == '*';
+}
+
+static int is_handle_kind(unsigned k)
+{
+    switch (k) {
+    case REC_KIND_FD:
+    case REC_KIND_DIRFD:
+    case REC_KIND_FILE_STREAM:
+    case REC_KIND_DIR_STREAM:
+    case REC_KIND_MAPPING:
+    case REC_KIND_MPI_COMM:
+    case REC_KIND_MPI_DATATYPE:
+    case REC_KIND_MPI_OP:
+    case REC_KIND_MPI_INFO:
+    case REC_KIND_MPI_REQUEST:
+    case REC_KIND_MPI_FILE:
+    case REC_KIND_MPI_GROUP:
+    case REC_KIND_H5_FILE:
+    case REC_KIND_H5_GROUP:
+    case REC_KIND_H5_DATASET:
+    case REC_KIND_H5_SPACE:
+    case REC_KIND_H5_PLIST:
+    case REC_KIND_H5_ATTR:
+    case REC_KIND_H5_TYPE:
+    case REC_KIND_H5_LOC:
+    case REC_KIND_H5_PLIST_CLASS:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Kinds whose C value is itself a pointer (FILE *), not a pointer to the value. */
+static int pointer_is_value(unsigned k)
+{
+    return k == REC_KIND_FILE_STREAM || k == REC_KIND_DIR_STREAM || k == REC_KIND_MAPPING;
+}
+
+/* A parameter passed by pointer whose pointee is the recorded value (the
+ * same rule as the tracer's wrappers). */
+static int by_pointer(const rec_arg_desc *a)
+{
+    rec_class cls = rec_kind_class(a->kind);
+    if (!is_pointer(a->ctype) || pointer_is_value(a->kind) || cls == REC_CLASS_ARRAY || cls == REC_CLASS_NONE)
+        return 0;
+    switch (a->kind) {
+    case REC_KIND_PATH:
+    case REC_KIND_STRING:
+    case REC_KIND_STDIO_MODE:
+    case REC_KIND_STRING_OUT:
+    case REC_KIND_STRLEN:
+    case REC_KIND_STATBUF:
+    case REC_KIND_MPI_STATUS:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* "const hsize_t *" -> "hsize_t"; "void **" -> "void *". */
+static void element_type(const char *ctype, char *elem, size_t cap)
+{
+    const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
+    snprintf(elem, cap, "%s", s);
+    size_t n = strlen(elem);
+    if (n && elem[n - 1] == '*')
+        elem[--n] = 0;
+    while (n && elem[n - 1] == ' ')
+        elem[--n] = 0;
+}
+
+/* The parameter's type without a leading const (locals we fill in). */
+static const char *mutable_type(const char *ctype)
+{
+    return strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
+}
+
+static int is_word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether a length expression names the return value (not known before the call). */
+static int mentions_ret(const char *expr)
+{
+    for (const char *p = strstr(expr, "ret"); p; p = strstr(p + 1, "ret"))
+        if ((p == expr || !is_word_char(p[-1])) && !is_word_char(p[3]))
+            return 1;
+    return 0;
+}
+
+static int is_out_only(const rec_arg_desc *a)
+{
+    return (a->flags & REC_ARG_OUT) && !(a->flags & REC_ARG_IN);
+}
+
+static int is_va_list(const rec_arg_desc *a)
+{
+    return strcmp(a->ctype, "va_list") == 0;
+}
+
+static int has_va_list(const rec_func_desc *f)
+{
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (is_va_list(&f->args[i]))
+            return 1;
+    return 0;
+}
+
+static int find_kind(const rec_func_desc *f, unsigned kind)
+{
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (f->args[i].kind == kind && !(f->args[i].flags & REC_ARG_DERIVED))
+            return (int)i;
+    return -1;
+}
+
+static const char *success_test(const rec_func_desc *f)
+{
+    int ptr = is_pointer(f->ret_ctype);
+    switch (f->fail) {
+    case REC_FAIL_NEG1:
+        return ptr ? "ret != (void *)-1" : "(long long)ret != -1";
+    case REC_FAIL_NULL:
+        return ptr ? "ret != NULL" : "ret != 0";
+    case REC_FAIL_NEGATIVE:
+        return "ret >= 0";
+    case REC_FAIL_NONZERO:
+        return "ret == 0";
+    case REC_FAIL_EOF:
+        return "ret != EOF";
+    default:
+        return "1";
+    }
+}
+
+static void print_params(const rec_func_desc *f, int with_names, int variadic_instead_of_va_list)
+{
+    int n = 0;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        const rec_arg_desc *a = &f->args[i];
+        if (a->flags & (REC_ARG_VA | REC_ARG_DERIVED))
+            continue;
+        if (is_va_list(a) && variadic_instead_of_va_list)
+            continue;
+        fprintf(out, "%s%s%s%s", n++ ? ", " : "", a->ctype, with_names ? " " : "", with_names ? a->name : "");
+    }
+    if ((f->flags & REC_FN_VARIADIC) || (variadic_instead_of_va_list && has_va_list(f)))
+        fprintf(out, "%s...", n++ ? ", " : "");
+    if (!n)
+        fprintf(out, "void");
+}
+
+/* A variadic stand-in for a function that takes a va_list (vfprintf): the
+ * replay passes its arguments through "..." and the stand-in calls the real
+ * function with them. */
+static void emit_trampoline(const rec_func_desc *f)
+{
+    const char *last = "";
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!is_va_list(&f->args[i]) && !(f->args[i].flags & REC_ARG_DERIVED))
+            last = f->args[i].name;
+    fprintf(out, "static %s rp_tramp_%s(", f->ret_ctype, f->name);
+    print_params(f, 1, 1);
+    fprintf(out, ")\n{\n    va_list rp_ap;\n    va_start(rp_ap, %s);\n    %s ret = %s(", last, f->ret_ctype,
+            f->name);
+    int n = 0;
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!(f->args[i].flags & REC_ARG_DERIVED))
+            fprintf(out, "%s%s", n++ ? ", " : "", is_va_list(&f->args[i]) ? "rp_ap" : f->args[i].name);
+    fprintf(out, ");\n    va_end(rp_ap);\n    return ret;\n}\n");
+}
+
+#define SKIP " {\n        rp_skip(rp_x, rp_r);\n        return;\n    }\n"
+
+/* Phase 1: values the call reads, taken from the record. */
+static void emit_in(const rec_func_desc *f, unsigned i)
+{
+    const rec_arg_desc *a = &f->args[i];
+    const char *n = a->name;
+    char elem[128];
+    element_type(a->ctype, elem, sizeof elem);
+    unsigned k = a->kind;
+    rec_class cls = rec_kind_class(k);
+    if (is_handle_kind(k)) {
+        if (by_pointer(a) && is_out_only(a))
+            return; /* phase 2 */
+        fprintf(out,
+                "    uint64_t rp_h%u = 0;\n    if (rp_handle_in(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
+                "&rp_h%u))" SKIP,
+                i, rec_kind_name(k), i, i);
+        if (by_pointer(a))
+            fprintf(out, "    %s rp_v_%s = (%s)(uintptr_t)rp_h%u;\n    %s %s = &rp_v_%s;\n", elem, n, elem, i,
+                    a->ctype, n, n);
+        else
+            fprintf(out, "    %s %s = (%s)(uintptr_t)rp_h%u;\n", a->ctype, n, a->ctype, i);
+        return;
+    }
+    switch (k) {
+    case REC_KIND_PATH:
+        fprintf(out,
+                "#ifdef RP_PATHMODE_%s_%s\n    int rp_pm%u = RP_PATHMODE_%s_%s;\n#else\n    int rp_pm%u = "
+                "RP_PATH_NORMAL;\n#endif\n",
+                f->name, n, i, f->name, n, i);
+        fprintf(out, "    const char *%s = NULL;\n    if (rp_path(rp_x, rp_r, %u, rp_pm%u, &%s))" SKIP, n, i,
+                i, n);
+        return;
+    case REC_KIND_STRING:
+    case REC_KIND_STDIO_MODE:
+        fprintf(out, "    %s %s = rp_str(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
+        return;
+    case REC_KIND_STRLEN:
+        fprintf(
+            out,
+            "    %s %s = rp_pattern_str(rp_x, rp_r->args[%u].i);\n    if (!%s) {\n        rp_x->reason = "
+            "\"the traced call passed no string\";\n        rp_skip(rp_x, rp_r);\n        return;\n    }\n",
+            a->ctype, n, i, n);
+        return;
+    case REC_KIND_FORMAT:
+        fprintf(out,
+                "    %s %s = \"%%s\";\n    char *rp_fmt_arg = rp_pattern_str(rp_x, rp_r->ret.i > 0 ? "
+                "rp_r->ret.i : 0);\n",
+                a->ctype, n);
+        return;
+    case REC_KIND_DOUBLE:
+        fprintf(out, "    double %s;\n    memcpy(&%s, &rp_r->args[%u].i, sizeof %s);\n", n, n, i, n);
+        return;
+    case REC_KIND_IOVEC:
+        fprintf(out, "    struct iovec *%s = rp_iovec(rp_x, &rp_r->args[%u], %d);\n", n, i,
+                (f->flags & REC_FN_WRITE) ? 1 : 0);
+        return;
+    case REC_KIND_MPI_DATATYPE_ARRAY:
+        fprintf(out,
+                "    MPI_Datatype *%s = NULL;\n    if (rp_datatype_array(rp_x, &rp_r->args[%u], &%s))" SKIP,
+                n, i, n);
+        return;
+    case REC_KIND_MPI_REQUEST_ARRAY:
+        fprintf(out, "    MPI_Request *%s = rp_request_array(rp_x, &rp_r->args[%u], 0);\n", n, i);
+        return;
+    default:
+        break;
+    }
+    if (cls == REC_CLASS_ARRAY) {
+        if (is_out_only(a))
+            return; /* phase 2 */
+        /* IN (or IN|OUT) arrays: the recorded values; an in/out array is at
+         * least as long as its length expression says. */
+        const char *min = (a->flags & REC_ARG_OUT) && !mentions_ret(a->len) && *a->len ? a->len : "0";
+        fprintf(out, "    %s *%s = RP_ARRAY(rp_x, &rp_r->args[%u], %s, %s);\n", elem, n, i, elem, min);
+        return;
+    }
+    if (cls == REC_CLASS_NONE || k == REC_KIND_STRING_OUT || k == REC_KIND_STATBUF ||
+        k == REC_KIND_MPI_STATUS)
+        return; /* buffers, addresses, out storage: phase 2 and 3 */
+    if (by_pointer(a)) {
+        if (is_out_only(a))
+            return;
+        fprintf(out, "    %s rp_v_%s = (%s)rp_r->args[%u].i;\n    %s %s = &rp_v_%s;\n", elem, n, elem, i,
+                mutable_type(a->ctype), n, n);
+        return;
+    }
+    fprintf(
+        out,
+        "#ifdef RP_IN_%s_%s\n    %s %s = RP_IN_%s_%s;\n#else\n    %s %s = (%s)rp_r->args[%u].i;\n#endif\n",
+        f->name, n, a->ctype, n, f->name, n, a->ctype, n, a->ctype, i);
+}
+
+/* Phase 2: storage for what the call writes. */
+static void emit_out(const rec_func_desc *f, unsigned i)
+{
+    const rec_arg_desc *a = &f->args[i];
+    const char *n = a->name;
+    char elem[128];
+    element_type(a->ctype, elem, sizeof elem);
+    unsigned k = a->kind;
+    rec_class cls = rec_kind_class(k);
+    if (is_va_list(a) || (a->flags & REC_ARG_DERIVED))
+        return;
+    if (is_handle_kind(k)) {
+        if (by_pointer(a) && is_out_only(a))
+            fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
+                    elem, n, n, n, a->ctype, n, n);
+        return;
+    }
+    if (k == REC_KIND_MPI_STATUS && is_out_only(a)) {
+        /* -1: the application passed MPI_STATUS_IGNORE (or the call failed). */
+        fprintf(out,
+                "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n"
+                "    %s %s = rp_r->args[%u].i == -1 ? MPI_STATUS_IGNORE : &rp_v_%s;\n",
+                elem, n, n, n, a->ctype, n, i, n);
+        return;
+    }
+    if (k == REC_KIND_STATBUF) {
+        fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
+                elem, n, n, n, a->ctype, n, n);
+        return;
+    }
+    if (k == REC_KIND_MPI_STATUS) {
+        fprintf(out, "    %s %s = &rp_x->last_status;\n", a->ctype, n);
+        return;
+    }
+    if (k == REC_KIND_STRING_OUT || (cls == REC_CLASS_ARRAY && is_out_only(a))) {
+        /* Room for the largest of: what was recorded, the length expression
+         * when it is known before the call, and every count argument. */
+        const char *unit = k == REC_KIND_STRING_OUT ? "char" : elem;
+        fprintf(out, "    size_t rp_n%u = rp_out_len(&rp_r->args[%u], %s);\n", i, i,
+                *a->len && !mentions_ret(a->len) ? a->len : "0");
+        for (unsigned j = 0; j < f->nargs; j++) {
+            const rec_arg_desc *b = &f->args[j];
+            if ((b->kind == REC_KIND_SIZE || b->kind == REC_KIND_COUNT) && !is_pointer(b->ctype) &&
+                !(b->flags & REC_ARG_DERIVED) && !is_out_only(b))
+                fprintf(out,
+                        "    if ((long)(%s) > 0 && (size_t)(%s) < ((size_t)1 << 24) && (size_t)(%s) + 1 > "
+                        "rp_n%u)\n        rp_n%u = (size_t)(%s) + 1;\n",
+                        b->name, b->name, b->name, i, i, b->name);
+        }
+        fprintf(out, "    %s *%s = rp_alloc(rp_x, rp_n%u * sizeof(%s));\n", unit, n, i, unit);
+        if (k == REC_KIND_MPI_STATUS_ARRAY)
+            fprintf(out, "    if (rp_statuses_ignored(&rp_r->args[%u]))\n        %s = MPI_STATUSES_IGNORE;\n",
+                    i, n);
+        return;
+    }
+    if (k == REC_KIND_ADDRESS) {
+        fprintf(out, "#ifdef RP_ADDR_%s_%s\n    %s %s = RP_ADDR_%s_%s;\n#else\n", f->name, n, a->ctype, n,
+                f->name, n);
+        if (!is_pointer(a->ctype))
+            fprintf(out, "    %s %s = 0;\n", a->ctype, n);
+        else if (!(a->flags & REC_ARG_OUT))
+            fprintf(out, "    %s %s = NULL;\n", a->ctype, n);
+        else if (!strcmp(elem, "char") || !strcmp(elem, "void"))
+            fprintf(out, "    %s %s = rp_alloc(rp_x, 65536);\n", a->ctype, n);
+        else
+            fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
+                    elem, n, n, n, a->ctype, n, n);
+        fprintf(out, "#endif\n");
+        return;
+    }
+    if (by_pointer(a) && is_out_only(a))
+        fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
+                elem, n, n, n, a->ctype, n, n);
+}
+
+/* The bytes a buffer argument needs, as a C expression, by layer. */
+static void emit_buffer(const rec_func_desc *f, unsigned i)
+{
+    const rec_arg_desc *a = &f->args[i];
+    const char *n = a->name;
+    if (a->kind != REC_KIND_BUFFER)
+        return;
+    if (!is_pointer(a->ctype)) { /* fputc's character */
+        fprintf(out, "    %s %s = 'R';\n", a->ctype, n);
+        return;
+    }
+    int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
+    fprintf(out, "#ifdef RP_BUFFER_%s_%s\n    %s %s = RP_BUFFER_%s_%s;\n#else\n", f->name, n, a->ctype, n,
+            f->name, n);
+    if (f->layer == REC_LAYER_POSIX) {
+        fprintf(out, "    size_t rp_b%u = 1", i);
+        for (unsigned j = 0; j < f->nargs; j++) {
+            const rec_arg_desc *b = &f->args[j];
+            if ((b->kind == REC_KIND_SIZE || b->kind == REC_KIND_COUNT) && !is_pointer(b->ctype) &&
+                !(b->flags & REC_ARG_DERIVED))
+                fprintf(out, " * (size_t)((%s) > 0 ? (%s) : 0)", b->name, b->name);
+        }
+        fprintf(out, ";\n    %s %s = rp_scratch(rp_x, %d, rp_b%u ? rp_b%u : 1);\n", a->ctype, n, in, i, i);
+    } else if (f->layer == REC_LAYER_MPI || f->layer == REC_LAYER_MPIIO) {
+        int fh = find_kind(f, REC_KIND_MPI_FILE), comm = find_kind(f, REC_KIND_MPI_COMM);
+        int counted = 0;
+        for (unsigned j = 0; j < f->nargs; j++)
+            counted |=
+                f->args[j].kind == REC_KIND_COUNT || rec_kind_class(f->args[j].kind) == REC_CLASS_ARRAY;
+        if (fh >= 0 && !counted) {
+            /* A split collective's _end: the buffer its _begin was given. */
+            fprintf(out, "    %s %s = rp_handle_pending(rp_x, REC_KIND_MPI_FILE, rp_r->args[%d].i);\n",
+                    a->ctype, n, fh);
+        } else {
+            /* Elements: the largest count (times the ranks, for a root's
+             * share of a collective), or the counts and displacements of a
+             * *v call added up (an upper bound of max(displs[i] + counts[i])). */
+            fprintf(out, "    size_t rp_e%u = 1, rp_s%u = 1, rp_a%u = 0;\n", i, i, i);
+            for (unsigned j = 0; j < f->nargs; j++) {
+                const rec_arg_desc *b = &f->args[j];
+                if (b->kind == REC_KIND_COUNT && !is_pointer(b->ctype))
+                    fprintf(
+                        out,
+                        "    if ((size_t)((%s) > 0 ? (%s) : 0) * %s > rp_e%u)\n        rp_e%u = "
+                        "(size_t)((%s) > 0 ? (%s) : 0) * %s;\n",
+                        b->name, b->name,
+                        (f->flags & REC_FN_COLLECTIVE) && comm >= 0 ? "(size_t)rp_maxz(1, comm_size(comm))"
+                                                                    : "1",
+                        i, i, b->name, b->name,
+                        (f->flags & REC_FN_COLLECTIVE) && comm >= 0 ? "(size_t)rp_maxz(1, comm_size(comm))"
+                                                                    : "1");
+                else if (b->kind == REC_KIND_ARRAY)
+                    fprintf(out, "    rp_a%u += (size_t)rp_array_bound(&rp_r->args[%u]);\n", i, j);
+                else if (b->kind == REC_KIND_MPI_DATATYPE && !is_pointer(b->ctype))
+                    fprintf(out, "    if (rp_mpi_span(%s) > rp_s%u)\n        rp_s%u = rp_mpi_span(%s);\n",
+                            b->name, i, i, b->name);
+            }
+            fprintf(out, "    if (rp_a%u > rp_e%u)\n        rp_e%u = rp_a%u;\n", i, i, i, i);
+            if (f->flags & REC_FN_NONBLOCKING)
+                fprintf(out, "    %s %s = rp_owned(rp_x, %d, rp_e%u * rp_s%u + 64);\n", a->ctype, n, in, i,
+                        i);
+            else
+                fprintf(out, "    %s %s = rp_scratch(rp_x, %d, rp_e%u * rp_s%u + 64);\n", a->ctype, n, in, i,
+                        i);
+        }
+    } else {
+        fprintf(out, "    %s %s = NULL;\n    rp_x->reason = \"no rule gives the size of its buffer\";\n",
+                a->ctype, n);
+    }
+    fprintf(out, "#endif\n    if (!%s)" SKIP, n);
+}
+
+static void emit_call_args(const rec_func_desc *f)
+{
+    int n = 0;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        const rec_arg_desc *a = &f->args[i];
+        if ((a->flags & REC_ARG_DERIVED) || is_va_list(a))
+            continue;
+        fprintf(out, "%s%s", n++ ? ", " : "", a->name);
+    }
+    if (find_kind(f, REC_KIND_FORMAT) >= 0)
+        fprintf(out, "%srp_fmt_arg", n++ ? ", " : "");
+}
+
+/* The bytes the replayed call moved, after it returned. */
+static void emit_bytes(const rec_func_desc *f)
+{
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (f->args[i].flags & REC_ARG_DERIVED) {
+            fprintf(out, "    int64_t rp_bytes = ok ? (int64_t)(%s) : 0;\n", f->args[i].len);
+            return;
+        }
+    int strlen_arg = find_kind(f, REC_KIND_STRLEN), buffer = find_kind(f, REC_KIND_BUFFER),
+        size = find_kind(f, REC_KIND_SIZE);
+    if (!(f->flags & REC_FN_DATA) || !strcmp(f->ret_ctype, "void"))
+        fprintf(out, "    int64_t rp_bytes = 0;\n");
+    else if (is_pointer(f->ret_ctype) && buffer >= 0)
+        fprintf(out, "    int64_t rp_bytes = ok ? (int64_t)strlen(%s) : 0;\n", f->args[buffer].name);
+    else if (f->fail == REC_FAIL_EOF && f->ret_kind == REC_KIND_SIZE)
+        fprintf(out, "    int64_t rp_bytes = ok ? 1 : 0;\n");
+    else if (f->ret_kind == REC_KIND_COUNT && size >= 0)
+        fprintf(out, "    int64_t rp_bytes = (int64_t)ret * (int64_t)%s;\n", f->args[size].name);
+    else if (strlen_arg >= 0)
+        fprintf(out, "    int64_t rp_bytes = ok ? (int64_t)strlen(%s) : 0;\n", f->args[strlen_arg].name);
+    else
+        fprintf(out, "    int64_t rp_bytes = (int64_t)ret > 0 ? (int64_t)ret : 0;\n");
+}
+
+/* After the call: the handles it made and released, the buffers it keeps. */
+static void emit_post(const rec_func_desc *f)
+{
+    int path = find_kind(f, REC_KIND_PATH), fd = find_kind(f, REC_KIND_FD);
+    char key[128];
+    if (path >= 0)
+        snprintf(key, sizeof key, "rp_x->pathkey[%d]", path);
+    else if (fd >= 0)
+        snprintf(key, sizeof key, "rp_handle_path(rp_x, REC_KIND_FD, rp_r->args[%d].i)", fd);
+    else
+        snprintf(key, sizeof key, "NULL");
+    for (unsigned i = 0; i < f->nargs; i++) {
+        const rec_arg_desc *a = &f->args[i];
+        if (is_handle_kind(a->kind) && (a->flags & REC_ARG_CREATE))
+            fprintf(out,
+                    "    if (ok)\n        rp_handle_new(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
+                    "(uint64_t)(uintptr_t)rp_v_%s, %s);\n",
+                    rec_kind_name(a->kind), i, a->name, key);
+        if (a->kind == REC_KIND_MPI_STATUS && is_out_only(a))
+            fprintf(out, "    if (%s != MPI_STATUS_IGNORE)\n        rp_x->last_status = rp_v_%s;\n", a->name,
+                    a->name);
+        if (a->kind == REC_KIND_MPI_REQUEST_ARRAY)
+            fprintf(out, "    rp_requests_settle(rp_x, &rp_r->args[%u], %s, rp_r->args[%u].len);\n", i,
+                    a->name, i);
+        if (a->kind == REC_KIND_MPI_REQUEST && by_pointer(a) && !is_out_only(a))
+            fprintf(out, "    rp_requests_settle(rp_x, &rp_r->args[%u], %s, 1);\n", i, a->name);
+    }
+    if (is_handle_kind(f->ret_kind) && (f->flags & REC_FN_CREATES))
+        fprintf(out,
+                "    if (ok)\n        rp_handle_new(rp_x, REC_KIND_%s, rp_r->ret.i, "
+                "(uint64_t)(uintptr_t)ret, %s);\n",
+                rec_kind_name(f->ret_kind), key);
+    /* Buffers a nonblocking call keeps until it completes. */
+    int req = -1, fh = find_kind(f, REC_KIND_MPI_FILE);
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (f->args[i].kind == REC_KIND_MPI_REQUEST && (f->args[i].flags & REC_ARG_CREATE))
+            req = (int)i;
+    int counted = 0;
+    for (unsigned j = 0; j < f->nargs; j++)
+        counted |= f->args[j].kind == REC_KIND_COUNT;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        const rec_arg_desc *a = &f->args[i];
+        if (a->kind != REC_KIND_BUFFER || !is_pointer(a->ctype) || f->layer == REC_LAYER_POSIX ||
+            f->layer == REC_LAYER_HDF5)
+            continue;
+        if (f->flags & REC_FN_NONBLOCKING) {
+            if (req >= 0)
+                fprintf(out,
+                        "    rp_handle_attach(rp_x, REC_KIND_MPI_REQUEST, ok ? rp_r->args[%d].i : -1, (void "
+                        "*)%s);\n",
+                        req, a->name);
+            else if (fh >= 0)
+                fprintf(out,
+                        "    rp_handle_attach(rp_x, REC_KIND_MPI_FILE, ok ? rp_r->args[%d].i : -1, (void "
+                        "*)%s);\n",
+                        fh, a->name);
+        } else if (fh >= 0 && !counted) {
+            fprintf(out, "    rp_handle_release(rp_x, REC_KIND_MPI_FILE, rp_r->args[%d].i);\n", fh);
+        }
+    }
+    if ((f->flags & REC_FN_DESTROYS) && f->nargs && is_handle_kind(f->args[0].kind))
+        fprintf(out, "    if (ok)\n        rp_handle_forget(rp_x, REC_KIND_%s, rp_r->args[0].i);\n",
+                rec_kind_name(f->args[0].kind));
+}
+
+static void emit_function(const rec_func_desc *f)
+{
+    int is_void = strcmp(f->ret_ctype, "void") == 0;
+    fprintf(out, "\n/* %s (id %u) */\n", f->name, f->id);
+    if (has_va_list(f))
+        emit_trampoline(f);
+    fprintf(out, "static void rp_fn_%s(rp_ctx *rp_x, const rp_rec *rp_r)\n{\n", f->name);
+    if (f->flags & REC_FN_OPAQUE) {
+        fprintf(out, "    rp_x->reason = \"issued by the replayer itself\";\n    rp_skip(rp_x, rp_r);\n}\n");
+        return;
+    }
+    fprintf(out, "#ifdef RP_NEVER_%s\n    rp_x->reason = RP_NEVER_%s;\n    rp_skip(rp_x, rp_r);\n#else\n",
+            f->name, f->name);
+    if (f->flags & REC_FN_NODECL) {
+        fprintf(out, "    static %s (*rp_real)(", f->ret_ctype);
+        print_params(f, 0, 0);
+        fprintf(out, ");\n    if (!rp_real)\n        *(void **)&rp_real = rp_symbol(\"%s\");\n", f->name);
+        fprintf(out, "    if (!rp_real) {\n        rp_x->reason = \"not provided by this system's "
+                     "libraries\";\n        rp_skip(rp_x, rp_r);\n        return;\n    }\n");
+    }
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!(f->args[i].flags & REC_ARG_DERIVED))
+            emit_in(f, i);
+    for (unsigned i = 0; i < f->nargs; i++)
+        emit_out(f, i);
+    for (unsigned i = 0; i < f->nargs; i++)
+        emit_buffer(f, i);
+    fprintf(out, "    rp_begin(rp_x, rp_r);\n    ");
+    if (!is_void)
+        fprintf(out, "%s ret = ", f->ret_ctype);
+    if (f->flags & REC_FN_NODECL)
+        fprintf(out, "rp_real(");
+    else if (has_va_list(f))
+        fprintf(out, "rp_tramp_%s(", f->name);
+    else
+        fprintf(out, "%s(", f->name);
+    emit_call_args(f);
+    fprintf(out, ");\n    int ok = %s;\n", is_void ? "1" : success_test(f));
+    if (!is_void)
+        fprintf(out, "    (void)ret;\n");
+    emit_bytes(f);
+    fprintf(out, "    rp_end(rp_x, rp_r, ok, rp_bytes);\n");
+    emit_post(f);
+    fprintf(out, "#endif\n}\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_replay OUTDIR\n");
+        return 2;
+    }
+    static const char *names[REC_LAYER_COUNT] = {"posix", "mpi", "mpiio", "hdf5"};
+    for (unsigned layer = 0; layer < REC_LAYER_COUNT; layer++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/replay_%s.c", argv[1], names[layer]);
+        out = fopen(path, "w");
+        if (!out) {
+            perror(path);
+            return 1;
+        }
+        fprintf(out, "/* Generated by gen_replay from the function table: do not edit. */\n"
+                     "#include \"replay_prelude.h\"\n");
+        for (size_t i = 0; i < rec_function_count; i++)
+            if (rec_functions[i].layer == layer)
+                emit_function(&rec_functions[i]);
+        fprintf(out, "\nvoid rp_register_%s(rp_replay_fn *table)\n{\n", names[layer]);
+        for (size_t i = 0; i < rec_function_count; i++)
+            if (rec_functions[i].layer == layer)
+                fprintf(out, "    table[%u] = rp_fn_%s;\n", rec_functions[i].id, rec_functions[i].name);
+        fprintf(out, "}\n");
+        if (fclose(out) != 0) {
+            perror(path);
+            return 1;
+        }
+    }
+    return 0;
+}

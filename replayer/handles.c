@@ -1,0 +1,252 @@
+/* handles.c: recorded handle ids -> the handles the replay made.
+ *
+ * Ids are per rank and per id space, the tracer's spaces (fds and dirfds
+ * share one, all HDF5 ids share one): predefined ids below 64 are the C
+ * constants of functions/handles.def, the others count up from 64 in
+ * creation order and are never reused, so each space is a plain array. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "replay.h"
+
+enum space {
+    SPACE_NONE,
+    SPACE_FD,
+    SPACE_FILE,
+    SPACE_DIR,
+    SPACE_MAPPING,
+    SPACE_COMM,
+    SPACE_DATATYPE,
+    SPACE_OP,
+    SPACE_INFO,
+    SPACE_REQUEST,
+    SPACE_MPIFILE,
+    SPACE_GROUP,
+    SPACE_HDF5,
+    SPACE_COUNT
+};
+
+static enum space space_of(unsigned kind)
+{
+    switch (kind) {
+    case REC_KIND_FD:
+    case REC_KIND_DIRFD:
+        return SPACE_FD;
+    case REC_KIND_FILE_STREAM:
+        return SPACE_FILE;
+    case REC_KIND_DIR_STREAM:
+        return SPACE_DIR;
+    case REC_KIND_MAPPING:
+        return SPACE_MAPPING;
+    case REC_KIND_MPI_COMM:
+        return SPACE_COMM;
+    case REC_KIND_MPI_DATATYPE:
+        return SPACE_DATATYPE;
+    case REC_KIND_MPI_OP:
+        return SPACE_OP;
+    case REC_KIND_MPI_INFO:
+        return SPACE_INFO;
+    case REC_KIND_MPI_REQUEST:
+        return SPACE_REQUEST;
+    case REC_KIND_MPI_FILE:
+        return SPACE_MPIFILE;
+    case REC_KIND_MPI_GROUP:
+        return SPACE_GROUP;
+    case REC_KIND_H5_FILE:
+    case REC_KIND_H5_GROUP:
+    case REC_KIND_H5_DATASET:
+    case REC_KIND_H5_SPACE:
+    case REC_KIND_H5_PLIST:
+    case REC_KIND_H5_ATTR:
+    case REC_KIND_H5_TYPE:
+    case REC_KIND_H5_LOC:
+    case REC_KIND_H5_PLIST_CLASS:
+        return SPACE_HDF5;
+    default:
+        return SPACE_NONE;
+    }
+}
+
+typedef struct entry {
+    uint64_t raw;
+    int live;
+    char *path;    /* what an fd, stream or file was opened as (normalized) */
+    void *bufs[4]; /* data a nonblocking call still uses */
+} entry;
+
+static struct {
+    entry *v;
+    size_t cap;
+} spaces[SPACE_COUNT];
+
+/* Buffers of nonblocking calls whose request the trace does not name: kept
+ * to the end, since MPI may still be using them. */
+static void **orphans;
+static size_t norphans;
+
+static uint64_t predefined_raw[REC_KIND_LIMIT][REC_HANDLE_DYNAMIC_BASE];
+static unsigned char predefined_ok[REC_KIND_LIMIT][REC_HANDLE_DYNAMIC_BASE];
+
+void rp_handles_init(void)
+{
+#define H(kind, id, expr)                                                                                    \
+    predefined_raw[REC_KIND_##kind][id] = (uint64_t)(uintptr_t)(expr);                                       \
+    predefined_ok[REC_KIND_##kind][id] = 1;
+#include "handles.def"
+#undef H
+}
+
+static entry *lookup(unsigned kind, int64_t id, int grow)
+{
+    enum space sp = space_of(kind);
+    if (sp == SPACE_NONE || id < REC_HANDLE_DYNAMIC_BASE)
+        return NULL;
+    size_t i = (size_t)(id - REC_HANDLE_DYNAMIC_BASE);
+    if (i >= spaces[sp].cap) {
+        if (!grow)
+            return NULL;
+        size_t cap = spaces[sp].cap ? spaces[sp].cap : 256;
+        while (cap <= i)
+            cap *= 2;
+        entry *v = realloc(spaces[sp].v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        memset(v + spaces[sp].cap, 0, (cap - spaces[sp].cap) * sizeof *v);
+        spaces[sp].v = v;
+        spaces[sp].cap = cap;
+    }
+    return &spaces[sp].v[i];
+}
+
+static int is_console(unsigned kind, int64_t id)
+{
+    return (kind == REC_KIND_FD && id >= 0 && id <= 2) ||
+           (kind == REC_KIND_FILE_STREAM && id >= 1 && id <= 3);
+}
+
+int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
+{
+    if (is_console(kind, id)) {
+        x->reason = "console I/O (stdin, stdout, stderr) is not replayed";
+        return -1;
+    }
+    if (id < 0) {
+        /* The traced call was given an invalid handle and failed; an
+         * invalid fd or hid fails the same way again, a NULL stream would crash. */
+        enum space sp = space_of(kind);
+        if (sp == SPACE_FD || sp == SPACE_HDF5) {
+            *raw = (uint64_t)(int64_t)-1;
+            return 0;
+        }
+        x->reason = "the traced call was given an invalid handle";
+        return -1;
+    }
+    if (id < REC_HANDLE_DYNAMIC_BASE) {
+        unsigned k = kind == REC_KIND_DIRFD && !predefined_ok[kind][id] ? REC_KIND_FD : kind;
+        if (kind < REC_KIND_LIMIT && predefined_ok[k][id]) {
+            *raw = predefined_raw[k][id];
+            return 0;
+        }
+        x->reason = "a predefined handle this build does not know";
+        return -1;
+    }
+    entry *e = lookup(kind, id, 0);
+    if (!e || !e->live) {
+        x->reason = "uses a handle whose creating call was not replayed";
+        return -1;
+    }
+    *raw = e->raw;
+    return 0;
+}
+
+void rp_handle_new(rp_ctx *x, unsigned kind, int64_t id, uint64_t raw, const char *pathkey)
+{
+    (void)x;
+    entry *e = lookup(kind, id, 1);
+    if (!e)
+        return; /* predefined or invalid: nothing to remember */
+    free(e->path);
+    e->raw = raw;
+    e->live = 1;
+    e->path = pathkey && *pathkey ? strdup(pathkey) : NULL;
+}
+
+static void free_bufs(entry *e)
+{
+    for (size_t i = 0; i < sizeof e->bufs / sizeof e->bufs[0]; i++) {
+        free(e->bufs[i]);
+        e->bufs[i] = NULL;
+    }
+}
+
+void rp_handle_forget(rp_ctx *x, unsigned kind, int64_t id)
+{
+    (void)x;
+    entry *e = lookup(kind, id, 0);
+    if (!e)
+        return;
+    free(e->path);
+    e->path = NULL;
+    free_bufs(e);
+    e->live = 0;
+}
+
+const char *rp_handle_path(rp_ctx *x, unsigned kind, int64_t id)
+{
+    (void)x;
+    entry *e = lookup(kind, id, 0);
+    return e && e->live ? e->path : NULL;
+}
+
+void rp_handle_attach(rp_ctx *x, unsigned kind, int64_t id, void *buf)
+{
+    (void)x;
+    if (!buf)
+        return;
+    entry *e = lookup(kind, id, 0);
+    if (e && e->live)
+        for (size_t i = 0; i < sizeof e->bufs / sizeof e->bufs[0]; i++)
+            if (!e->bufs[i]) {
+                e->bufs[i] = buf;
+                return;
+            }
+    void **grown = realloc(orphans, (norphans + 1) * sizeof *grown);
+    if (grown) {
+        orphans = grown;
+        orphans[norphans++] = buf;
+    }
+}
+
+void *rp_handle_pending(rp_ctx *x, unsigned kind, int64_t id)
+{
+    entry *e = lookup(kind, id, 0);
+    if (!e || !e->live || !e->bufs[0]) {
+        x->reason = "the split collective's _begin was not replayed";
+        return NULL;
+    }
+    return e->bufs[0];
+}
+
+void rp_handle_release(rp_ctx *x, unsigned kind, int64_t id)
+{
+    (void)x;
+    entry *e = lookup(kind, id, 0);
+    if (e)
+        free_bufs(e);
+}
+
+void rp_requests_settle(rp_ctx *x, const rp_value *ids, const MPI_Request *reqs, size_t n)
+{
+    if (!reqs)
+        return;
+    size_t recorded = ids->a ? ids->len : 1; /* a single request: its id is the INT value */
+    for (size_t k = 0; k < n && k < recorded; k++) {
+        int64_t id = ids->a ? ids->a[k] : ids->i;
+        if (reqs[k] == MPI_REQUEST_NULL)
+            rp_handle_forget(x, REC_KIND_MPI_REQUEST, id);
+    }
+}

@@ -1,0 +1,50 @@
+/* hooks.h: the few functions whose replay the kinds alone do not decide.
+ * Internal; included by the generated dispatch. Every macro is keyed by the
+ * table's function and argument names, and its expression may use the
+ * replay context (rp_x), the record (rp_r) and the call's other arguments
+ * by their names:
+ *   RP_NEVER_<f>            the function is never replayed; the reason
+ *   RP_PATHMODE_<f>_<a>     how a PATH argument is re-rooted (RP_PATH_*)
+ *   RP_IN_<f>_<a>           an input value other than the recorded one
+ *   RP_ADDR_<f>_<a>         what an ADDRESS argument points to (default:
+ *                           NULL for inputs, local storage for outputs)
+ *   RP_BUFFER_<f>_<a>       a BUFFER argument (HDF5 has no generic rule) */
+#ifndef RECORDER_REPLAY_HOOKS_H
+#define RECORDER_REPLAY_HOOKS_H
+
+#define RP_NEVER_MPI_Abort "MPI_Abort would end the replay"
+
+/* A symlink's target is not opened by the call: re-rooted as a target
+ * (relative targets that stay inside the prefix are kept as they are). */
+#define RP_PATHMODE_symlink_target RP_PATH_LINK_TARGET
+#define RP_PATHMODE_symlinkat_target RP_PATH_LINK_TARGET
+/* An external link names a file that need not exist. */
+#define RP_PATHMODE_H5Lcreate_external_file_name RP_PATH_NO_PARENT
+
+/* A fixed address belongs to the traced process, not to the replay. */
+#define RP_IN_mmap_flags ((int)rp_r->args[3].i & ~(MAP_FIXED | MAP_FIXED_NOREPLACE))
+#define RP_IN_mmap64_flags ((int)rp_r->args[3].i & ~(MAP_FIXED | MAP_FIXED_NOREPLACE))
+/* fcntl's pointer arguments (locks) are not recorded: see rp_fcntl_arg. */
+#define RP_IN_fcntl_arg rp_fcntl_arg(rp_x, cmd, (long)rp_r->args[2].i)
+
+#define RP_ADDR_getcwd_buf ((size) ? rp_alloc(rp_x, (size)) : NULL)
+#define RP_ADDR_H5Literate_op rp_h5l_noop
+#define RP_ADDR_H5Pset_fill_value_value rp_alloc(rp_x, 65536) /* a zero fill value */
+#define RP_ADDR_H5Tenum_insert_value rp_h5_enum_value(rp_x, type)
+#define RP_ADDR_H5Pset_mdc_config_config_ptr rp_h5_mdc_config(rp_x, plist_id, 0)
+#define RP_ADDR_H5Pget_mdc_config_config_ptr rp_h5_mdc_config(rp_x, -1, 0)
+#define RP_ADDR_H5Fset_mdc_config_config_ptr rp_h5_mdc_config(rp_x, file_id, 1)
+#define RP_ADDR_H5Fget_mdc_config_config_ptr rp_h5_mdc_config(rp_x, -1, 1)
+
+/* Dataset and attribute data: the memory space's whole extent (the file
+ * space's, or the dataset's, under H5S_ALL) times the memory type's size. */
+#define RP_BUFFER_H5Dwrite_buf                                                                               \
+    rp_h5_buffer(rp_x, 1, rp_h5d_span(dset_id, mem_type_id, mem_space_id, file_space_id), mem_type_id)
+#define RP_BUFFER_H5Dread_buf                                                                                \
+    rp_h5_buffer(rp_x, 0, rp_h5d_span(dset_id, mem_type_id, mem_space_id, file_space_id), mem_type_id)
+#define RP_BUFFER_H5Awrite_buf rp_h5_buffer(rp_x, 1, rp_h5a_span(attr_id, type_id), type_id)
+#define RP_BUFFER_H5Aread_buf rp_h5_buffer(rp_x, 0, rp_h5a_span(attr_id, type_id), type_id)
+#define RP_BUFFER_H5Dwrite_chunk_buf rp_scratch(rp_x, 1, (data_size) ? (data_size) : 1)
+#define RP_BUFFER_H5Dread_chunk_buf rp_scratch(rp_x, 0, rp_h5_chunk_bytes(dset_id))
+
+#endif

@@ -1,0 +1,228 @@
+/* replay.h: recorder-replay's internals, shared by its hand-written parts and
+ * by the dispatch gen_replay writes from the function table. Internal.
+ *
+ * The replayer is an MPI program that runs under the tracer in tests, so its
+ * own work must never look like application I/O: the trace is decoded and
+ * the inputs are pre-created by a loader process forked before MPI_Init (the
+ * tracer does not trace children), its own file system work uses raw system
+ * calls, its MPI traffic PMPI_, and the HDF5 queries it needs to size buffers
+ * go to libhdf5's own symbols (rp_h5). Only the replayed calls go through the
+ * normal, interposable names. */
+#ifndef RECORDER_REPLAY_H
+#define RECORDER_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include "recorder_functions.h"
+
+#define RP_PATH_MAX 4096
+
+/* ---- one record as the replayer sees it (decoded from the loader) ---- */
+typedef struct rp_value {
+    int64_t i;        /* INT; PATH: the id; ARRAY: unused */
+    const char *s;    /* STR and PATH: NUL-terminated bytes (NULL: none) */
+    uint32_t len;     /* STR: bytes; ARRAY: elements */
+    const int64_t *a; /* ARRAY elements */
+} rp_value;
+
+typedef struct rp_rec {
+    uint64_t tstart, tend;
+    int64_t err;
+    uint16_t func;
+    uint8_t depth;
+    uint8_t compatible; /* the trace's entry for func matches this build's table */
+    uint32_t thread;
+    uint32_t seq; /* position in the rank's stream */
+    rp_value args[REC_MAX_ARGS];
+    rp_value ret;
+} rp_rec;
+
+/* ---- options ---- */
+enum { RP_LAYERS_TOP = -1 }; /* else a rec_layer: replay that layer's calls */
+typedef struct rp_options {
+    const char *trace_dir;
+    char prefix[RP_PATH_MAX]; /* absolute and normalized */
+    int layers;               /* RP_LAYERS_TOP or REC_LAYER_* */
+    double scale;             /* 0: asap; 1: faithful; else gaps scaled */
+    int strict, verbose;
+} rp_options;
+
+/* ---- statistics, summed over ranks for the summary ---- */
+#define RP_MAX_REASONS 256
+typedef struct rp_skip_entry {
+    uint16_t func;
+    const char *reason;
+    uint64_t count;
+} rp_skip_entry;
+
+typedef struct rp_stats {
+    uint64_t replayed[REC_LAYER_COUNT], skipped[REC_LAYER_COUNT], filtered[REC_LAYER_COUNT];
+    uint64_t mismatched[REC_LAYER_COUNT];
+    uint64_t bytes_read[REC_LAYER_COUNT], bytes_written[REC_LAYER_COUNT];
+    uint64_t mismatch_by_func[REC_FUNCTION_ID_LIMIT];
+    size_t nskips;
+    rp_skip_entry skips[RP_MAX_REASONS];
+} rp_stats;
+
+/* ---- the replay context of one rank ---- */
+typedef struct rp_arena_block rp_arena_block;
+typedef struct rp_unsynth rp_unsynth;
+
+typedef struct rp_ctx {
+    rp_options opt;
+    int rank, nranks;
+    size_t prefix_len;
+    const char *reason;                      /* why the current call is skipped */
+    char pathkey[REC_MAX_ARGS][RP_PATH_MAX]; /* the current call's paths, normalized, before re-rooting */
+    /* per-call memory, released when the next call starts */
+    rp_arena_block *arena;
+    /* scratch buffers: IN data (pattern-filled) and OUT data */
+    unsigned char *wbuf, *rbuf;
+    size_t wcap, wfilled, rcap;
+    size_t wnl; /* where the last write's closing newline is in wbuf (wnl_set) */
+    int wnl_set;
+    MPI_Status last_status;
+    /* timing: trace ticks -> replay clock */
+    double resolution;     /* seconds per tick */
+    uint64_t anchor_ticks; /* the traced MPI_Init's end (or the first record) */
+    int anchored;
+    double anchor_now; /* the replay clock at that point */
+    double orig_end;   /* seconds from the anchor to MPI_Finalize's start */
+    int enum_counter;
+    rp_unsynth *unsynth; /* HDF5 inputs that cannot be synthesized */
+    rp_stats stats;
+} rp_ctx;
+
+typedef void (*rp_replay_fn)(rp_ctx *x, const rp_rec *r);
+/* Filled by the generated files: one function per table entry, by id. */
+void rp_register_posix(rp_replay_fn *table);
+void rp_register_mpi(rp_replay_fn *table);
+void rp_register_mpiio(rp_replay_fn *table);
+void rp_register_hdf5(rp_replay_fn *table);
+
+/* ---- the call protocol of a generated function ----
+ * convert arguments (any helper may set x->reason and ask to skip);
+ * rp_begin (waits for the traced time); the real call; rp_end. */
+void rp_skip(rp_ctx *x, const rp_rec *r);
+void rp_begin(rp_ctx *x, const rp_rec *r);
+/* ok: the replayed call succeeded; bytes: the data it moved. */
+void rp_end(rp_ctx *x, const rp_rec *r, int ok, int64_t bytes);
+/* What the traced call did: 1 succeeded, 0 failed, -1 the record cannot tell. */
+int rp_orig_ok(const rec_func_desc *f, const rp_rec *r);
+
+/* Per-call memory (zeroed). */
+void *rp_alloc(rp_ctx *x, size_t n);
+void rp_arena_reset(rp_ctx *x);
+/* Scratch data: in = 1 for data the call reads (filled with a pattern). */
+void *rp_scratch(rp_ctx *x, int in, size_t n);
+/* A buffer a nonblocking call keeps until it completes (malloc'd). */
+void *rp_owned(rp_ctx *x, int in, size_t n);
+/* A NUL-terminated pattern string of n bytes (NULL when n < 0). */
+char *rp_pattern_str(rp_ctx *x, int64_t n);
+/* A NUL-terminated copy of a STR value ("" when absent). */
+char *rp_str(rp_ctx *x, const rp_value *v);
+
+/* ---- handles ---- */
+/* The real handle for a recorded id (predefined or re-created); nonzero and
+ * x->reason set when there is none. */
+int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw);
+/* A handle the call created: id (recorded) now means raw. */
+void rp_handle_new(rp_ctx *x, unsigned kind, int64_t id, uint64_t raw, const char *pathkey);
+/* The handle is gone (closed, freed, completed). */
+void rp_handle_forget(rp_ctx *x, unsigned kind, int64_t id);
+/* The normalized path a handle was opened with (NULL if unknown). */
+const char *rp_handle_path(rp_ctx *x, unsigned kind, int64_t id);
+/* Buffers a nonblocking call keeps: freed when the handle is forgotten. */
+void rp_handle_attach(rp_ctx *x, unsigned kind, int64_t id, void *buf);
+/* The buffer a split collective's _begin attached to the file (NULL: none). */
+void *rp_handle_pending(rp_ctx *x, unsigned kind, int64_t id);
+void rp_handle_release(rp_ctx *x, unsigned kind, int64_t id);
+void rp_handles_init(void);
+/* After a call that completes requests: drop those that came back null. */
+void rp_requests_settle(rp_ctx *x, const rp_value *ids, const MPI_Request *reqs, size_t n);
+
+/* ---- paths ---- */
+enum { RP_PATH_NORMAL = 0, RP_PATH_LINK_TARGET = 1, RP_PATH_NO_PARENT = 2 };
+/* The re-rooted path of argument `arg` of r into *out (NULL when the
+ * recorded path is absent); a relative path is joined to the DIRFD argument
+ * before it, a symlink target resolved from the link. Nonzero with
+ * x->reason set: skip the call. */
+int rp_path(rp_ctx *x, const rp_rec *r, int arg, int mode, const char **out);
+
+/* ---- arrays ---- */
+/* A C array of a recorded ARRAY value, at least min_n elements (NULL when
+ * the record holds none and min_n is 0). */
+#define RP_ARRAY(x, v, elem_t, min_n)                                                                        \
+    ({                                                                                                       \
+        const rp_value *rp_av_ = (v);                                                                        \
+        size_t rp_an_ = rp_av_->len > (size_t)(min_n) ? rp_av_->len : (size_t)(min_n);                       \
+        elem_t *rp_ap_ = rp_an_ ? (elem_t *)rp_alloc((x), rp_an_ * sizeof(elem_t)) : NULL;                   \
+        for (size_t rp_k_ = 0; rp_k_ < rp_av_->len; rp_k_++)                                                 \
+            rp_ap_[rp_k_] = (elem_t)rp_av_->a[rp_k_];                                                        \
+        rp_ap_;                                                                                              \
+    })
+/* Handle arrays: each id converted; missing requests become MPI_REQUEST_NULL. */
+int rp_datatype_array(rp_ctx *x, const rp_value *v, MPI_Datatype **out);
+MPI_Request *rp_request_array(rp_ctx *x, const rp_value *v, size_t min_n);
+/* struct iovec from the recorded lengths, over scratch data. */
+struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in);
+/* Elements for an OUT array: the largest of the recorded count, the
+ * length expression (when it can be evaluated before the call) and 64. */
+size_t rp_out_len(const rp_value *v, long expr);
+int64_t rp_array_bound(const rp_value *v);
+/* The application passed MPI_STATUSES_IGNORE: every recorded status is -1. */
+int rp_statuses_ignored(const rp_value *v);
+
+/* ---- sizes the generated code and the hooks use ---- */
+size_t rp_mpi_span(MPI_Datatype t); /* bytes one element of t may touch */
+size_t rp_h5d_span(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space);
+size_t rp_h5a_span(hid_t attr, hid_t type);
+size_t rp_h5_chunk_bytes(hid_t dset);
+/* A buffer for HDF5 data of this type (variable-length strings get valid pointers). */
+void *rp_h5_buffer(rp_ctx *x, int in, size_t bytes, hid_t type);
+void *rp_h5_enum_value(rp_ctx *x, hid_t type);
+/* A cache configuration of the current version; obj >= 0: obj's current one. */
+void *rp_h5_mdc_config(rp_ctx *x, hid_t obj, int is_file);
+long rp_fcntl_arg(rp_ctx *x, int cmd, long recorded);
+/* A function the current headers do not declare, found the way the dynamic
+ * linker would (so a preloaded tracer still sees the call). */
+void *rp_symbol(const char *name);
+
+/* ---- libhdf5's own functions, for the replayer's private queries ---- */
+typedef struct rp_h5_fns {
+    __typeof__(&H5Iis_valid) Iis_valid;
+    __typeof__(&H5Sget_select_npoints) Sget_select_npoints;
+    __typeof__(&H5Sget_simple_extent_npoints) Sget_simple_extent_npoints;
+    __typeof__(&H5Sget_simple_extent_ndims) Sget_simple_extent_ndims;
+    __typeof__(&H5Sclose) Sclose;
+    __typeof__(&H5Dget_space) Dget_space;
+    __typeof__(&H5Dget_type) Dget_type;
+    __typeof__(&H5Dget_create_plist) Dget_create_plist;
+    __typeof__(&H5Aget_space) Aget_space;
+    __typeof__(&H5Tget_size) Tget_size;
+    __typeof__(&H5Tget_class) Tget_class;
+    __typeof__(&H5Tis_variable_str) Tis_variable_str;
+    __typeof__(&H5Tclose) Tclose;
+    __typeof__(&H5Pget_chunk) Pget_chunk;
+    __typeof__(&H5Pclose) Pclose;
+    __typeof__(&H5Pget_mdc_config) Pget_mdc_config;
+    __typeof__(&H5Fget_mdc_config) Fget_mdc_config;
+} rp_h5_fns;
+extern rp_h5_fns rp_h5;
+int rp_h5_init(char *err, size_t cap);
+
+/* ---- timing ---- */
+double rp_now(void); /* seconds, CLOCK_MONOTONIC */
+
+/* ---- the HDF5 inputs no replay can synthesize (normalized paths) ---- */
+void rp_unsynth_add(rp_ctx *x, const char *key);
+int rp_unsynth_has(const rp_ctx *x, const char *key);
+
+/* ---- messages: raw writes, so a traced replay never records them ---- */
+void rp_say(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

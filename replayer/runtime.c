@@ -1,0 +1,379 @@
+/* runtime.c: what every replayed call goes through: per-call memory,
+ * scratch data, the timing wait, and the accounting of replayed, skipped
+ * and mismatched calls. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <uthash.h>
+
+#include "fs.h"
+#include "replay.h"
+
+/* ---- per-call memory: blocks released when the next call starts ---- */
+struct rp_arena_block {
+    rp_arena_block *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char data[];
+};
+
+void *rp_alloc(rp_ctx *x, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    rp_arena_block *b = x->arena;
+    if (!b || b->used + n > b->cap) {
+        size_t cap = n > 65536 ? n : 65536;
+        rp_arena_block *nb = malloc(sizeof *nb + cap);
+        if (!nb) {
+            rp_say(2, "recorder-replay: out of memory\n");
+            exit(1);
+        }
+        nb->next = b;
+        nb->used = 0;
+        nb->cap = cap;
+        x->arena = b = nb;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+void rp_arena_reset(rp_ctx *x)
+{
+    rp_arena_block *b = x->arena;
+    while (b && b->next) {
+        rp_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    if (b)
+        b->used = 0;
+    x->arena = b;
+}
+
+/* ---- data buffers ----
+ * Data written is a pattern of letters that ends with a newline: the
+ * content of the original is unknown, but when the application wrote whole
+ * lines, line-oriented reads (fgets) of what the replay wrote then see the
+ * lines the original saw. */
+#define RP_BUFFER_LIMIT ((size_t)1 << 32)
+
+static unsigned char pattern_at(size_t i)
+{
+    return (unsigned char)('a' + i % 26);
+}
+
+static void fill_pattern(unsigned char *p, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        p[i] = pattern_at(i);
+}
+
+static void end_line(unsigned char *p, size_t n)
+{
+    if (n)
+        p[n - 1] = '\n';
+}
+
+void *rp_scratch(rp_ctx *x, int in, size_t n)
+{
+    if (n > RP_BUFFER_LIMIT) {
+        x->reason = "its buffer would exceed 4 GiB";
+        return NULL;
+    }
+    unsigned char **buf = in ? &x->wbuf : &x->rbuf;
+    size_t *cap = in ? &x->wcap : &x->rcap;
+    if (n > *cap) {
+        size_t grown = *cap ? *cap : 65536;
+        while (grown < n)
+            grown *= 2;
+        free(*buf);
+        *buf = malloc(grown);
+        if (!*buf) {
+            *cap = 0;
+            x->reason = "out of memory for its buffer";
+            return NULL;
+        }
+        *cap = grown;
+        if (in) {
+            x->wfilled = 0;
+            x->wnl_set = 0;
+        }
+    }
+    if (in && x->wfilled < n) {
+        fill_pattern(x->wbuf, x->wfilled, n);
+        x->wfilled = n;
+    }
+    if (in) {
+        if (x->wnl_set && x->wnl < x->wfilled)
+            x->wbuf[x->wnl] = pattern_at(x->wnl);
+        end_line(x->wbuf, n);
+        x->wnl = n ? n - 1 : 0;
+        x->wnl_set = 1;
+    }
+    return *buf;
+}
+
+void *rp_owned(rp_ctx *x, int in, size_t n)
+{
+    if (n > RP_BUFFER_LIMIT) {
+        x->reason = "its buffer would exceed 4 GiB";
+        return NULL;
+    }
+    unsigned char *p = malloc(n ? n : 1);
+    if (!p) {
+        x->reason = "out of memory for its buffer";
+        return NULL;
+    }
+    if (in) {
+        fill_pattern(p, 0, n);
+        end_line(p, n);
+    }
+    return p;
+}
+
+char *rp_pattern_str(rp_ctx *x, int64_t n)
+{
+    if (n < 0)
+        return NULL;
+    char *s = rp_alloc(x, (size_t)n + 1);
+    fill_pattern((unsigned char *)s, 0, (size_t)n);
+    end_line((unsigned char *)s, (size_t)n);
+    return s;
+}
+
+char *rp_str(rp_ctx *x, const rp_value *v)
+{
+    char *s = rp_alloc(x, v->len + 1);
+    if (v->s)
+        memcpy(s, v->s, v->len);
+    return s;
+}
+
+/* ---- arrays ---- */
+int rp_datatype_array(rp_ctx *x, const rp_value *v, MPI_Datatype **out)
+{
+    *out = v->len ? rp_alloc(x, v->len * sizeof **out) : NULL;
+    for (uint32_t k = 0; k < v->len; k++) {
+        uint64_t raw;
+        if (rp_handle_in(x, REC_KIND_MPI_DATATYPE, v->a[k], &raw))
+            return -1;
+        (*out)[k] = (MPI_Datatype)(uintptr_t)raw;
+    }
+    return 0;
+}
+
+MPI_Request *rp_request_array(rp_ctx *x, const rp_value *v, size_t min_n)
+{
+    size_t n = v->len > min_n ? v->len : min_n;
+    MPI_Request *reqs = n ? rp_alloc(x, n * sizeof *reqs) : NULL;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t raw;
+        const char *saved = x->reason;
+        /* A request whose call was not replayed is simply not waited for. */
+        reqs[k] = k < v->len && !rp_handle_in(x, REC_KIND_MPI_REQUEST, v->a[k], &raw)
+                      ? (MPI_Request)(uintptr_t)raw
+                      : MPI_REQUEST_NULL;
+        x->reason = saved;
+    }
+    return reqs;
+}
+
+struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in)
+{
+    size_t total = 0;
+    for (uint32_t k = 0; k < v->len; k++)
+        total += v->a[k] > 0 ? (size_t)v->a[k] : 0;
+    unsigned char *data = rp_scratch(x, in, total ? total : 1);
+    if (!data)
+        return NULL;
+    struct iovec *iov = rp_alloc(x, (v->len ? v->len : 1) * sizeof *iov);
+    size_t at = 0;
+    for (uint32_t k = 0; k < v->len; k++) {
+        size_t n = v->a[k] > 0 ? (size_t)v->a[k] : 0;
+        iov[k].iov_base = data + at;
+        iov[k].iov_len = n;
+        at += n;
+    }
+    return iov;
+}
+
+size_t rp_out_len(const rp_value *v, long expr)
+{
+    size_t n = 64;
+    if (v->len > n)
+        n = v->len;
+    if (expr > 0 && (size_t)expr > n && expr < (1l << 24))
+        n = (size_t)expr;
+    return n;
+}
+
+int64_t rp_array_bound(const rp_value *v)
+{
+    int64_t sum = 0;
+    for (uint32_t k = 0; k < v->len; k++)
+        sum += v->a[k] > 0 ? v->a[k] : 0;
+    return sum;
+}
+
+/* ---- timing ---- */
+double rp_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Sleeps for long waits, spins for the last 50 us (sleeps overshoot). */
+static void wait_until(double target)
+{
+    for (;;) {
+        double left = target - rp_now();
+        if (left <= 0)
+            return;
+        if (left > 100e-6) {
+            double nap = left - 50e-6;
+            struct timespec ts = {(time_t)nap, (long)((nap - (double)(time_t)nap) * 1e9)};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+void rp_begin(rp_ctx *x, const rp_rec *r)
+{
+    if (x->opt.scale <= 0 || !x->anchored || r->tstart <= x->anchor_ticks)
+        return;
+    wait_until(x->anchor_now + (double)(r->tstart - x->anchor_ticks) * x->resolution * x->opt.scale);
+}
+
+/* ---- accounting ---- */
+static unsigned layer_of(unsigned func)
+{
+    const rec_func_desc *f = rec_function_by_id(func);
+    return f ? f->layer : REC_LAYER_POSIX;
+}
+
+int rp_orig_ok(const rec_func_desc *f, const rp_rec *r)
+{
+    rec_class cls = rec_kind_class(f->ret_kind);
+    if (cls != REC_CLASS_INT && cls != REC_CLASS_PATH)
+        return -1;
+    int ptr = f->ret_ctype[strlen(f->ret_ctype) - 1] == '*';
+    switch (f->fail) {
+    case REC_FAIL_NEG1:
+        return r->ret.i != -1;
+    case REC_FAIL_NULL:
+        return ptr ? r->ret.i != -1 : r->ret.i != 0;
+    case REC_FAIL_NEGATIVE:
+        return r->ret.i >= 0;
+    case REC_FAIL_NONZERO:
+        return r->ret.i == 0;
+    case REC_FAIL_EOF:
+        return r->ret.i != -1;
+    default:
+        return -1;
+    }
+}
+
+void rp_end(rp_ctx *x, const rp_rec *r, int ok, int64_t bytes)
+{
+    const rec_func_desc *f = rec_function_by_id(r->func);
+    unsigned layer = f->layer;
+    rp_stats *s = &x->stats;
+    s->replayed[layer]++;
+    if (bytes > 0 && (f->flags & REC_FN_READ))
+        s->bytes_read[layer] += (uint64_t)bytes;
+    else if (bytes > 0 && (f->flags & REC_FN_WRITE))
+        s->bytes_written[layer] += (uint64_t)bytes;
+    int was = rp_orig_ok(f, r);
+    if (was >= 0 && was != (ok != 0)) {
+        s->mismatched[layer]++;
+        s->mismatch_by_func[r->func]++;
+        if (x->opt.verbose)
+            rp_say(2, "recorder-replay: rank %d: record %u: %s %s in the trace but %s in the replay\n",
+                   x->rank, r->seq, f->name, was ? "succeeded" : "failed", ok ? "succeeded" : "failed");
+    }
+}
+
+void rp_skip(rp_ctx *x, const rp_rec *r)
+{
+    rp_stats *s = &x->stats;
+    const char *reason = x->reason ? x->reason : "cannot be replayed";
+    s->skipped[layer_of(r->func)]++;
+    size_t i = 0;
+    while (i < s->nskips && !(s->skips[i].func == r->func && strcmp(s->skips[i].reason, reason) == 0))
+        i++;
+    if (i == s->nskips && s->nskips < RP_MAX_REASONS)
+        s->skips[s->nskips++] = (rp_skip_entry){r->func, reason, 0};
+    if (i < s->nskips)
+        s->skips[i].count++;
+    if (x->opt.verbose) {
+        const rec_func_desc *f = rec_function_by_id(r->func);
+        rp_say(2, "recorder-replay: rank %d: record %u: %s skipped: %s\n", x->rank, r->seq, f ? f->name : "?",
+               reason);
+    }
+    x->reason = NULL;
+}
+
+/* ---- the HDF5 inputs no replay can synthesize ---- */
+struct rp_unsynth {
+    UT_hash_handle hh;
+    char key[];
+};
+
+void rp_unsynth_add(rp_ctx *x, const char *key)
+{
+    rp_unsynth *u = NULL;
+    HASH_FIND_STR(x->unsynth, key, u);
+    if (u)
+        return;
+    size_t n = strlen(key) + 1;
+    u = calloc(1, sizeof *u + n);
+    if (!u)
+        return;
+    memcpy(u->key, key, n);
+    HASH_ADD_STR(x->unsynth, key, u);
+}
+
+int rp_unsynth_has(const rp_ctx *x, const char *key)
+{
+    rp_unsynth *u = NULL;
+    HASH_FIND_STR(x->unsynth, key, u);
+    return u != NULL;
+}
+
+/* ---- misc ---- */
+void rp_say(int fd, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof msg)
+        n = sizeof msg - 1;
+    rp_sys_write_all(fd, msg, (size_t)n);
+}
+
+void *rp_symbol(const char *name)
+{
+    return dlsym(RTLD_DEFAULT, name);
+}
+
+int rp_statuses_ignored(const rp_value *v)
+{
+    if (!v->len)
+        return 0;
+    for (uint32_t k = 0; k < v->len; k++)
+        if (v->a[k] != -1)
+            return 0;
+    return 1;
+}

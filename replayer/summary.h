@@ -1,0 +1,25 @@
+/* summary.h: the report recorder-replay prints at the end. Internal. */
+#ifndef RECORDER_REPLAY_SUMMARY_H
+#define RECORDER_REPLAY_SUMMARY_H
+
+#include "replay.h"
+
+/* What rank 0's loader pre-created (from its PREP message). */
+typedef struct rp_input {
+    char *key;
+    int64_t size;
+    int is_dir, hdf5;
+} rp_input;
+
+typedef struct rp_prep_report {
+    size_t ninputs, nwarnings;
+    rp_input *inputs;
+    char **warnings;
+} rp_prep_report;
+
+/* Collective over MPI_COMM_WORLD (PMPI, untraced): sums every rank's
+ * statistics on rank 0, which gets the report's text (malloc'd) in *text;
+ * the others get NULL. *mismatched: calls that differ, over all ranks. */
+void rp_summary(rp_ctx *x, double replay_time, const rp_prep_report *prep, char **text, uint64_t *mismatched);
+
+#endif
