@@ -59,4 +59,9 @@ for r in $(seq 0 $((NP - 1))); do
 done
 echo "every rank round-trips through the merged trace"
 
-say "done: the trace is in $TRACE, merged in $DEMO_DIR/merged"
+say "7. replay the trace under the tracer (recorder-replay), and prove it faithful (recorder-diff)"
+EXTRA_PRELOAD=$BUILD_DIR/tracer/librecorder.so mpirun_cmd "$NP" -genv RECORDER_TRACES_DIR "$DEMO_DIR/replay-trace" \
+  "$BIN/replayer/recorder-replay" --prefix "$DEMO_DIR/replay" "$TRACE"
+"$BIN/analysis/recorder-diff" "$TRACE" "$DEMO_DIR/replay-trace"
+
+say "done: trace $TRACE, merged $DEMO_DIR/merged, replay $DEMO_DIR/replay"
