@@ -49,53 +49,92 @@ int64_t ra_view_map(const ra_view *v, int64_t pos, int64_t bytes, int *exact);
 /* ---- per-function plans: what the model reads from each record ---- */
 enum {
     RA_SP_NONE = 0,
-    RA_SP_LSEEK,      /* returns the new position */
-    RA_SP_FSEEK,      /* sets it from offset and whence, returns 0 */
-    RA_SP_FTELL,      /* returns the position */
+    RA_SP_LSEEK, /* returns the new position */
+    RA_SP_FSEEK, /* sets it from offset and whence, returns 0 */
+    RA_SP_FTELL, /* returns the position */
     RA_SP_REWIND,
-    RA_SP_TRUNCATE,   /* sets the file's size */
+    RA_SP_TRUNCATE, /* sets the file's size */
     RA_SP_SET_VIEW,
     RA_SP_MPI_SEEK,
     RA_SP_MPI_GETPOS,
     RA_SP_MPI_SETSIZE,
     RA_SP_MPI_GETSIZE,
-    RA_SP_SHARED,     /* data through the shared file pointer: offset unknown */
-    RA_SP_TYPE_CONTIG, RA_SP_TYPE_VECTOR, RA_SP_TYPE_HVECTOR, RA_SP_TYPE_INDEXED, RA_SP_TYPE_HINDEXED,
-    RA_SP_TYPE_INDEXED_BLOCK, RA_SP_TYPE_HINDEXED_BLOCK, RA_SP_TYPE_SUBARRAY, RA_SP_TYPE_STRUCT,
-    RA_SP_TYPE_RESIZED, RA_SP_TYPE_DUP, RA_SP_TYPE_SIZE, RA_SP_TYPE_EXTENT, RA_SP_TYPE_OTHER
+    RA_SP_SHARED, /* data through the shared file pointer: offset unknown */
+    RA_SP_TYPE_CONTIG,
+    RA_SP_TYPE_VECTOR,
+    RA_SP_TYPE_HVECTOR,
+    RA_SP_TYPE_INDEXED,
+    RA_SP_TYPE_HINDEXED,
+    RA_SP_TYPE_INDEXED_BLOCK,
+    RA_SP_TYPE_HINDEXED_BLOCK,
+    RA_SP_TYPE_SUBARRAY,
+    RA_SP_TYPE_STRUCT,
+    RA_SP_TYPE_RESIZED,
+    RA_SP_TYPE_DUP,
+    RA_SP_TYPE_SIZE,
+    RA_SP_TYPE_EXTENT,
+    RA_SP_TYPE_OTHER
 };
 
 /* Handle spaces the model tracks. */
-enum { RA_HS_NONE = 0, RA_HS_FD, RA_HS_STREAM, RA_HS_DIR, RA_HS_MPIFILE, RA_HS_HDF5, RA_HS_TYPE, RA_HS_COUNT };
+enum {
+    RA_HS_NONE = 0,
+    RA_HS_FD,
+    RA_HS_STREAM,
+    RA_HS_DIR,
+    RA_HS_MPIFILE,
+    RA_HS_HDF5,
+    RA_HS_TYPE,
+    RA_HS_COUNT
+};
 
 #define RA_MAX_CONSOLE_ARGS 4
 typedef struct ra_plan {
     const rec_func_desc *f;
-    uint8_t op;          /* ra_op of a successful call */
-    uint8_t data;        /* REC_FN_DATA */
-    uint8_t special;     /* RA_SP_* */
-    uint8_t file_space;  /* RA_HS_* of file_arg, RA_HS_NONE for a PATH */
-    int8_t file_arg;     /* the argument naming the file, -1 */
-    int8_t dirfd_arg;    /* the DIRFD a relative PATH is relative to, -1 */
-    int8_t offset_arg;   /* OFFSET (POSIX) or MPI_FILE_POS (MPI-IO) argument, -1 */
+    uint8_t op;         /* ra_op of a successful call */
+    uint8_t data;       /* REC_FN_DATA */
+    uint8_t special;    /* RA_SP_* */
+    uint8_t file_space; /* RA_HS_* of file_arg, RA_HS_NONE for a PATH */
+    int8_t file_arg;    /* the argument naming the file, -1 */
+    int8_t dirfd_arg;   /* the DIRFD a relative PATH is relative to, -1 */
+    int8_t offset_arg;  /* OFFSET (POSIX) or MPI_FILE_POS (MPI-IO) argument, -1 */
     int8_t whence_arg;
-    int8_t size_arg;     /* SIZE argument multiplying a COUNT return (fread) */
+    int8_t size_arg; /* SIZE argument multiplying a COUNT return (fread) */
     int8_t strlen_arg;
-    int8_t derived_arg;  /* DERIVED bytes */
-    int8_t stat_arg;     /* STATBUF out: st_size */
-    int8_t mode_arg;     /* OFLAGS, STDIO_MODE or MPI_AMODE */
-    int8_t name_arg;     /* STRING: an HDF5 object's name relative to its location */
-    int8_t new_arg;      /* NEW out argument holding a created handle; -2: the return value */
-    uint8_t new_space;   /* RA_HS_* of the created handle, NONE: not tracked */
+    int8_t derived_arg; /* DERIVED bytes */
+    int8_t stat_arg;    /* STATBUF out: st_size */
+    int8_t mode_arg;    /* OFLAGS, STDIO_MODE or MPI_AMODE */
+    int8_t name_arg;    /* STRING: an HDF5 object's name relative to its location */
+    int8_t new_arg;     /* NEW out argument holding a created handle; -2: the return value */
+    uint8_t new_space;  /* RA_HS_* of the created handle, NONE: not tracked */
     uint8_t new_kind;
-    uint8_t destroys;    /* RA_HS_* of the first argument it releases, NONE */
+    uint8_t destroys; /* RA_HS_* of the first argument it releases, NONE */
     uint8_t nconsole;
     int8_t console_args[RA_MAX_CONSOLE_ARGS];
 } ra_plan;
 
 /* Plans for every function of the trace's table, indexed by id. */
 ra_plan *ra_plans_build(const rec_table *table);
-int ra_call_failed(const rec_func_desc *f, const rec_record *r);
+static inline int ra_call_failed(const rec_func_desc *f, const rec_record *r)
+{
+    if (f->ret_kind == REC_KIND_NONE)
+        return 0;
+    int64_t v = r->ret.i;
+    switch (f->fail) {
+    case REC_FAIL_NEG1:
+        return v == -1;
+    case REC_FAIL_NULL:
+        return v == 0;
+    case REC_FAIL_NEGATIVE:
+        return v < 0;
+    case REC_FAIL_NONZERO:
+        return v != 0;
+    case REC_FAIL_EOF:
+        return v == -1;
+    default:
+        return 0;
+    }
+}
 int ra_kind_space(unsigned kind);
 
 /* ---- the trace ---- */

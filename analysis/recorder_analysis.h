@@ -23,12 +23,17 @@
  *     accesses that a close-to-open ordering separates.
  *
  * Memory grows with the open handles, files and sessions of a rank, never
- * with its records. Approximations (see docs in README "Analyses"): the
- * shared file pointer of MPI-IO is unknown (offset -1); an access through a
- * non-contiguous MPI-IO view (derived filetype) is taken as the contiguous
- * range [disp + offset * etype_size, + bytes) and flagged inexact; a file's
- * end (O_APPEND, SEEK_END) is the largest of what this rank wrote, stat'ed,
- * truncated or was told by lseek, not what other ranks wrote. */
+ * with its records. Approximations: the shared file pointer of MPI-IO is
+ * unknown (offset -1); a view's filetype is followed exactly when its data
+ * is one contiguous block per instance (contiguous, vector/hvector with one
+ * block or no gaps, indexed with one block, 1-block subarrays, resized, dup)
+ * and the access stays inside one instance; otherwise the access is taken
+ * as the contiguous range [disp + offset * etype_size, + bytes) and flagged
+ * inexact (offset_exact = 0); darray and other filetypes are never followed.
+ * A file's end (O_APPEND, SEEK_END, MPI_MODE_APPEND) is the largest of what
+ * this rank wrote, stat'ed, truncated or was told by lseek, not what other
+ * ranks wrote. Files are told apart by path string: a file renamed, or
+ * reached through two paths, counts as two. */
 #ifndef RECORDER_ANALYSIS_H
 #define RECORDER_ANALYSIS_H
 
@@ -58,9 +63,9 @@ typedef struct ra_event {
     const rec_record *rec;
     const rec_func_desc *func;
     uint32_t rank;
-    uint64_t index;       /* position of the record in its rank's stream, from 0 */
-    unsigned layer;       /* rec_layer */
-    unsigned depth;       /* 0: the application called it */
+    uint64_t index; /* position of the record in its rank's stream, from 0 */
+    unsigned layer; /* rec_layer */
+    unsigned depth; /* 0: the application called it */
     uint32_t thread;
     ra_op op;
     int failed;           /* the call reported failure */
@@ -76,7 +81,7 @@ typedef struct ra_event {
     int session_end;      /* RA_OP_CLOSE: the session ended with this call */
     uint64_t ticks;       /* tend - tstart */
     double tstart, tend;  /* seconds since the rank's tick 0 */
-    double gstart, gend;  /* seconds since the trace's start: one time line for all ranks */
+    double gstart, gend;  /* seconds on the time line of all ranks (see ra_rank_time_offset) */
     uint32_t children;    /* direct children (depth + 1, just before it in the stream) */
     uint64_t descendants; /* its subtree: the records of its thread just before it */
 } ra_event;
@@ -88,10 +93,12 @@ void ra_trace_close(ra_trace *t);
 rec_trace *ra_trace_rec(ra_trace *t);
 uint32_t ra_trace_nranks(const ra_trace *t);
 double ra_trace_resolution(const ra_trace *t);
-/* Seconds from the trace's start to the rank's tick 0 (from N.meta; 0 when
- * the rank has none). */
+/* Seconds from the start of the common time line (the earliest rank's tick
+ * 0) to the rank's tick 0, from the ranks' N.meta (a rank without one is
+ * taken to start with the trace). The first call reads every N.meta. */
 double ra_rank_time_offset(ra_trace *t, uint32_t rank);
-/* Records the rank holds according to N.meta (0 if unknown). */
+/* Records the rank holds according to N.meta (0 if unknown; for a merged
+ * trace, the merged stream's records). */
 uint64_t ra_rank_record_count(ra_trace *t, uint32_t rank);
 
 size_t ra_file_count(const ra_trace *t);
@@ -105,13 +112,14 @@ int ra_file_intern(ra_trace *t, const char *path);
 /* ---- walking one rank ---- */
 enum {
     RA_WALK_NO_OFFSETS = 1u << 0, /* skip position tracking (summaries need none) */
+    RA_WALK_NO_TREE = 1u << 1,    /* skip children, descendants and leaf_data (left 0) */
 };
 typedef struct ra_rank ra_rank;
 ra_rank *ra_rank_open(ra_trace *t, uint32_t rank, unsigned flags, rec_error *err);
 /* 1: *ev holds the next call; 0: end of the rank; -1: error (err). */
 int ra_rank_next(ra_rank *w, ra_event *ev, rec_error *err);
-uint64_t ra_rank_records(const ra_rank *w);  /* records returned so far */
-int ra_rank_complete(const ra_rank *w);      /* the stream ended with its end marker */
+uint64_t ra_rank_records(const ra_rank *w);             /* records returned so far */
+int ra_rank_complete(const ra_rank *w);                 /* the stream ended with its end marker */
 void ra_rank_counts(const ra_rank *w, rec_counts *out); /* compression counters so far */
 /* The path string of a PATH value of the current record. */
 const char *ra_rank_path(const ra_rank *w, int64_t id);
@@ -121,8 +129,8 @@ void ra_rank_close(ra_rank *w);
 typedef struct ra_progress ra_progress;
 typedef struct ra_visitor {
     void *ctx;
-    int (*begin_rank)(void *ctx, ra_trace *t, uint32_t rank);     /* optional */
-    int (*event)(void *ctx, ra_trace *t, const ra_event *ev);      /* non-zero stops */
+    int (*begin_rank)(void *ctx, ra_trace *t, uint32_t rank);           /* optional */
+    int (*event)(void *ctx, ra_trace *t, const ra_event *ev);           /* non-zero stops */
     int (*end_rank)(void *ctx, ra_trace *t, ra_rank *w, uint32_t rank); /* optional */
 } ra_visitor;
 /* Walks ranks[0..n) (NULL: all ranks) in order. Errors name the tool. */
