@@ -1,5 +1,5 @@
-/* overlap_patterns: makes exactly four overlapping accesses for
- * recorder-overlap to find, one of each pattern, within and across ranks,
+/* overlap_patterns: makes exactly eight overlapping accesses for
+ * recorder-overlap to find, each pattern once within a rank and once across,
  * and a fifth pair that a close-to-open ordering separates. Run at 2 ranks:
  *   mpirun -np 2 overlap_patterns OUTDIR
  *
@@ -13,6 +13,11 @@
  *                            (pread, pwrite): [512, 1024)
  *   E  nothing               rank 0 appends twice at the end (O_APPEND:
  *                            [16384, 18384)), rank 1 reads [0, 4096)
+ *   G  RAR rank 1 -> rank 1  rank 1 reads [0, 2048), then [1024, 3072) (pread)
+ *   H  WAW rank 0 -> rank 1  rank 0 writes [0, 4096), then rank 1 [3000, 5048)
+ *   I  RAW rank 0 -> rank 0  rank 0 writes [8192, 12288), reads [9000, 10024)
+ *   J  WAR rank 0 -> rank 1  rank 0 reads [12288, 16384), then rank 1 writes
+ *                            [13000, 14000)
  *   F  RAW rank 0 -> rank 1, rank 0 writes [0, 4096) and closes F before
  *      separated by sessions rank 1 opens it and reads [0, 4096)
  *
@@ -43,7 +48,7 @@ static void fail(const char *what)
 
 static const char *path(char name)
 {
-    static char p[6][4096];
+    static char p[10][4096];
     int i = name - 'A';
     snprintf(p[i], sizeof p[i], "%s/%c", outdir, name);
     return p[i];
@@ -80,7 +85,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         if (mkdir(outdir, 0755) != 0 && errno != EEXIST)
             fail(outdir);
-        for (char f = 'A'; f <= 'F'; f++) {
+        for (char f = 'A'; f <= 'J'; f++) {
             int fd = open(path(f), O_CREAT | O_TRUNC | O_WRONLY, 0644);
             if (fd < 0 || ftruncate(fd, SIZE) != 0 || close(fd) != 0)
                 fail(path(f));
@@ -88,7 +93,7 @@ int main(int argc, char **argv)
     }
     MPI_Barrier(MPI_COMM_WORLD);
 
-    int a = -1, b = -1, d = -1, e = -1, f = -1, c1 = -1;
+    int a = -1, b = -1, d = -1, e = -1, f = -1, c1 = -1, g = -1, h = -1, i = -1, j = -1;
     FILE *c0 = NULL;
     if (rank == 0) {
         a = open_or_fail('A', O_RDONLY);
@@ -97,7 +102,13 @@ int main(int argc, char **argv)
             fail(path('C'));
         e = open_or_fail('E', O_WRONLY | O_APPEND);
         f = open_or_fail('F', O_WRONLY);
+        h = open_or_fail('H', O_RDWR);
+        i = open_or_fail('I', O_RDWR);
+        j = open_or_fail('J', O_RDONLY);
     } else {
+        g = open_or_fail('G', O_RDONLY);
+        h = open_or_fail('H', O_RDWR);
+        j = open_or_fail('J', O_RDWR);
         a = open_or_fail('A', O_RDONLY);
         c1 = open_or_fail('C', O_RDONLY);
         d = open_or_fail('D', O_RDWR);
@@ -117,12 +128,20 @@ int main(int argc, char **argv)
         check(write(e, buf, 1000), 1000, "append E");
         check(write(e, buf, 1000), 1000, "append E again");
         check(pwrite(f, buf, 4096, 0), 4096, "pwrite F");
+        check(pwrite(h, buf, 4096, 0), 4096, "pwrite H");
+        check(pwrite(i, buf, 4096, 8192), 4096, "pwrite I");
+        check(pread(i, buf, 1024, 9000), 1024, "pread I");
+        check(pread(j, buf, 4096, 12288), 4096, "pread J");
         if (close(f) != 0)
             fail("close F");
     }
     MPI_Barrier(MPI_COMM_WORLD);
 
     if (rank == 1) {
+        check(pread(g, buf, 2048, 0), 2048, "pread G");
+        check(pread(g, buf, 2048, 1024), 2048, "pread G again");
+        check(pwrite(h, buf, 2048, 3000), 2048, "pwrite H");
+        check(pwrite(j, buf, 1000, 13000), 1000, "pwrite J");
         check(pread(a, buf, 4096, 2048), 4096, "pread A");
         check(pread(c1, buf, 2000, 1000), 2000, "pread C");
         check(pread(d, buf, 1024, 512), 1024, "pread D");
@@ -136,10 +155,10 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
 
     if (rank == 0) {
-        if (close(a) || close(b) || fclose(c0) || close(e))
+        if (close(a) || close(b) || fclose(c0) || close(e) || close(h) || close(i) || close(j))
             fail("close");
     } else {
-        if (close(a) || close(c1) || close(d) || close(e))
+        if (close(a) || close(c1) || close(d) || close(e) || close(g) || close(h) || close(j))
             fail("close");
     }
     MPI_Finalize();
