@@ -197,6 +197,17 @@ enum {
     REC_SPACE_HDF5, REC_SPACE_COUNT
 };
 unsigned rec_kind_handle_space(unsigned kind);
+
+/* How generators (tracer wrappers, replay dispatch, codegen) treat an
+ * argument's C value. */
+/* A single handle (not an array of them). */
+int rec_kind_is_handle(unsigned kind);
+/* The C value is itself the handle pointer (FILE *, DIR *, a mapping). */
+int rec_kind_pointer_is_value(unsigned kind);
+/* The argument is a pointer whose pointee is the recorded value (int *size). */
+int rec_arg_by_pointer(const rec_arg_desc *a);
+/* The element type of a pointer type: "const hsize_t *" -> "hsize_t". */
+void rec_ctype_element(const char *ctype, char *out, size_t cap);
 const char *rec_kind_name(unsigned kind);        /* "PATH", ... or NULL if unknown */
 rec_class rec_kind_class(unsigned kind);         /* REC_CLASS_NONE if unknown */
 

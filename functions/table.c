@@ -133,3 +133,51 @@ unsigned rec_kind_handle_space(unsigned kind)
     default: return REC_SPACE_NONE;
     }
 }
+
+int rec_kind_is_handle(unsigned kind)
+{
+    return rec_kind_handle_space(kind) != REC_SPACE_NONE && rec_kind_class(kind) == REC_CLASS_INT;
+}
+
+int rec_kind_pointer_is_value(unsigned kind)
+{
+    return kind == REC_KIND_FILE_STREAM || kind == REC_KIND_DIR_STREAM || kind == REC_KIND_MAPPING;
+}
+
+static int ends_with_star(const char *ctype)
+{
+    size_t n = strlen(ctype);
+    return n && ctype[n - 1] == '*';
+}
+
+int rec_arg_by_pointer(const rec_arg_desc *a)
+{
+    rec_class cls = rec_kind_class(a->kind);
+    if (!ends_with_star(a->ctype) || rec_kind_pointer_is_value(a->kind) || cls == REC_CLASS_ARRAY ||
+        cls == REC_CLASS_NONE)
+        return 0;
+    switch (a->kind) {
+    case REC_KIND_PATH:
+    case REC_KIND_STRING:
+    case REC_KIND_STDIO_MODE:
+    case REC_KIND_STRING_OUT:
+    case REC_KIND_STRLEN:
+    case REC_KIND_STATBUF:
+    case REC_KIND_MPI_STATUS:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+void rec_ctype_element(const char *ctype, char *out, size_t cap)
+{
+    const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
+    size_t n = strlen(s);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, s, n);
+    while (n && (out[n - 1] == '*' || out[n - 1] == ' '))
+        n--;
+    out[n] = 0;
+}

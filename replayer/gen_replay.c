@@ -23,75 +23,6 @@ static int is_pointer(const char *ctype)
     return n && ctype[n - 1] == '*';
 }
 
-static int is_handle_kind(unsigned k)
-{
-    switch (k) {
-    case REC_KIND_FD:
-    case REC_KIND_DIRFD:
-    case REC_KIND_FILE_STREAM:
-    case REC_KIND_DIR_STREAM:
-    case REC_KIND_MAPPING:
-    case REC_KIND_MPI_COMM:
-    case REC_KIND_MPI_DATATYPE:
-    case REC_KIND_MPI_OP:
-    case REC_KIND_MPI_INFO:
-    case REC_KIND_MPI_REQUEST:
-    case REC_KIND_MPI_FILE:
-    case REC_KIND_MPI_GROUP:
-    case REC_KIND_H5_FILE:
-    case REC_KIND_H5_GROUP:
-    case REC_KIND_H5_DATASET:
-    case REC_KIND_H5_SPACE:
-    case REC_KIND_H5_PLIST:
-    case REC_KIND_H5_ATTR:
-    case REC_KIND_H5_TYPE:
-    case REC_KIND_H5_LOC:
-    case REC_KIND_H5_PLIST_CLASS:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* Kinds whose C value is itself a pointer (FILE *), not a pointer to the value. */
-static int pointer_is_value(unsigned k)
-{
-    return k == REC_KIND_FILE_STREAM || k == REC_KIND_DIR_STREAM || k == REC_KIND_MAPPING;
-}
-
-/* A parameter passed by pointer whose pointee is the recorded value (the
- * same rule as the tracer's wrappers). */
-static int by_pointer(const rec_arg_desc *a)
-{
-    rec_class cls = rec_kind_class(a->kind);
-    if (!is_pointer(a->ctype) || pointer_is_value(a->kind) || cls == REC_CLASS_ARRAY || cls == REC_CLASS_NONE)
-        return 0;
-    switch (a->kind) {
-    case REC_KIND_PATH:
-    case REC_KIND_STRING:
-    case REC_KIND_STDIO_MODE:
-    case REC_KIND_STRING_OUT:
-    case REC_KIND_STRLEN:
-    case REC_KIND_STATBUF:
-    case REC_KIND_MPI_STATUS:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
-/* "const hsize_t *" -> "hsize_t"; "void **" -> "void *". */
-static void element_type(const char *ctype, char *elem, size_t cap)
-{
-    const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
-    snprintf(elem, cap, "%s", s);
-    size_t n = strlen(elem);
-    if (n && elem[n - 1] == '*')
-        elem[--n] = 0;
-    while (n && elem[n - 1] == ' ')
-        elem[--n] = 0;
-}
-
 /* The parameter's type without a leading const (locals we fill in). */
 static const char *mutable_type(const char *ctype)
 {
@@ -202,17 +133,17 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     const rec_arg_desc *a = &f->args[i];
     const char *n = a->name;
     char elem[128];
-    element_type(a->ctype, elem, sizeof elem);
+    rec_ctype_element(a->ctype, elem, sizeof elem);
     unsigned k = a->kind;
     rec_class cls = rec_kind_class(k);
-    if (is_handle_kind(k)) {
-        if (by_pointer(a) && is_out_only(a))
+    if (rec_kind_is_handle(k)) {
+        if (rec_arg_by_pointer(a) && is_out_only(a))
             return; /* phase 2 */
         fprintf(out,
                 "    uint64_t rp_h%u = 0;\n    if (rp_handle_in(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
                 "&rp_h%u))" SKIP,
                 i, rec_kind_name(k), i, i);
-        if (by_pointer(a))
+        if (rec_arg_by_pointer(a))
             fprintf(out, "    %s rp_v_%s = (%s)(uintptr_t)rp_h%u;\n    %s %s = &rp_v_%s;\n", elem, n, elem, i,
                     a->ctype, n, n);
         else
@@ -275,7 +206,7 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     if (cls == REC_CLASS_NONE || k == REC_KIND_STRING_OUT || k == REC_KIND_STATBUF ||
         k == REC_KIND_MPI_STATUS)
         return; /* buffers, addresses, out storage: phase 2 and 3 */
-    if (by_pointer(a)) {
+    if (rec_arg_by_pointer(a)) {
         if (is_out_only(a))
             return;
         fprintf(out, "    %s rp_v_%s = (%s)rp_r->args[%u].i;\n    %s %s = &rp_v_%s;\n", elem, n, elem, i,
@@ -294,13 +225,13 @@ static void emit_out(const rec_func_desc *f, unsigned i)
     const rec_arg_desc *a = &f->args[i];
     const char *n = a->name;
     char elem[128];
-    element_type(a->ctype, elem, sizeof elem);
+    rec_ctype_element(a->ctype, elem, sizeof elem);
     unsigned k = a->kind;
     rec_class cls = rec_kind_class(k);
     if (is_va_list(a) || (a->flags & REC_ARG_DERIVED))
         return;
-    if (is_handle_kind(k)) {
-        if (by_pointer(a) && is_out_only(a))
+    if (rec_kind_is_handle(k)) {
+        if (rec_arg_by_pointer(a) && is_out_only(a))
             fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
                     elem, n, n, n, a->ctype, n, n);
         return;
@@ -358,7 +289,7 @@ static void emit_out(const rec_func_desc *f, unsigned i)
         fprintf(out, "#endif\n");
         return;
     }
-    if (by_pointer(a) && is_out_only(a))
+    if (rec_arg_by_pointer(a) && is_out_only(a))
         fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
                 elem, n, n, n, a->ctype, n, n);
 }
@@ -485,7 +416,7 @@ static void emit_post(const rec_func_desc *f)
         snprintf(key, sizeof key, "NULL");
     for (unsigned i = 0; i < f->nargs; i++) {
         const rec_arg_desc *a = &f->args[i];
-        if (is_handle_kind(a->kind) && (a->flags & REC_ARG_CREATE))
+        if (rec_kind_is_handle(a->kind) && (a->flags & REC_ARG_CREATE))
             fprintf(out,
                     "    if (ok)\n        rp_handle_new(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
                     "(uint64_t)(uintptr_t)rp_v_%s, %s);\n",
@@ -496,10 +427,10 @@ static void emit_post(const rec_func_desc *f)
         if (a->kind == REC_KIND_MPI_REQUEST_ARRAY)
             fprintf(out, "    rp_requests_settle(rp_x, &rp_r->args[%u], %s, rp_r->args[%u].len);\n", i,
                     a->name, i);
-        if (a->kind == REC_KIND_MPI_REQUEST && by_pointer(a) && !is_out_only(a))
+        if (a->kind == REC_KIND_MPI_REQUEST && rec_arg_by_pointer(a) && !is_out_only(a))
             fprintf(out, "    rp_requests_settle(rp_x, &rp_r->args[%u], %s, 1);\n", i, a->name);
     }
-    if (is_handle_kind(f->ret_kind) && (f->flags & REC_FN_CREATES))
+    if (rec_kind_is_handle(f->ret_kind) && (f->flags & REC_FN_CREATES))
         fprintf(out,
                 "    if (ok)\n        rp_handle_new(rp_x, REC_KIND_%s, rp_r->ret.i, "
                 "(uint64_t)(uintptr_t)ret, %s);\n",
@@ -532,7 +463,7 @@ static void emit_post(const rec_func_desc *f)
             fprintf(out, "    rp_handle_release(rp_x, REC_KIND_MPI_FILE, rp_r->args[%d].i);\n", fh);
         }
     }
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs && is_handle_kind(f->args[0].kind))
+    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_is_handle(f->args[0].kind))
         fprintf(out, "    if (ok)\n        rp_handle_forget(rp_x, REC_KIND_%s, rp_r->args[0].i);\n",
                 rec_kind_name(f->args[0].kind));
 }

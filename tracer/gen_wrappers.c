@@ -23,52 +23,6 @@ static int has(const char *s, const char *part)
     return strstr(s, part) != NULL;
 }
 
-static int is_handle_kind(unsigned k)
-{
-    switch (k) {
-    case REC_KIND_FD: case REC_KIND_DIRFD: case REC_KIND_FILE_STREAM: case REC_KIND_DIR_STREAM:
-    case REC_KIND_MAPPING: case REC_KIND_MPI_COMM: case REC_KIND_MPI_DATATYPE: case REC_KIND_MPI_OP:
-    case REC_KIND_MPI_INFO: case REC_KIND_MPI_REQUEST: case REC_KIND_MPI_FILE: case REC_KIND_MPI_GROUP:
-    case REC_KIND_H5_FILE: case REC_KIND_H5_GROUP: case REC_KIND_H5_DATASET: case REC_KIND_H5_SPACE:
-    case REC_KIND_H5_PLIST: case REC_KIND_H5_ATTR: case REC_KIND_H5_TYPE: case REC_KIND_H5_LOC:
-    case REC_KIND_H5_PLIST_CLASS:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* Kinds whose C value is itself a pointer (FILE *), not a pointer to the value. */
-static int pointer_is_value(unsigned k)
-{
-    return k == REC_KIND_FILE_STREAM || k == REC_KIND_DIR_STREAM || k == REC_KIND_MAPPING;
-}
-
-/* An argument passed by pointer whose pointee is the recorded value. */
-static int by_pointer(const rec_arg_desc *a)
-{
-    rec_class cls = rec_kind_class(a->kind);
-    if (!is_pointer(a->ctype) || pointer_is_value(a->kind) || cls == REC_CLASS_ARRAY || cls == REC_CLASS_NONE)
-        return 0;
-    switch (a->kind) {
-    case REC_KIND_PATH: case REC_KIND_STRING: case REC_KIND_STDIO_MODE: case REC_KIND_STRING_OUT:
-    case REC_KIND_STRLEN: case REC_KIND_STATBUF: case REC_KIND_MPI_STATUS:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
-/* The element type of a pointer type: "const hsize_t *" -> "hsize_t". */
-static void element_type(const char *ctype, char *elem, size_t cap)
-{
-    const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
-    snprintf(elem, cap, "%s", s);
-    size_t n = strlen(elem);
-    while (n && (elem[n - 1] == '*' || elem[n - 1] == ' '))
-        elem[--n] = 0;
-}
-
 static const char *layer_macro(unsigned layer)
 {
     static const char *names[] = {"REC_LAYER_POSIX", "REC_LAYER_MPI", "REC_LAYER_MPIIO", "REC_LAYER_HDF5"};
@@ -136,7 +90,7 @@ static const char *success_test(const rec_func_desc *f)
 static void emit_array(const rec_arg_desc *a, unsigned i)
 {
     char elem[128];
-    element_type(a->ctype, elem, sizeof elem);
+    rec_ctype_element(a->ctype, elem, sizeof elem);
     fprintf(out, "    {\n        long n = (long)(%s);\n        if (n < 0 || !%s)\n            n = 0;\n", a->len, a->name);
     /* An iovec array is only known to be that long when the call succeeded. */
     if (a->kind == REC_KIND_IOVEC)
@@ -179,8 +133,8 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     if (cls == REC_CLASS_NONE)
         return;
     const char *n = a->name;
-    if (is_handle_kind(a->kind)) {
-        if (by_pointer(a))
+    if (rec_kind_is_handle(a->kind)) {
+        if (rec_arg_by_pointer(a))
             fprintf(out, "    call.raw[%u] = %s ? (uint64_t)(uintptr_t)*%s : 0;\n", i, n, n);
         else
             fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)(%s);\n", i, n);
@@ -205,7 +159,7 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
         fprintf(out, "    r->args[%u].i = rt_status_bytes(%s, %s);\n", i, n, after ? "ok" : "1");
         return;
     case REC_KIND_DOUBLE:
-        fprintf(out, "    { double d = %s%s; memcpy(&r->args[%u].i, &d, sizeof d); }\n", by_pointer(a) ? "*" : "", n, i);
+        fprintf(out, "    { double d = %s%s; memcpy(&r->args[%u].i, &d, sizeof d); }\n", rec_arg_by_pointer(a) ? "*" : "", n, i);
         return;
     default: break;
     }
@@ -213,7 +167,7 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
         emit_array(a, i);
         return;
     }
-    if (by_pointer(a))
+    if (rec_arg_by_pointer(a))
         fprintf(out, "    r->args[%u].i = %s ? (int64_t)*%s : -1;\n", i, n, n);
     else
         fprintf(out, "    r->args[%u].i = (int64_t)(%s);\n", i, n);
@@ -223,7 +177,7 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
 static void emit_convert(const rec_func_desc *f, unsigned i)
 {
     const rec_arg_desc *a = &f->args[i];
-    if (is_handle_kind(a->kind)) {
+    if (rec_kind_is_handle(a->kind)) {
         if (a->flags & REC_ARG_CREATE)
             fprintf(out, "    r->args[%u].i = rt_handle_new(&call, REC_KIND_%s, call.raw[%u], ok);\n", i,
                     rec_kind_name(a->kind), i);
@@ -248,7 +202,7 @@ static void emit_ret(const rec_func_desc *f)
     int errno_style = f->fail == REC_FAIL_NEG1 || f->fail == REC_FAIL_NULL || f->fail == REC_FAIL_EOF ||
                       (f->fail == REC_FAIL_NEGATIVE && f->layer == REC_LAYER_POSIX);
     fprintf(out, "    r->err = ok ? 0 : %s;\n", errno_style ? "call.saved_errno" : "0");
-    if (is_handle_kind(k)) {
+    if (rec_kind_is_handle(k)) {
         fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)ret;\n", f->nargs);
         return;
     }
@@ -269,7 +223,7 @@ static void emit_ret(const rec_func_desc *f)
 static void emit_ret_convert(const rec_func_desc *f)
 {
     unsigned k = f->ret_kind;
-    if (is_handle_kind(k)) {
+    if (rec_kind_is_handle(k)) {
         if (f->flags & REC_FN_CREATES)
             fprintf(out, "    r->ret.i = rt_handle_new(&call, REC_KIND_%s, call.raw[%u], ok);\n", rec_kind_name(k), f->nargs);
         else
@@ -343,7 +297,7 @@ static void emit_wrapper(const rec_func_desc *f)
     for (unsigned i = 0; i < f->nargs; i++)
         emit_convert(f, i);
     emit_ret_convert(f);
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs && is_handle_kind(f->args[0].kind))
+    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_is_handle(f->args[0].kind))
         fprintf(out, "    if (ok)\n        rt_handle_forget(REC_KIND_%s, call.raw[0]);\n", rec_kind_name(f->args[0].kind));
     fprintf(out, "#ifdef RT_AFTER_%s\n    RT_AFTER_%s;\n#endif\n", f->name, f->name);
     fprintf(out, "    rt_commit(&call);\n#undef REAL\n%s}\n", is_void ? "" : "    return ret;\n");
