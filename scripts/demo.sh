@@ -64,4 +64,13 @@ EXTRA_PRELOAD=$BUILD_DIR/tracer/librecorder.so mpirun_cmd "$NP" -genv RECORDER_T
   "$BIN/replayer/recorder-replay" --prefix "$DEMO_DIR/replay" "$TRACE"
 "$BIN/analysis/recorder-diff" "$TRACE" "$DEMO_DIR/replay-trace"
 
-say "done: trace $TRACE, merged $DEMO_DIR/merged, replay $DEMO_DIR/replay"
+say "8. generate an SPMD C kernel from the trace (recorder-codegen), build it, run it traced, prove it faithful"
+(cd "$DEMO_DIR" && "$BIN/codegen/recorder-codegen" trace -o kernel.c)
+sed -n '1,/^ \*\//p' "$DEMO_DIR/kernel.c" # its header: what was inferred, and how
+echo "kernel.c: $(wc -c < "$DEMO_DIR/kernel.c") bytes (kernels/vpic-like.c: $(wc -c < "$ROOT_DIR/kernels/vpic-like.c"))"
+(cd "$DEMO_DIR" && h5pcc -shlib kernel.c -o kernel)
+EXTRA_PRELOAD=$BUILD_DIR/tracer/librecorder.so mpirun_cmd "$NP" -genv RECORDER_TRACES_DIR "$DEMO_DIR/kernel-trace" \
+  "$DEMO_DIR/kernel" "$DEMO_DIR/kernel-output"
+"$BIN/analysis/recorder-diff" "$TRACE" "$DEMO_DIR/kernel-trace"
+
+say "done: trace $TRACE, merged $DEMO_DIR/merged, replay $DEMO_DIR/replay, kernel $DEMO_DIR/kernel.c"

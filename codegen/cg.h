@@ -1,0 +1,244 @@
+/* cg.h: recorder-codegen's internals, shared by its parts (not a public API).
+ *
+ * The pipeline: load.c reads a merged trace into a list of instances (one
+ * per merged top-level call that the kernel reproduces, with every rank's
+ * values); remerge.c joins runs of per-rank records that are the same calls
+ * into SPMD instances; handles.c turns handle ids into the objects that
+ * created them; loops.c folds repeated runs into nested loops; fit.c finds
+ * how each value depends on the rank and the loop counters; emit*.c write
+ * the kernel through the templates. */
+#ifndef RECORDER_CODEGEN_CG_H
+#define RECORDER_CODEGEN_CG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "recorder_codegen.h"
+#include "recorder_format.h"
+#include "strbuf.h"
+
+#define CG_TOOL "recorder-codegen"
+/* Handle fields hold, once resolved, CG_HOBJ_BASE + the object's index. */
+#define CG_HOBJ_BASE ((int64_t)1 << 40)
+#define CG_MAX_DEPTH 8 /* loop nesting */
+
+/* What the kernel does with a field of a call. */
+typedef enum cg_role {
+    CG_ROLE_NONE = 0, /* not written by the kernel (outcomes, scratch, buffers) */
+    CG_ROLE_VALUE,    /* an input the kernel reproduces */
+    CG_ROLE_CREATE,   /* a handle the call creates */
+    CG_ROLE_OUTLEN    /* an out array: its recorded length (0: the caller passed NULL) */
+} cg_role;
+
+/* One call the kernel makes: the same call on every rank of a set. */
+typedef struct cg_inst {
+    const rec_func_desc *f; /* the compiled-in table's entry */
+    uint32_t rs;            /* rank set (cg_model.ranksets) */
+    uint32_t nr;            /* ranks in the set */
+    uint16_t nf;            /* fields: the arguments, then ret and errno unless void */
+    int64_t *v;             /* nf x nr values: v[field * nr + k], k-th rank of the set */
+} cg_inst;
+
+typedef struct cg_rankset {
+    uint32_t n;
+    uint32_t *ranks; /* ascending */
+} cg_rankset;
+
+/* A handle a call created. */
+typedef struct cg_hobj {
+    uint32_t creator;  /* instance */
+    uint16_t field;    /* its creating field */
+    uint8_t kind;      /* that field's kind */
+    uint32_t last_use; /* the last instance that names it */
+} cg_hobj;
+
+/* A file or directory that existed before the traced run. */
+typedef struct cg_input {
+    char *path;   /* normalized, absolute ("x/y" reads as "/x/y") */
+    int64_t size; /* bytes; -1 for a directory */
+    int hdf5;     /* an HDF5 file: it cannot be synthesized */
+} cg_input;
+
+typedef struct cg_pool_entry cg_pool_entry;
+
+/* Everything known about the trace. */
+typedef struct cg_model {
+    char *trace_dir;
+    uint32_t nranks;
+    cg_inst *insts;
+    size_t ninsts, capinsts;
+    cg_rankset *ranksets;
+    size_t nranksets;
+    cg_hobj *hobjs;
+    size_t nhobjs;
+    /* interned strings (STR, PATH) and integer arrays (ARRAY): fields hold ids */
+    char **strs;
+    uint32_t *strlens;
+    size_t nstrs, capstrs;
+    int64_t **arrs;
+    uint32_t *arrlens;
+    size_t narrs, caparrs;
+    cg_pool_entry *pool;
+    cg_input *inputs;
+    size_t ninputs;
+    /* statistics for the header comment */
+    uint64_t records, merged_records, top_level, kept;
+    uint64_t per_rank_records; /* when the trace had to be merged */
+    uint64_t dropped_queries, dropped_console, dropped_threads, dropped_unknown, dropped_skeleton;
+    uint64_t remerged_groups;
+    char dropped_names[512];
+} cg_model;
+
+/* ---- load.c ---- */
+typedef rec_codegen_options cg_options;
+
+/* Reads (merging first when needed) the trace into m. 0, or -1 with err. */
+int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *err);
+void cg_model_free(cg_model *m);
+cg_role cg_field_role(const rec_func_desc *f, unsigned field);
+unsigned cg_field_kind(const rec_func_desc *f, unsigned field);
+unsigned cg_nfields(const rec_func_desc *f);
+int cg_is_handle_kind(unsigned kind);
+int cg_by_pointer(const rec_arg_desc *a);
+int cg_str_id(cg_model *m, const char *s, size_t n); /* -1 for NULL */
+const char *cg_str(const cg_model *m, int64_t id);
+uint32_t cg_str_len(const cg_model *m, int64_t id);
+int cg_arr_id(cg_model *m, const int64_t *v, size_t n);
+const int64_t *cg_arr(const cg_model *m, int64_t id, uint32_t *n);
+uint32_t cg_rankset_id(cg_model *m, const uint32_t *ranks, uint32_t n);
+int64_t *cg_inst_values(const cg_inst *in, unsigned field); /* nr values */
+void cg_path_normalize(const char *in, char *out, size_t cap);
+
+/* ---- inputs.c: what existed before the run (fed record by record) ---- */
+typedef struct cg_inputs cg_inputs;
+cg_inputs *cg_inputs_new(void);
+/* One rank's record (depth 0 only), in stream order, at time t. */
+void cg_inputs_record(cg_inputs *s, const rec_func_desc *f, const rec_record *r, uint32_t rank, double t,
+                      const char *const *paths);
+void cg_inputs_finish(cg_inputs *s, cg_model *m);
+
+/* ---- remerge.c ---- */
+void cg_remerge(cg_model *m);
+uint64_t cg_inst_shape(const cg_model *m, const cg_inst *in, int with_ranks);
+
+/* ---- handles.c ---- */
+void cg_resolve_handles(cg_model *m);
+
+/* ---- the loop tree (loops.c) ---- */
+typedef struct cg_node {
+    int is_loop;
+    uint64_t shape;
+    size_t cost;     /* rough source bytes */
+    uint32_t lo, hi; /* the instances it covers */
+    /* a statement: its instances, one per combination of the enclosing loops' counters */
+    uint32_t *insts;
+    uint32_t ninsts;
+    /* a loop */
+    uint32_t count;
+    struct cg_node **body;
+    uint32_t nbody;
+} cg_node;
+
+typedef struct cg_tree {
+    cg_node **top;
+    uint32_t ntop;
+    uint32_t nloops;
+} cg_tree;
+
+void cg_fold(cg_model *m, const cg_options *o, cg_tree *t);
+void cg_tree_free(cg_tree *t);
+uint32_t cg_tree_loops(const cg_tree *t);
+
+/* ---- fit.c: how a field's values depend on the rank and the counters ---- */
+typedef struct cg_dims {
+    uint32_t n;
+    uint32_t count[CG_MAX_DEPTH]; /* the enclosing loops' counts, outermost first */
+} cg_dims;
+
+enum { CG_T_RANK, CG_T_RANKDIV, CG_T_RANKMOD, CG_T_COORD, CG_T_CTR, CG_T_CTRMOD };
+typedef struct cg_term {
+    uint8_t kind, arg; /* arg: counter depth or grid dimension */
+    int64_t div;       /* RANKDIV, RANKMOD, CTRMOD: the divisor */
+    int64_t coef;
+} cg_term;
+
+enum { CG_TAB_NONE, CG_TAB_RANK, CG_TAB_CTR };
+enum { CG_CAT_NONE, CG_CAT_CONST, CG_CAT_TERNARY };
+
+/* value = c + sum(terms) [+ table[rank or counter]] [+ (ternary over ranks)] */
+typedef struct cg_num {
+    int64_t c;
+    uint8_t nterms;
+    cg_term terms[CG_MAX_DEPTH + 4];
+    uint8_t table;     /* CG_TAB_* */
+    uint8_t table_ctr; /* CG_TAB_CTR: the counter */
+    int64_t *tab;      /* CG_TAB_RANK: nranks entries; CG_TAB_CTR: the counter's count */
+    uint32_t ntab;
+    int ternary; /* the rank part is a choice between values (in tab, per rank) */
+    uint8_t grid_ndims;
+    int grid_dims[3];
+} cg_num;
+
+/* A categorical value (strings, constants, handles): equal everywhere, or
+ * chosen by the rank, or by one counter. */
+typedef struct cg_cat {
+    int mode;      /* CG_CAT_CONST, CG_CAT_TERNARY (by rank), or a table */
+    uint8_t table; /* CG_TAB_RANK or CG_TAB_CTR when a table */
+    uint8_t table_ctr;
+    int64_t value; /* CONST */
+    int64_t *tab;  /* values by rank (nranks entries) or by counter */
+    uint32_t ntab;
+    int64_t none; /* the value of ranks outside the set in rank tables */
+} cg_cat;
+
+typedef struct cg_fitctx {
+    cg_model *m; /* string formats are interned */
+    const cg_rankset *rs;
+    cg_dims dims;
+    uint32_t ninsts;
+    const int64_t *const *vals; /* per instance: the nr values of the field */
+    int grid_nd;                /* try an MPI_Dims_create grid of this many dimensions early (0: late) */
+} cg_fitctx;
+
+/* 0 and the model, or -1 when the values follow no model the kernel can express. */
+int cg_fit_num(const cg_fitctx *x, cg_num *out);
+int cg_fit_cat(const cg_fitctx *x, int allow_tables, cg_cat *out);
+void cg_num_free(cg_num *n);
+void cg_cat_free(cg_cat *c);
+
+/* ---- values.c: one field of a statement, by the class of its values ---- */
+enum { CG_FIT_NUM, CG_FIT_CAT, CG_FIT_STR, CG_FIT_ARR };
+
+typedef struct cg_fieldfit cg_fieldfit;
+struct cg_fieldfit {
+    int cls;     /* CG_FIT_*: what the field is (a STR or ARR that fits no pattern becomes CAT) */
+    int strings; /* CAT values are string ids */
+    cg_num num;
+    cg_cat cat;
+    /* STR: literal parts around the varying digit runs, each run a number */
+    uint32_t nruns;
+    cg_cat fmt; /* the printf format (string ids): equal everywhere, by rank or by a counter */
+    int *llrun; /* a run needs %lld */
+    cg_num *runs;
+    int *width;    /* 0, or the zero-padded width */
+    int is_prefix; /* the values are the first runs[0] bytes ("%.*s") of prefix_of */
+    int64_t prefix_of;
+    /* ARR: one fit per element */
+    uint32_t nel;
+    cg_fieldfit *el;
+};
+
+/* How the values of a field (vals[t][k]) of instances under loops d on
+ * ranks rs can be written; 0, or -1 when they cannot. cls is the field's
+ * class: NUM (integers), CAT (constants, handles), STR (string ids) or ARR
+ * (array ids, elements of class el_cls). */
+int cg_fit_values(const cg_fitctx *x, int cls, int el_cls, int allow_tables, cg_fieldfit *out);
+void cg_fieldfit_free(cg_fieldfit *f);
+/* Rough size in source bytes. */
+size_t cg_fieldfit_cost(const cg_model *m, const cg_fieldfit *f);
+/* MPI_Dims_create's grid: balanced, non-increasing. */
+void cg_dims_create(int n, int ndims, int *dims);
+/* The maximum absolute value the numeric expression can take (for types). */
+int64_t cg_num_max(const cg_num *n, const cg_model *m, const cg_dims *d);
+
+#endif

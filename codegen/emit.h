@@ -1,0 +1,103 @@
+/* emit.h: writing the kernel (internal to codegen's emit*.c). */
+#ifndef RECORDER_CODEGEN_EMIT_H
+#define RECORDER_CODEGEN_EMIT_H
+
+#include "cg.h"
+#include "template.h"
+
+/* A table the kernel declares: rank- or counter-indexed values. */
+typedef struct cg_table {
+    char *name, *ctype, *body; /* body: "{...}" */
+    const char *label;         /* what indexes it: "rank", "i", ... */
+    uint32_t n;
+    int local; /* inside main (its values are not constant expressions) */
+} cg_table;
+
+/* What one statement node knows at emission. */
+typedef struct cg_stmtinfo {
+    const cg_node *node;
+    char **vars; /* per field: the variable a CREATE field fills, or NULL */
+    int *used;   /* per field: some later call names it */
+    int guarded; /* it sits inside a rank guard */
+} cg_stmtinfo;
+
+typedef struct cg_emitter {
+    cg_model *m;
+    cg_tree *t;
+    const cg_options *o;
+    /* inst -> its statement */
+    cg_stmtinfo **inst_stmt;
+    cg_stmtinfo *stmts;
+    size_t nstmts, capstmts;
+    /* names */
+    char **names;
+    size_t nnames;
+    /* tables */
+    cg_table *tables;
+    size_t ntables;
+    /* what the body uses */
+    char *root;          /* ROOT */
+    char array_elem[64]; /* the element type of the array being written */
+    int64_t *blocks;     /* how far the ranks' values step: rank coefficients */
+    size_t nblocks;
+    int uses_root;
+    int uses_P, uses_S, uses_text, uses_status, uses_stat[4], grid_ndims, other_grid;
+    uint32_t statuses; /* MPI_Status array length */
+    int64_t wsize, rsize;
+    int layers[REC_LAYER_COUNT];
+    char *protos; /* declarations of functions the headers do not declare */
+    /* the current statement's loop counters */
+    cg_dims dims;
+    /* statistics for the header */
+    uint32_t n_affine, n_ranks_nranks, n_div, n_grid, n_rank_table, n_ternary, n_ctr_affine, n_ctr_table,
+        n_patterns, n_guards, n_statements, n_ctr_choice, n_nranks;
+    char example_affine[160], example_grid[160], example_pattern[160];
+} cg_emitter;
+
+/* ---- emit_value.c ---- */
+const char *cg_counter_name(unsigned depth);
+/* A C condition that holds exactly on the ranks of rs (nranks in all). */
+void cg_rank_condition(const cg_rankset *rs, uint32_t nranks, sb *out);
+/* The same for a loop counter or any index var over 0 .. total-1. */
+void cg_index_condition(const uint32_t *idx, uint32_t n, uint32_t total, const char *var, sb *out);
+/* A numeric expression; kind picks symbolic names for constants. */
+void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *field, sb *out, int *is_ll);
+/* A categorical value; text(v) writes one value. */
+typedef void (*cg_value_text)(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *field, const char *ctype,
+                   cg_value_text text, sb *out);
+/* A string pattern: "fmt", args (for P(), S() or a literal). */
+void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, int path, sb *out);
+/* The traced run's directory, when naming it ROOT saves room; and a path through it. */
+void cg_choose_root(cg_emitter *e);
+/* The steps of the values that are affine in the rank (for q * nranks). */
+void cg_collect_blocks(cg_emitter *e);
+void cg_path_text(cg_emitter *e, const char *s, size_t n, int as_format, sb *out);
+/* The C text of a constant of a kind (O_CREAT | O_TRUNC, H5S_UNLIMITED, 0644, ...). */
+void cg_const_text(int64_t v, unsigned kind, sb *out);
+void cg_string_literal(const char *s, uint32_t n, sb *out);
+const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, const char *body, uint32_t n,
+                         int local, const char *label);
+/* A unique C identifier starting with base. */
+const char *cg_unique_name(cg_emitter *e, const char *base);
+
+/* ---- emit_stmt.c ---- */
+/* One statement (its call, with assignment or declaration) into out. */
+void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c);
+/* Declarations a guarded or out-parameter statement needs before it. */
+void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out);
+void cg_prepare_stmts(cg_emitter *e);
+const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size_t cap);
+
+/* ---- bufsize.c ---- */
+void cg_buffer_sizes(cg_emitter *e);
+
+/* ---- wrap.c ---- */
+/* Breaks lines longer than the column limit the way clang-format does. */
+char *cg_wrap_lines(const char *text, unsigned limit);
+
+/* ---- templates.c ---- */
+/* The text of template name (from dir if set, else built in); NULL if none. */
+char *cg_template(const char *dir, const char *name, char *err, size_t cap);
+
+#endif

@@ -1,0 +1,652 @@
+/* emit_kernel.c: the kernel's text. The loop tree becomes the body, run by
+ * run: statements through the per-layer call templates, loops through
+ * loop.tmpl, statements of some ranks only inside guard.tmpl blocks, each
+ * file's part of the body opened by a comment; then the skeleton
+ * (kernel.c.tmpl) gets the header comment, the tables, the helpers the body
+ * uses (and only those), the setup step and the body. Long lines are
+ * broken as clang-format breaks them. */
+#include "emit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    T_KERNEL,
+    T_HEADER,
+    T_LOOP,
+    T_GUARD,
+    T_SECTION,
+    T_TABLE,
+    T_CALL,
+    NTEMPLATES = T_CALL + REC_LAYER_COUNT
+};
+static const char *const template_names[NTEMPLATES] = {
+    "kernel.c.tmpl", "header.tmpl",     "loop.tmpl",     "guard.tmpl",      "section.tmpl",
+    "table.tmpl",    "call_posix.tmpl", "call_mpi.tmpl", "call_mpiio.tmpl", "call_hdf5.tmpl"};
+
+typedef struct kernel {
+    cg_emitter e;
+    char *tpl[NTEMPLATES];
+    char err[1024];
+    int failed;
+} kernel;
+
+static void render(kernel *k, int which, tpl_ctx *c, sb *out)
+{
+    if (k->failed)
+        return;
+    char *text = tpl_render(template_names[which], k->tpl[which], c, k->err, sizeof k->err);
+    if (!text) {
+        k->failed = 1;
+        return;
+    }
+    sb_puts(out, text);
+    free(text);
+}
+
+/* ---- the body ---- */
+
+static const cg_node *first_stmt(const cg_node *n)
+{
+    while (n->is_loop && n->nbody)
+        n = n->body[0];
+    return n->is_loop ? NULL : n;
+}
+
+/* The rank set every statement under n shares, or UINT32_MAX. */
+static uint32_t node_rs(const cg_emitter *e, const cg_node *n)
+{
+    if (!n->is_loop)
+        return e->m->insts[n->insts[0]].rs;
+    uint32_t rs = UINT32_MAX;
+    for (uint32_t b = 0; b < n->nbody; b++) {
+        uint32_t r = node_rs(e, n->body[b]);
+        if (r == UINT32_MAX || (b && r != rs))
+            return UINT32_MAX;
+        rs = r;
+    }
+    return rs;
+}
+
+static void basename_of(const char *path, sb *out)
+{
+    const char *slash = strrchr(path, '/');
+    sb_puts(out, slash && slash[1] ? slash + 1 : path);
+}
+
+/* "vpic.h5", or "vorpal_*.h5" when the file changes from call to call. */
+static int section_title(const cg_emitter *e, const cg_node *n, sb *out)
+{
+    const cg_node *s = first_stmt(n);
+    if (!s)
+        return 0;
+    const cg_inst *in = &e->m->insts[s->insts[0]];
+    int path = -1, creates = 0;
+    for (unsigned a = 0; a < in->f->nargs; a++) {
+        if (in->f->args[a].kind == REC_KIND_PATH && path < 0)
+            path = (int)a;
+        creates |= cg_field_role(in->f, a) == CG_ROLE_CREATE;
+    }
+    creates |= cg_field_role(in->f, in->f->nargs) == CG_ROLE_CREATE;
+    if (path < 0 || !creates)
+        return 0;
+    const char *first = NULL;
+    size_t pre = 0, suf = 0;
+    for (uint32_t u = 0; u < s->ninsts; u++) {
+        const cg_inst *x = &e->m->insts[s->insts[u]];
+        for (uint32_t k = 0; k < x->nr; k++) {
+            const char *p = cg_str(e->m, cg_inst_values(x, (unsigned)path)[k]);
+            if (!p)
+                return 0;
+            if (!first) {
+                first = p;
+                pre = suf = strlen(p);
+                continue;
+            }
+            size_t i = 0, lp = strlen(p), lf = strlen(first);
+            while (i < pre && p[i] == first[i])
+                i++;
+            pre = i;
+            for (i = 0; i < suf && i < lp && p[lp - 1 - i] == first[lf - 1 - i]; i++)
+                ;
+            suf = i;
+        }
+    }
+    size_t lf = strlen(first);
+    if (pre == lf) {
+        basename_of(first, out);
+        return 1;
+    }
+    /* the varying part is a number: "vorpal_*.h5", not "vorpal_000*.h5" */
+    while (pre > 0 && first[pre - 1] >= '0' && first[pre - 1] <= '9')
+        pre--;
+    while (suf > 0 && first[lf - suf] >= '0' && first[lf - suf] <= '9')
+        suf--;
+    sb glob = {0};
+    sb_putn(&glob, first, pre);
+    sb_putc(&glob, '*');
+    sb_puts(&glob, first + lf - (suf < lf - pre ? suf : lf - pre));
+    basename_of(sb_str(&glob), out);
+    sb_free(&glob);
+    return 1;
+}
+
+static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t parent_rs, unsigned depth,
+                         sb *out);
+
+static void render_item(kernel *k, const cg_node *n, uint32_t rs, unsigned depth, sb *out)
+{
+    cg_emitter *e = &k->e;
+    tpl_ctx *c = tpl_new();
+    if (n->is_loop) {
+        e->dims.count[e->dims.n++] = n->count;
+        sb body = {0};
+        render_block(k, n->body, n->nbody, rs, depth + 1, &body);
+        e->dims.n--;
+        while (body.len && body.s[body.len - 1] == '\n')
+            body.s[--body.len] = 0;
+        tpl_set(c, "counter", cg_counter_name(depth));
+        tpl_setf(c, "count", "%u", n->count);
+        tpl_set(c, "body", sb_str(&body));
+        render(k, T_LOOP, c, out);
+        sb_free(&body);
+    } else {
+        cg_stmtinfo *s = e->inst_stmt[n->insts[0]];
+        cg_emit_stmt(e, s, c);
+        render(k, T_CALL + e->m->insts[n->insts[0]].f->layer, c, out);
+    }
+    tpl_free(c);
+}
+
+static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t parent_rs, unsigned depth,
+                         sb *out)
+{
+    cg_emitter *e = &k->e;
+    for (uint32_t i = 0; i < n;) {
+        uint32_t rs = node_rs(e, nodes[i]);
+        if (rs == UINT32_MAX)
+            rs = parent_rs;
+        sb title = {0};
+        if (depth == 0 && section_title(e, nodes[i], &title)) {
+            tpl_ctx *c = tpl_new();
+            tpl_set(c, "title", sb_str(&title));
+            render(k, T_SECTION, c, out);
+            tpl_free(c);
+        }
+        sb_free(&title);
+        uint32_t j = i + 1;
+        while (j < n) {
+            uint32_t r = node_rs(e, nodes[j]);
+            sb t = {0};
+            int breaks = depth == 0 && section_title(e, nodes[j], &t);
+            sb_free(&t);
+            if ((r == UINT32_MAX ? parent_rs : r) != rs || breaks)
+                break;
+            j++;
+        }
+        if (rs == parent_rs) {
+            for (; i < j; i++)
+                render_item(k, nodes[i], rs, depth, out);
+            continue;
+        }
+        /* calls of some ranks only: their variables live before the block */
+        sb body = {0};
+        for (uint32_t g = i; g < j; g++) {
+            if (nodes[g]->is_loop)
+                continue;
+            cg_stmtinfo *s = e->inst_stmt[nodes[g]->insts[0]];
+            s->guarded = 1;
+            cg_emit_decls(e, s, 1, out);
+        }
+        for (; i < j; i++)
+            render_item(k, nodes[i], rs, depth, &body);
+        while (body.len && body.s[body.len - 1] == '\n')
+            body.s[--body.len] = 0;
+        sb cond = {0};
+        cg_rank_condition(&e->m->ranksets[rs], e->m->nranks, &cond);
+        tpl_ctx *c = tpl_new();
+        tpl_set(c, "condition", sb_str(&cond));
+        tpl_set(c, "body", sb_str(&body));
+        render(k, T_GUARD, c, out);
+        tpl_free(c);
+        sb_free(&cond);
+        sb_free(&body);
+        e->n_guards++;
+    }
+}
+
+/* ---- the header comment ---- */
+
+/* Adds text to the header, broken into lines of at most 100 columns. */
+typedef struct hdr {
+    tpl_ctx *c;
+    int lines;
+} hdr;
+
+static void header_text(hdr *h, const char *text, int indent)
+{
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        size_t room = 104 - (first ? 0 : (size_t)indent), n = strlen(p);
+        if (n > room) {
+            n = room;
+            while (n > 20 && p[n] != ' ')
+                n--;
+        }
+        tpl_ctx *l = tpl_push(h->c, "lines");
+        tpl_set(l, "prefix", h->lines++ ? " *" : "/*");
+        tpl_setf(l, "text", "%*s%.*s", first ? 0 : indent, "", (int)n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+        first = 0;
+    }
+}
+
+static void header_line(hdr *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void header_line(hdr *h, const char *fmt, ...)
+{
+    sb b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    header_text(h, sb_str(&b), 2);
+    sb_free(&b);
+}
+
+static void relation(sb *b, const char *what, uint32_t n, const char *example)
+{
+    if (!n)
+        return;
+    sb_printf(b, "%s%s (%u%s%s)", b->len ? ", " : "", what, n, example && *example ? ", e.g. " : "",
+              example && *example ? example : "");
+}
+
+static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
+{
+    cg_emitter *e = &k->e;
+    cg_model *m = e->m;
+    hdr hh = {tpl_new(), 0}, *h = &hh;
+    if (m->per_rank_records)
+        header_line(h,
+                    "I/O kernel generated by recorder-codegen from %s: %u ranks, %llu records (%llu merged).",
+                    m->trace_dir, m->nranks, (unsigned long long)m->per_rank_records,
+                    (unsigned long long)m->merged_records);
+    else
+        header_line(h, "I/O kernel generated by recorder-codegen from %s: %u ranks, %llu merged records.",
+                    m->trace_dir, m->nranks, (unsigned long long)m->merged_records);
+    sb left = {0};
+    if (m->dropped_queries) {
+        /* the first two names say what kind of calls */
+        const char *comma = strchr(m->dropped_names, ',');
+        comma = comma ? strchr(comma + 1, ',') : NULL;
+        sb_printf(&left, "%llu MPI queries (%.*s%s)", (unsigned long long)m->dropped_queries,
+                  comma ? (int)(comma - m->dropped_names) : (int)strlen(m->dropped_names), m->dropped_names,
+                  comma ? ", ..." : "");
+    }
+    if (m->dropped_console)
+        sb_printf(&left, "%s%llu console call%s", left.len ? ", " : "",
+                  (unsigned long long)m->dropped_console, m->dropped_console > 1 ? "s" : "");
+    if (m->dropped_threads)
+        sb_printf(&left, "%s%llu calls of other threads", left.len ? ", " : "",
+                  (unsigned long long)m->dropped_threads);
+    header_line(
+        h,
+        "Its %llu top-level calls that do, shape or order I/O: %u statements, %u loops, %u rank guard%s%s%s.",
+        (unsigned long long)m->kept, e->n_statements, cg_tree_loops(t), e->n_guards,
+        e->n_guards == 1 ? "" : "s", left.len ? "; left out: " : "", sb_str(&left));
+    sb_free(&left);
+    sb rel = {0};
+    relation(&rel, "affine in the counters", e->n_ctr_affine, NULL);
+    relation(&rel, "counter tables", e->n_ctr_table, NULL);
+    relation(&rel, "counter choices", e->n_ctr_choice, NULL);
+    relation(&rel, "name patterns", e->n_patterns, e->example_pattern);
+    sb rank = {0};
+    relation(&rank, "affine", e->n_affine, e->example_affine);
+    relation(&rank, "block x nranks", e->n_nranks, NULL);
+    relation(&rank, "rank / q or rank % q", e->n_div, NULL);
+    relation(&rank, "grid coordinates", e->n_grid, e->example_grid);
+    relation(&rank, "tables", e->n_rank_table, NULL);
+    relation(&rank, "choices", e->n_ternary, NULL);
+    relation(&rank, "per-rank runs made SPMD", (uint32_t)m->remerged_groups, NULL);
+    if (rel.len || rank.len)
+        header_line(h, "Inferred: %s%s%s%s%s.", rel.len ? "loops of repeated calls with values " : "",
+                    sb_str(&rel),
+                    rel.len && rank.len ? "; by rank: "
+                    : rank.len          ? "by rank: "
+                                        : "",
+                    sb_str(&rank), "");
+    sb_free(&rel);
+    sb_free(&rank);
+    uint32_t dirs = 0, files = 0, hdf5 = 0;
+    for (size_t i = 0; i < m->ninputs; i++) {
+        dirs += m->inputs[i].size < 0;
+        files += m->inputs[i].size >= 0 && !m->inputs[i].hdf5;
+        hdf5 += m->inputs[i].hdf5;
+    }
+    header_line(h,
+                "Paths are re-rooted under OUTDIR; setup() re-creates the %u directories and %u files that "
+                "existed before the run.",
+                dirs, files);
+    if (hdf5)
+        header_line(h, "Warning: %u HDF5 input files the run did not create cannot be synthesized.", hdf5);
+    header_line(
+        h, "Build: h5pcc -shlib kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
+        m->nranks);
+    sb text = {0};
+    render(k, T_HEADER, h->c, &text);
+    while (text.len && text.s[text.len - 1] == '\n')
+        text.s[--text.len] = 0;
+    tpl_set(c, "header", sb_str(&text));
+    sb_free(&text);
+    tpl_free(h->c);
+}
+
+/* ---- the skeleton ---- */
+
+static void add_include(tpl_ctx *c, const char *file)
+{
+    tpl_set(tpl_push(c, "includes"), "file", file);
+}
+
+static int uses(const cg_model *m, const char *const *names)
+{
+    for (size_t i = 0; i < m->ninsts; i++)
+        for (const char *const *n = names; *n; n++)
+            if (!strncmp(m->insts[i].f->name, *n, strlen(*n)))
+                return 1;
+    return 0;
+}
+
+static void includes(kernel *k, tpl_ctx *c)
+{
+    cg_emitter *e = &k->e;
+    static const char *const dirent[] = {"opendir", "readdir", "closedir", "fdopendir", NULL};
+    static const char *const uio[] = {"readv", "writev", "preadv", "pwritev", NULL};
+    static const char *const mman[] = {"mmap", "msync", "munmap", NULL};
+    static const char *const utime[] = {"utime", NULL};
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, dirent))
+        add_include(c, "dirent.h");
+    add_include(c, "fcntl.h");
+    if (e->layers[REC_LAYER_HDF5])
+        add_include(c, "hdf5.h");
+    add_include(c, "mpi.h");
+    if (e->uses_P || e->uses_S || e->protos)
+        add_include(c, "stdarg.h");
+    add_include(c, "stdio.h");
+    add_include(c, "stdlib.h");
+    for (size_t i = 0; i < k->e.m->ninputs; i++)
+        if (k->e.m->inputs[i].size >= 0) {
+            add_include(c, "string.h");
+            break;
+        }
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, mman))
+        add_include(c, "sys/mman.h");
+    if (e->layers[REC_LAYER_POSIX] || e->uses_stat[0] || e->uses_stat[1] || e->uses_stat[2])
+        add_include(c, "sys/stat.h");
+    add_include(c, "sys/syscall.h");
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, utime))
+        add_include(c, "sys/time.h");
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, uio))
+        add_include(c, "sys/uio.h");
+    add_include(c, "unistd.h");
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, utime))
+        add_include(c, "utime.h");
+}
+
+/* A braced list "{a, b, ...}" too long for one line: one value per line,
+ * each labelled with its index (the comments, aligned one column after the
+ * longest value as clang-format aligns them, also keep it from repacking). */
+static void list_lines(const char *body, uint32_t n, const char *label, int indent, sb *out)
+{
+    sb_puts(out, "{\n");
+    const char **starts = cg_alloc((n + 1) * sizeof *starts);
+    int *lens = cg_alloc((n + 1) * sizeof *lens), width = 0;
+    uint32_t count = 0;
+    const char *p = body + 1;
+    for (uint32_t k = 0; *p && *p != '}' && k < n; k++) {
+        const char *start = p;
+        int in_str = 0, depth = 0;
+        for (; *p; p++) {
+            if (in_str) {
+                if (*p == '\\')
+                    p++;
+                else if (*p == '"')
+                    in_str = 0;
+            } else if (*p == '"') {
+                in_str = 1;
+            } else if (*p == '(' || *p == '{') {
+                depth++;
+            } else if ((*p == ')' || *p == '}') && depth-- == 0) {
+                break;
+            } else if (*p == ',' && depth == 0) {
+                break;
+            }
+        }
+        starts[count] = start;
+        lens[count] = (int)(p - start);
+        width = lens[count] > width ? lens[count] : width;
+        count++;
+        if (*p == ',')
+            p++;
+        while (*p == ' ')
+            p++;
+    }
+    for (uint32_t k = 0; k < count; k++)
+        sb_printf(out, "%*s%.*s,%*s /* %s %u */\n", indent + 4, "", lens[k], starts[k], width - lens[k], "",
+                  label, k);
+    sb_printf(out, "%*s}", indent, "");
+    free(starts);
+    free(lens);
+}
+
+/* body on one line when "prefix body;" fits in 110 columns, else by lines. */
+static void braced(const char *body, uint32_t n, const char *label, int indent, size_t prefix, sb *out)
+{
+    if (indent + prefix + strlen(body) + 1 <= 110)
+        sb_puts(out, body);
+    else
+        list_lines(body, n, label, indent, out);
+}
+
+static void tables_and_locals(kernel *k, tpl_ctx *c)
+{
+    cg_emitter *e = &k->e;
+    for (size_t i = 0; i < e->ntables; i++) {
+        const cg_table *t = &e->tables[i];
+        tpl_ctx *x = tpl_new();
+        tpl_flag(x, "static", !t->local);
+        tpl_setf(x, "ctype", "%s%s", strncmp(t->ctype, "const ", 6) ? "const " : "", t->ctype);
+        tpl_set(x, "name", t->name);
+        tpl_setf(x, "n", "%u", t->n);
+        /* "static const TYPE NAME[N] = " */
+        char digits[16];
+        size_t prefix = (t->local ? 4 : 7) + (strncmp(t->ctype, "const ", 6) ? 6 : 0) + strlen(t->ctype) +
+                        strlen(t->name) + (size_t)snprintf(digits, sizeof digits, "%u", t->n) + 6;
+        sb values = {0};
+        braced(t->body, t->n, t->label, 0, prefix, &values);
+        tpl_set(x, "values", sb_str(&values));
+        sb_free(&values);
+        sb text = {0};
+        render(k, T_TABLE, x, &text);
+        while (text.len && text.s[text.len - 1] == '\n')
+            text.s[--text.len] = 0;
+        tpl_set(tpl_push(c, t->local ? "locals" : "tables"), t->local ? "local" : "table", sb_str(&text));
+        sb_free(&text);
+        tpl_free(x);
+    }
+    static const char *const stats[] = {"struct stat st;", "struct stat64 st64;", "struct statx stx;"};
+    for (int s = 0; s < 3; s++)
+        if (e->uses_stat[s])
+            tpl_set(tpl_push(c, "locals"), "local", stats[s]);
+    if (e->uses_status)
+        tpl_set(tpl_push(c, "locals"), "local", "MPI_Status status;");
+    if (e->statuses)
+        tpl_setf(tpl_push(c, "locals"), "local", "MPI_Status statuses[%u];", e->statuses);
+    if (e->other_grid) {
+        tpl_setf(tpl_push(c, "locals"), "local", "int coords%dd[%d];", e->other_grid, e->other_grid);
+        tpl_setf(tpl_push(c, "locals"), "local", "grid_coords(rank, nranks, %d, coords%dd);", e->other_grid,
+                 e->other_grid);
+    }
+}
+
+static void setup_inputs(kernel *k, tpl_ctx *c)
+{
+    cg_model *m = k->e.m;
+    /* the directories: inputs and the parents of input files, the deepest only (mkdir -p makes the rest) */
+    char **dirs = cg_calloc(m->ninputs + 1, sizeof *dirs);
+    size_t ndirs = 0;
+    for (size_t i = 0; i < m->ninputs; i++) {
+        char *d = cg_strdup(m->inputs[i].path);
+        if (m->inputs[i].size >= 0)
+            *strrchr(d, '/') = 0;
+        dirs[ndirs++] = d;
+    }
+    sb list = {0}, files = {0};
+    uint32_t nleaves = 0, nfiles = 0;
+    for (size_t i = 0; i < ndirs; i++) {
+        size_t len = strlen(dirs[i]);
+        int dup = 0, parent = 0;
+        for (size_t j = 0; j < ndirs; j++) {
+            parent |= !strncmp(dirs[j], dirs[i], len) && dirs[j][len] == '/';
+            dup |= j < i && !strcmp(dirs[j], dirs[i]);
+        }
+        if (dup || parent || !len)
+            continue;
+        sb_puts(&list, nleaves++ ? ", " : "{");
+        cg_path_text(&k->e, dirs[i], len, 0, &list);
+    }
+    if (!nleaves)
+        sb_puts(&list, "{\"\"");
+    sb_putc(&list, '}');
+    for (size_t i = 0; i < m->ninputs; i++) {
+        const cg_input *in = &m->inputs[i];
+        if (in->size < 0 || in->hdf5)
+            continue;
+        sb_puts(&files, nfiles++ ? ", {" : "{{");
+        cg_path_text(&k->e, in->path, strlen(in->path), 0, &files);
+        sb_printf(&files, ", %lld}", (long long)in->size);
+    }
+    sb text = {0};
+    braced(sb_str(&list), nleaves ? nleaves : 1, "directory", 4, 36, &text);
+    tpl_set(c, "dirs", sb_str(&text));
+    sb_free(&text);
+    tpl_flag(c, "has_files", nfiles > 0);
+    if (nfiles) {
+        sb_putc(&files, '}');
+        braced(sb_str(&files), nfiles, "file", 4, 14, &text);
+        tpl_set(c, "files", sb_str(&text));
+    }
+    sb_free(&text);
+    sb_free(&list);
+    sb_free(&files);
+    for (size_t i = 0; i < ndirs; i++)
+        free(dirs[i]);
+    free(dirs);
+}
+
+/* Statuses arrays: as long as the longest request list. */
+static void count_statuses(cg_emitter *e)
+{
+    for (size_t i = 0; i < e->m->ninsts; i++) {
+        const cg_inst *in = &e->m->insts[i];
+        int has = 0;
+        int64_t count = 0;
+        for (unsigned a = 0; a < in->f->nargs; a++) {
+            has |= in->f->args[a].kind == REC_KIND_MPI_STATUS_ARRAY;
+            if (in->f->args[a].kind == REC_KIND_COUNT)
+                for (uint32_t r = 0; r < in->nr; r++)
+                    count = cg_inst_values(in, a)[r] > count ? cg_inst_values(in, a)[r] : count;
+        }
+        if (has && count > e->statuses)
+            e->statuses = (uint32_t)(count > 4096 ? 4096 : count);
+    }
+}
+
+int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec_error *err)
+{
+    kernel k;
+    memset(&k, 0, sizeof k);
+    cg_emitter *e = &k.e;
+    e->m = m;
+    e->t = t;
+    e->o = o;
+    for (int i = 0; i < NTEMPLATES && !k.failed; i++)
+        if (!(k.tpl[i] = cg_template(o->templates, template_names[i], k.err, sizeof k.err)))
+            k.failed = 1;
+    cg_prepare_stmts(e);
+    cg_buffer_sizes(e);
+    cg_choose_root(e);
+    cg_collect_blocks(e);
+    count_statuses(e);
+    uint32_t *all = cg_alloc(m->nranks * sizeof *all);
+    for (uint32_t r = 0; r < m->nranks; r++)
+        all[r] = r;
+    uint32_t everyone = cg_rankset_id(m, all, m->nranks);
+    free(all);
+    sb body = {0};
+    render_block(&k, t->top, t->ntop, everyone, 0, &body);
+    while (body.len && body.s[body.len - 1] == '\n')
+        body.s[--body.len] = 0;
+    const char *b = sb_str(&body);
+    while (*b == '\n')
+        b++;
+    tpl_ctx *c = tpl_new();
+    build_header(&k, t, c);
+    includes(&k, c);
+    tables_and_locals(&k, c);
+    setup_inputs(&k, c);
+    int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_text;
+    tpl_flag(c, "buffers", buffers);
+    tpl_flag(c, "text", e->uses_text);
+    tpl_setf(c, "wsize", "%lld", (long long)(e->wsize > 0 ? e->wsize : 1));
+    tpl_setf(c, "rsize", "%lld", (long long)(e->rsize > 0 ? e->rsize : 1));
+    tpl_flag(c, "uses_P", e->uses_P);
+    tpl_flag(c, "uses_S", e->uses_S);
+    tpl_flag(c, "traced", e->uses_P || e->uses_S);
+    if (e->grid_ndims || e->other_grid)
+        tpl_setf(c, "grid", "%d", e->grid_ndims ? e->grid_ndims : e->other_grid);
+    if (e->protos)
+        tpl_set(c, "protos", e->protos);
+    tpl_setf(c, "nranks", "%u", m->nranks);
+    tpl_set(c, "program", o->program ? o->program : "kernel");
+    if (e->uses_root)
+        tpl_set(c, "root", e->root);
+    tpl_set(c, "body", b);
+    sb text = {0};
+    render(&k, T_KERNEL, c, &text);
+    tpl_free(c);
+    sb_free(&body);
+    if (!k.failed)
+        *out = cg_wrap_lines(sb_str(&text), 110);
+    else
+        snprintf(err->msg, sizeof err->msg, "%s", k.err);
+    sb_free(&text);
+    for (int i = 0; i < NTEMPLATES; i++)
+        free(k.tpl[i]);
+    for (size_t i = 0; i < e->nstmts; i++) {
+        for (unsigned f = 0; f < e->m->insts[e->stmts[i].node->insts[0]].nf; f++)
+            free(e->stmts[i].vars[f]);
+        free(e->stmts[i].vars);
+        free(e->stmts[i].used);
+    }
+    free(e->stmts);
+    free(e->inst_stmt);
+    for (size_t i = 0; i < e->nnames; i++)
+        free(e->names[i]);
+    free(e->names);
+    for (size_t i = 0; i < e->ntables; i++) {
+        free(e->tables[i].name);
+        free(e->tables[i].ctype);
+        free(e->tables[i].body);
+    }
+    free(e->tables);
+    free(e->protos);
+    free(e->root);
+    free(e->blocks);
+    return k.failed ? -1 : 0;
+}

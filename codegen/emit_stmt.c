@@ -1,0 +1,655 @@
+/* emit_stmt.c: one call of the kernel, argument by argument. What to write
+ * follows from each argument's kind (the function table): handles become
+ * the variables their creating calls filled (predefined ones their C
+ * constants), paths go through P() (re-rooted under OUTDIR), strings are
+ * literals or S() patterns, arrays compound literals, data buffers the
+ * shared pattern buffer (wbuf) or the scratch buffer (rbuf), out arguments
+ * scratch storage; derived fields are not parameters. fprintf writes the
+ * traced number of bytes, vfprintf-style functions go through a variadic
+ * trampoline, and functions the headers do not declare get a prototype. */
+#define _GNU_SOURCE
+#include "emit.h"
+#include "hooks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_CODE ((int64_t)1 << 52) /* a handle value rendered as a variable: + the name's string id */
+
+static int is_pointer(const char *ctype)
+{
+    size_t n = strlen(ctype);
+    return n && ctype[n - 1] == '*';
+}
+
+/* "const hsize_t *" -> "hsize_t"; "MPI_Comm *" -> "MPI_Comm"; "void **" -> "void *". */
+static void element_type(const char *ctype, char *out, size_t cap)
+{
+    const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
+    snprintf(out, cap, "%s", s);
+    size_t n = strlen(out);
+    if (n && out[n - 1] == '*')
+        out[--n] = 0;
+    while (n && out[n - 1] == ' ')
+        out[--n] = 0;
+}
+
+const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size_t cap)
+{
+    if (field >= f->nargs)
+        snprintf(buf, cap, "%s", f->ret_ctype);
+    else
+        element_type(f->args[field].ctype, buf, cap);
+    return buf;
+}
+
+static const char *plist_base(int64_t cls)
+{
+    static const char *const names[] = {"plist", "ocpl", "fcpl",   "fapl", "dcpl", "dapl",
+                                        "dxpl",  "fmpl", "gcpl",   "gapl", "tcpl", "tapl",
+                                        "scpl",  "acpl", "ocpypl", "lcpl", "lapl", "aapl"};
+    return cls > 0 && cls < (int64_t)(sizeof names / sizeof names[0]) ? names[cls] : "plist";
+}
+
+static const char *var_base(const cg_inst *in, unsigned kind)
+{
+    switch (kind) {
+    case REC_KIND_FD:
+        return "fd";
+    case REC_KIND_DIRFD:
+        return "dirfd";
+    case REC_KIND_FILE_STREAM:
+        return "stream";
+    case REC_KIND_DIR_STREAM:
+        return "dir";
+    case REC_KIND_MAPPING:
+        return "map";
+    case REC_KIND_MPI_COMM:
+        return "comm";
+    case REC_KIND_MPI_DATATYPE:
+        return "dtype";
+    case REC_KIND_MPI_OP:
+        return "op";
+    case REC_KIND_MPI_INFO:
+        return "info";
+    case REC_KIND_MPI_REQUEST:
+        return "req";
+    case REC_KIND_MPI_FILE:
+        return "fh";
+    case REC_KIND_MPI_GROUP:
+        return "mgroup";
+    case REC_KIND_H5_FILE:
+        return "file";
+    case REC_KIND_H5_GROUP:
+        return "group";
+    case REC_KIND_H5_DATASET:
+        return "dset";
+    case REC_KIND_H5_SPACE:
+        return "space";
+    case REC_KIND_H5_ATTR:
+        return "attr";
+    case REC_KIND_H5_TYPE:
+        return "h5type";
+    case REC_KIND_H5_PLIST:
+        return !strcmp(in->f->name, "H5Pcreate") ? plist_base(cg_inst_values(in, 0)[0]) : "plist";
+    default:
+        return "obj";
+    }
+}
+
+/* Names the variables a statement creates. */
+static void name_vars(cg_emitter *e, cg_stmtinfo *s)
+{
+    const cg_inst *in = &e->m->insts[s->node->insts[0]];
+    s->vars = cg_calloc(in->nf, sizeof *s->vars);
+    s->used = cg_calloc(in->nf, sizeof *s->used);
+    for (unsigned field = 0; field < in->nf; field++) {
+        if (cg_field_role(in->f, field) != CG_ROLE_CREATE)
+            continue;
+        int any = 0;
+        for (uint32_t u = 0; u < s->node->ninsts; u++) {
+            const cg_inst *x = &e->m->insts[s->node->insts[u]];
+            const int64_t *v = cg_inst_values(x, field);
+            for (uint32_t r = 0; r < x->nr; r++) {
+                if (v[r] < CG_HOBJ_BASE)
+                    continue;
+                any = 1;
+                if (e->m->hobjs[v[r] - CG_HOBJ_BASE].last_use > s->node->insts[u])
+                    s->used[field] = 1;
+            }
+        }
+        if (any || field < in->f->nargs)
+            s->vars[field] = cg_strdup(cg_unique_name(e, var_base(in, cg_field_kind(in->f, field))));
+    }
+}
+
+/* Statements in program order; a loop's variables are local to its body,
+ * so sibling loops may reuse their names. */
+static void stmt_walk(cg_emitter *e, const cg_node *n)
+{
+    if (n->is_loop) {
+        size_t mark = e->nnames;
+        for (uint32_t b = 0; b < n->nbody; b++)
+            stmt_walk(e, n->body[b]);
+        while (e->nnames > mark)
+            free(e->names[--e->nnames]);
+        return;
+    }
+    if (e->nstmts == e->capstmts) {
+        e->capstmts = e->capstmts ? 2 * e->capstmts : 256;
+        e->stmts = cg_realloc(e->stmts, e->capstmts * sizeof *e->stmts);
+    }
+    cg_stmtinfo *s = &e->stmts[e->nstmts++];
+    memset(s, 0, sizeof *s);
+    s->node = n;
+    name_vars(e, s);
+}
+
+void cg_prepare_stmts(cg_emitter *e)
+{
+    for (uint32_t i = 0; i < e->t->ntop; i++)
+        stmt_walk(e, e->t->top[i]);
+    e->inst_stmt = cg_calloc(e->m->ninsts + 1, sizeof *e->inst_stmt);
+    for (size_t k = 0; k < e->nstmts; k++)
+        for (uint32_t u = 0; u < e->stmts[k].node->ninsts; u++)
+            e->inst_stmt[e->stmts[k].node->insts[u]] = &e->stmts[k];
+}
+
+/* ---- values of one field ---- */
+
+static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    if (v >= NAME_CODE) {
+        sb_puts(out, cg_str(e->m, v - NAME_CODE));
+        return;
+    }
+    const char *name = v >= 0 && v < REC_HANDLE_DYNAMIC_BASE ? rec_predefined_handle_name(kind, v) : NULL;
+    if (!name && kind == REC_KIND_DIRFD)
+        name = rec_predefined_handle_name(REC_KIND_FD, v);
+    if (name) {
+        sb_puts(out, name);
+        return;
+    }
+    int ptr = kind == REC_KIND_FILE_STREAM || kind == REC_KIND_DIR_STREAM || kind == REC_KIND_MAPPING;
+    if (kind == REC_KIND_MPI_COMM || kind == REC_KIND_MPI_DATATYPE || kind == REC_KIND_MPI_INFO ||
+        kind == REC_KIND_MPI_REQUEST || kind == REC_KIND_MPI_FILE || kind == REC_KIND_MPI_GROUP ||
+        kind == REC_KIND_MPI_OP)
+        sb_puts(out, rec_predefined_handle_name(kind, 0)); /* not created by the application's own calls */
+    else
+        sb_puts(out, ptr ? "NULL" : v >= 0 && v < REC_HANDLE_DYNAMIC_BASE ? "0" : "-1");
+}
+
+static void string_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    const char *s = cg_str(e->m, v);
+    if (s)
+        cg_string_literal(s, cg_str_len(e->m, v), out);
+    else
+        sb_puts(out, "NULL");
+}
+
+static void path_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    const char *s = cg_str(e->m, v);
+    if (s)
+        cg_path_text(e, s, cg_str_len(e->m, v), 0, out);
+    else
+        sb_puts(out, "NULL");
+}
+
+static void status_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    int array = kind == REC_KIND_MPI_STATUS_ARRAY;
+    if (v)
+        sb_puts(out, array ? "MPI_STATUSES_IGNORE" : "MPI_STATUS_IGNORE");
+    else
+        sb_puts(out, array ? "statuses" : "&status");
+    e->uses_status |= !v && !array;
+}
+
+static void double_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)e;
+    (void)kind;
+    double d;
+    memcpy(&d, &v, sizeof d);
+    char text[64];
+    snprintf(text, sizeof text, "%.17g", d);
+    sb_puts(out, text);
+    if (!strpbrk(text, ".eEni"))
+        sb_puts(out, ".0");
+}
+
+static void const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)e;
+    cg_const_text(v, kind, out);
+}
+
+/* The field's values of every instance of the statement, handles as names. */
+static int fit_field(cg_emitter *e, cg_stmtinfo *s, unsigned field, int cls, int el_cls, cg_fieldfit *fit)
+{
+    const cg_node *n = s->node;
+    const cg_inst *first = &e->m->insts[n->insts[0]];
+    unsigned kind = cg_field_kind(first->f, field);
+    uint32_t nr = first->nr;
+    int names = cg_is_handle_kind(kind) || el_cls == CG_FIT_CAT, tables = 1;
+    int64_t *cells = names ? cg_alloc((size_t)n->ninsts * nr * sizeof *cells) : NULL;
+    const int64_t **rows = cg_alloc(n->ninsts * sizeof *rows);
+    for (uint32_t u = 0; u < n->ninsts; u++) {
+        int64_t *v = cg_inst_values(&e->m->insts[n->insts[u]], field);
+        rows[u] = names ? cells + (size_t)u * nr : v;
+        for (uint32_t k = 0; names && k < nr; k++) {
+            int64_t *dst = cells + (size_t)u * nr + k;
+            uint32_t len = 0;
+            const int64_t *a = cls == CG_FIT_ARR ? cg_arr(e->m, v[k], &len) : &v[k];
+            int64_t *mapped = cg_alloc((len + 1) * sizeof *mapped);
+            for (uint32_t x = 0; x < (cls == CG_FIT_ARR ? len : 1); x++) {
+                int64_t h = a[x];
+                if (h >= CG_HOBJ_BASE) {
+                    const cg_hobj *o = &e->m->hobjs[h - CG_HOBJ_BASE];
+                    cg_stmtinfo *c = e->inst_stmt[o->creator];
+                    const char *var = c && c->vars[o->field] ? c->vars[o->field] : "0";
+                    h = NAME_CODE + cg_str_id(e->m, var, strlen(var));
+                }
+                tables &= h >= 0 && h < REC_HANDLE_DYNAMIC_BASE;
+                mapped[x] = h;
+            }
+            *dst = cls == CG_FIT_ARR ? cg_arr_id(e->m, mapped, len) : mapped[0];
+            free(mapped);
+        }
+    }
+    cg_fitctx x = {
+        .m = e->m, .rs = &e->m->ranksets[first->rs], .dims = e->dims, .ninsts = n->ninsts, .vals = rows};
+    int rc = cg_fit_values(&x, cls, el_cls, tables, fit);
+    if (rc) /* a loop's validation guarantees a fit; a value stays visible anyway */
+        rc = cg_fit_values(&x, CG_FIT_CAT, CG_FIT_CAT, 1, fit);
+    free(cells);
+    free(rows);
+    return rc;
+}
+
+static int max_outlen(cg_emitter *e, cg_stmtinfo *s, unsigned field)
+{
+    int64_t best = 0;
+    for (uint32_t u = 0; u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        const int64_t *v = cg_inst_values(in, field);
+        for (uint32_t k = 0; k < in->nr; k++)
+            best = v[k] > best ? v[k] : best;
+    }
+    return (int)(best > 4096 ? 4096 : best);
+}
+
+static int is_link_target(const rec_func_desc *f, unsigned field)
+{
+    return (!strcmp(f->name, "symlink") || !strcmp(f->name, "symlinkat")) && field == 0;
+}
+
+static int all_relative(cg_emitter *e, cg_stmtinfo *s, unsigned field)
+{
+    for (uint32_t u = 0; u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        for (uint32_t k = 0; k < in->nr; k++) {
+            const char *p = cg_str(e->m, cg_inst_values(in, field)[k]);
+            if (!p || p[0] == '/')
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+
+/* A numeric, string or array value of a VALUE field. */
+static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
+{
+    const cg_inst *first = &e->m->insts[s->node->insts[0]];
+    const rec_func_desc *f = first->f;
+    const rec_arg_desc *a = field < f->nargs ? &f->args[field] : NULL;
+    unsigned kind = cg_field_kind(f, field);
+    const char *name = a ? a->name : "bytes";
+    int el_cls = CG_FIT_NUM, cls;
+    if (cg_is_handle_kind(kind) || kind == REC_KIND_MPI_STATUS || kind == REC_KIND_MPI_STATUS_ARRAY ||
+        kind == REC_KIND_DOUBLE)
+        cls = CG_FIT_CAT;
+    else if (rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH)
+        cls = CG_FIT_STR;
+    else if (rec_kind_class(kind) == REC_CLASS_ARRAY)
+        cls = CG_FIT_ARR, el_cls = kind == REC_KIND_MPI_DATATYPE_ARRAY || kind == REC_KIND_MPI_REQUEST_ARRAY
+                                       ? CG_FIT_CAT
+                                       : CG_FIT_NUM;
+    else
+        cls = CG_FIT_NUM;
+    cg_fieldfit fit;
+    fit_field(e, s, field, cls, el_cls, &fit);
+    char ctype[128];
+    if (cg_is_handle_kind(kind)) {
+        cg_var_ctype(f, field, ctype, sizeof ctype);
+        int ptr = a && cg_by_pointer(a);
+        if (ptr)
+            sb_putc(out, '&');
+        cg_render_cat(e, &fit.cat, kind, name, ctype, handle_text, out);
+    } else if (kind == REC_KIND_MPI_STATUS || kind == REC_KIND_MPI_STATUS_ARRAY) {
+        cg_render_cat(e, &fit.cat, kind, name, "int", status_text, out);
+    } else if (kind == REC_KIND_DOUBLE) {
+        cg_render_cat(e, &fit.cat, kind, name, "double", double_text, out);
+    } else if (cls == CG_FIT_STR) {
+        int literal = fit.cls == CG_FIT_CAT && fit.cat.mode == CG_CAT_CONST;
+        const char *str = literal ? cg_str(e->m, fit.cat.value) : NULL;
+        /* a relative symlink target resolves from the link: it stays as written */
+        int path = kind == REC_KIND_PATH && !(is_link_target(f, field) && all_relative(e, s, field));
+        if (literal && !str) {
+            sb_puts(out, "NULL");
+        } else if (fit.cls == CG_FIT_STR) {
+            sb_puts(out, path ? "P(" : "S(");
+            cg_render_pattern(e, &fit, name, path, out);
+            sb_putc(out, ')');
+            e->uses_P |= path;
+            e->uses_S |= !path;
+        } else if (path) {
+            e->uses_P = 1;
+            sb_puts(out, "P(");
+            if (literal) {
+                cg_path_text(e, str, cg_str_len(e->m, fit.cat.value), 1, out);
+            } else {
+                sb_puts(out, "\"%s\", ");
+                cg_render_cat(e, &fit.cat, kind, name, "const char *", path_text, out);
+            }
+            sb_putc(out, ')');
+        } else {
+            cg_render_cat(e, &fit.cat, kind, name, "const char *", string_text, out);
+        }
+    } else if (cls == CG_FIT_ARR) {
+        char elem[128];
+        element_type(a->ctype, elem, sizeof elem);
+        if (fit.cls != CG_FIT_ARR) {
+            /* arrays of other lengths on other ranks (the root's counts): a choice */
+            snprintf(e->array_elem, sizeof e->array_elem, "%s", elem);
+            cg_cat c = fit.cat;
+            if (c.mode != CG_CAT_CONST)
+                c.mode = CG_CAT_TERNARY;
+            cg_render_cat(e, &c, kind, name, elem, array_text, out);
+        } else if (fit.nel == 0) {
+            sb_puts(out, "NULL");
+        } else {
+            int iovec = kind == REC_KIND_IOVEC;
+            int reads = (f->flags & REC_FN_READ) != 0;
+            sb_printf(out, "(%s[]){", elem); /* const or not, the call reads it */
+            for (uint32_t k = 0; k < fit.nel; k++) {
+                if (k)
+                    sb_puts(out, ", ");
+                unsigned ek = kind == REC_KIND_MPI_DATATYPE_ARRAY  ? REC_KIND_MPI_DATATYPE
+                              : kind == REC_KIND_MPI_REQUEST_ARRAY ? REC_KIND_MPI_REQUEST
+                                                                   : kind;
+                if (iovec)
+                    sb_printf(out, "{%s, ", reads ? "rbuf" : "wbuf");
+                if (fit.el[k].cls == CG_FIT_CAT)
+                    cg_render_cat(e, &fit.el[k].cat, ek, name, elem,
+                                  el_cls == CG_FIT_CAT ? handle_text : const_text, out);
+                else
+                    cg_render_num(e, &fit.el[k].num, ek, name, out, NULL);
+                if (iovec)
+                    sb_putc(out, '}');
+            }
+            sb_putc(out, '}');
+        }
+    } else if (kind == REC_KIND_STRLEN) {
+        e->uses_text = 1;
+        sb_puts(out, "TEXT(");
+        cg_render_num(e, &fit.num, REC_KIND_INT, name, out, NULL);
+        sb_putc(out, ')');
+    } else if (fit.cls == CG_FIT_NUM) {
+        if (a && cg_by_pointer(a)) {
+            char elem[128];
+            element_type(a->ctype, elem, sizeof elem);
+            sb_printf(out, "&(%s){", elem);
+        }
+        cg_render_num(e, &fit.num, kind, name, out, NULL);
+        if (a && cg_by_pointer(a))
+            sb_putc(out, '}');
+    } else {
+        cg_render_cat(e, &fit.cat, kind, name, "long long", const_text, out);
+    }
+    cg_fieldfit_free(&fit);
+}
+
+/* An argument a hook (hooks.h) writes; 0 when none does. */
+static int hooked(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    for (size_t h = 0; h < sizeof cg_hooks / sizeof cg_hooks[0]; h++) {
+        if (strcmp(cg_hooks[h].func, f->name) || strcmp(cg_hooks[h].arg, f->args[field].name))
+            continue;
+        for (unsigned d = 0; d < f->nargs; d++) {
+            if (strcmp(f->args[d].name, cg_hooks[h].depends))
+                continue;
+            int64_t v = cg_inst_values(&e->m->insts[s->node->insts[0]], d)[0];
+            for (uint32_t u = 0; u < s->node->ninsts; u++) {
+                const cg_inst *in = &e->m->insts[s->node->insts[u]];
+                for (uint32_t k = 0; k < in->nr; k++)
+                    if (cg_inst_values(in, d)[k] != v)
+                        return 0;
+            }
+            return cg_hooks[h].text(v, out);
+        }
+    }
+    return 0;
+}
+
+/* An array value as a compound literal (NULL when empty), for choices by rank. */
+static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    uint32_t n;
+    const int64_t *a = cg_arr(e->m, v, &n);
+    if (!n) {
+        sb_puts(out, "NULL");
+        return;
+    }
+    sb_printf(out, "(%s[]){", e->array_elem);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k)
+            sb_puts(out, ", ");
+        if (kind == REC_KIND_MPI_DATATYPE_ARRAY || kind == REC_KIND_MPI_REQUEST_ARRAY)
+            handle_text(e, a[k],
+                        kind == REC_KIND_MPI_DATATYPE_ARRAY ? REC_KIND_MPI_DATATYPE : REC_KIND_MPI_REQUEST,
+                        out);
+        else
+            cg_const_text(a[k], kind, out);
+    }
+    sb_putc(out, '}');
+}
+
+/* Arguments the kernel does not take from the trace. */
+static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    const rec_arg_desc *a = &f->args[field];
+    char elem[128];
+    element_type(a->ctype, elem, sizeof elem);
+    int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
+    switch (a->kind) {
+    case REC_KIND_BUFFER:
+        sb_puts(out, !is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
+        return;
+    case REC_KIND_STRING_OUT:
+        sb_puts(out, "rbuf");
+        return;
+    case REC_KIND_STATBUF: {
+        int which = strstr(a->ctype, "statx") ? 2 : strstr(a->ctype, "stat64") ? 1 : 0;
+        e->uses_stat[which] = 1;
+        sb_printf(out, "&%s", which == 2 ? "stx" : which == 1 ? "st64" : "st");
+        return;
+    }
+    case REC_KIND_FORMAT: {
+        sb n = {0};
+        value_text(e, s, f->nargs, &n);
+        int plain = strspn(sb_str(&n), "0123456789") == n.len || !strpbrk(sb_str(&n), "L+-*/%? ");
+        sb_printf(out, "\"%%.*s\", %s%s%s, wbuf", plain ? "" : "(int)(", sb_str(&n), plain ? "" : ")");
+        sb_free(&n);
+        return;
+    }
+    default:
+        break;
+    }
+    if (!is_pointer(a->ctype) || (in && !cg_by_pointer(a)))
+        sb_puts(out, is_pointer(a->ctype) ? "NULL" : "0");
+    else if (!strcmp(elem, "char") || !strcmp(elem, "void"))
+        sb_puts(out, "rbuf");
+    else
+        sb_printf(out, "&(%s){0}", elem);
+}
+
+static int va_list_arg(const rec_func_desc *f)
+{
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i].ctype, "va_list"))
+            return (int)i;
+    return -1;
+}
+
+/* A variadic stand-in for a function taking a va_list, or a prototype for
+ * one the headers do not declare. */
+static void need_declaration(cg_emitter *e, const rec_func_desc *f)
+{
+    sb d = {0};
+    int va = va_list_arg(f);
+    if (va >= 0) {
+        sb_printf(&d, "static %s %s_va(", f->ret_ctype, f->name);
+        const char *last = "";
+        for (unsigned i = 0; i < f->nargs; i++)
+            if ((int)i != va && !(f->args[i].flags & REC_ARG_DERIVED)) {
+                sb_printf(&d, "%s %s, ", f->args[i].ctype, f->args[i].name);
+                last = f->args[i].name;
+            }
+        sb_printf(&d, "...)\n{\n    va_list ap;\n    va_start(ap, %s);\n    %s ret = %s(", last, f->ret_ctype,
+                  f->name);
+        for (unsigned i = 0, n = 0; i < f->nargs; i++)
+            if (!(f->args[i].flags & REC_ARG_DERIVED))
+                sb_printf(&d, "%s%s", n++ ? ", " : "", (int)i == va ? "ap" : f->args[i].name);
+        sb_puts(&d, ");\n    va_end(ap);\n    return ret;\n}\n");
+    } else if (f->flags & REC_FN_NODECL) {
+        sb_printf(&d, "%s %s(", f->ret_ctype, f->name);
+        for (unsigned i = 0, n = 0; i < f->nargs; i++)
+            if (!(f->args[i].flags & (REC_ARG_DERIVED | REC_ARG_VA)))
+                sb_printf(&d, "%s%s", n++ ? ", " : "", f->args[i].ctype);
+        sb_puts(&d, (f->flags & REC_FN_VARIADIC) ? ", ...);\n" : ");\n");
+    }
+    if (d.len && (!e->protos || !strstr(e->protos, sb_str(&d)))) {
+        sb all = {0};
+        if (e->protos)
+            sb_puts(&all, e->protos);
+        sb_puts(&all, sb_str(&d));
+        free(e->protos);
+        e->protos = sb_take(&all);
+    }
+    sb_free(&d);
+}
+
+/* Whether the VA argument is worth passing (open's mode without O_CREAT is not). */
+static int va_needed(cg_emitter *e, cg_stmtinfo *s, unsigned field)
+{
+    for (uint32_t u = 0; u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        const int64_t *v = cg_inst_values(in, field);
+        for (uint32_t k = 0; k < in->nr; k++)
+            if (v[k])
+                return 1;
+    }
+    return 0;
+}
+
+void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    for (unsigned field = 0; field < cg_nfields(f); field++) {
+        if (!s->vars[field] || (field >= f->nargs && (!hoisted || !s->used[field])))
+            continue;
+        char ctype[128];
+        cg_var_ctype(f, field, ctype, sizeof ctype);
+        unsigned kind = cg_field_kind(f, field);
+        const char *sep = is_pointer(ctype) ? "" : " ";
+        if (!hoisted) {
+            sb_printf(out, "%s%s%s;\n", ctype, sep, s->vars[field]);
+            continue;
+        }
+        sb init = {0};
+        handle_text(e, -1, kind, &init);
+        sb_printf(out, "%s%s%s = %s;\n", ctype, sep, s->vars[field], sb_str(&init));
+        sb_free(&init);
+    }
+}
+
+void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
+{
+    sb decls = {0}, assign = {0}, fn = {0}, args = {0}, *out = &args;
+    const cg_inst *first = &e->m->insts[s->node->insts[0]];
+    const rec_func_desc *f = first->f;
+    e->layers[f->layer] = 1;
+    e->n_statements++;
+    if (!s->guarded)
+        cg_emit_decls(e, s, 0, &decls);
+    if (f->ret_kind != REC_KIND_NONE && s->vars[f->nargs] && s->used[f->nargs]) {
+        if (!s->guarded) {
+            char ctype[128];
+            cg_var_ctype(f, f->nargs, ctype, sizeof ctype);
+            sb_printf(&assign, "%s%s", ctype, is_pointer(ctype) ? "" : " ");
+        }
+        sb_printf(&assign, "%s = ", s->vars[f->nargs]);
+    }
+    int va = va_list_arg(f);
+    if (va >= 0 || (f->flags & REC_FN_NODECL))
+        need_declaration(e, f);
+    sb_printf(&fn, "%s%s", f->name, va >= 0 ? "_va" : "");
+    int n = 0;
+    for (unsigned field = 0; field < f->nargs; field++) {
+        const rec_arg_desc *a = &f->args[field];
+        sb hook = {0};
+        int by_hook = !(a->flags & REC_ARG_DERIVED) && hooked(e, s, field, &hook);
+        if (!by_hook && ((a->flags & REC_ARG_DERIVED) || (int)field == va ||
+                         ((a->flags & REC_ARG_VA) && !va_needed(e, s, field)))) {
+            sb_free(&hook);
+            continue;
+        }
+        if (n++)
+            sb_puts(out, ", ");
+        if (by_hook) {
+            sb_puts(out, sb_str(&hook));
+            sb_free(&hook);
+            continue;
+        }
+        sb_free(&hook);
+        switch (cg_field_role(f, field)) {
+        case CG_ROLE_CREATE:
+            sb_printf(out, "&%s", s->vars[field]);
+            break;
+        case CG_ROLE_VALUE:
+            value_text(e, s, field, out);
+            break;
+        case CG_ROLE_OUTLEN: {
+            int len = max_outlen(e, s, field);
+            char elem[128];
+            element_type(a->ctype, elem, sizeof elem);
+            if (len)
+                sb_printf(out, "(%s[%d]){0}", elem, len);
+            else
+                sb_puts(out, "NULL");
+            break;
+        }
+        default:
+            scratch_text(e, s, field, out);
+            break;
+        }
+    }
+    tpl_set(c, "decls", sb_str(&decls));
+    tpl_set(c, "assign", sb_str(&assign));
+    tpl_set(c, "function", sb_str(&fn));
+    tpl_set(c, "args", sb_str(&args));
+    sb_free(&decls);
+    sb_free(&assign);
+    sb_free(&fn);
+    sb_free(&args);
+}

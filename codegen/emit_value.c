@@ -1,0 +1,674 @@
+/* emit_value.c: values as C expressions -- constants by their symbolic
+ * names, relations with the rank and the loop counters, rank conditions,
+ * string patterns, and the tables the kernel declares. */
+#include "emit.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+const char *cg_counter_name(unsigned depth)
+{
+    static const char *const names[CG_MAX_DEPTH] = {"i", "j", "k", "l", "m", "n", "p", "q"};
+    return names[depth < CG_MAX_DEPTH ? depth : CG_MAX_DEPTH - 1];
+}
+
+const char *cg_unique_name(cg_emitter *e, const char *base)
+{
+    static const char *const reserved[] = {
+        "rank",     "nranks", "outdir", "wbuf", "rbuf", "st",   "st64",  "stx",         "status",
+        "statuses", "coords", "main",   "argc", "argv", "P",    "S",     "i",           "j",
+        "k",        "l",      "m",      "n",    "p",    "q",    "setup", "grid_coords", "inputs",
+        "b",        "traced", "bufs",   "int",  "char", "long", "const", NULL};
+    char name[128];
+    for (unsigned suffix = 1;; suffix++) {
+        if (suffix == 1)
+            snprintf(name, sizeof name, "%s", base);
+        else
+            snprintf(name, sizeof name, "%s_%u", base, suffix);
+        int taken = 0;
+        for (const char *const *r = reserved; *r && !taken; r++)
+            taken = !strcmp(*r, name);
+        for (size_t i = 0; i < e->nnames && !taken; i++)
+            taken = !strcmp(e->names[i], name);
+        if (!taken)
+            break;
+    }
+    e->names = cg_realloc(e->names, (e->nnames + 1) * sizeof *e->names);
+    e->names[e->nnames] = cg_strdup(name);
+    return e->names[e->nnames++];
+}
+
+const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, const char *body, uint32_t n,
+                         int local, const char *label)
+{
+    for (size_t i = 0; i < e->ntables; i++)
+        if (!strcmp(e->tables[i].ctype, ctype) && !strcmp(e->tables[i].body, body))
+            return e->tables[i].name;
+    e->tables = cg_realloc(e->tables, (e->ntables + 1) * sizeof *e->tables);
+    cg_table *t = &e->tables[e->ntables++];
+    t->name = cg_strdup(cg_unique_name(e, base));
+    t->ctype = cg_strdup(ctype);
+    t->body = cg_strdup(body);
+    t->n = n;
+    t->local = local;
+    t->label = label;
+    return t->name;
+}
+
+/* ---- rank conditions ---- */
+
+void cg_rank_condition(const cg_rankset *rs, uint32_t nranks, sb *out)
+{
+    cg_index_condition(rs->ranks, rs->n, nranks, "rank", out);
+}
+
+void cg_index_condition(const uint32_t *r, uint32_t n, uint32_t total, const char *var, sb *out)
+{
+    uint32_t first = r[0], last = r[n - 1];
+    if (n == 1) {
+        sb_printf(out, "%s == %u", var, first);
+        return;
+    }
+    uint32_t step = r[1] - r[0];
+    int progression = 1;
+    for (uint32_t k = 2; k < n && progression; k++)
+        progression = r[k] - r[k - 1] == step;
+    if (progression && step == 1) {
+        if (first == 0)
+            sb_printf(out, "%s < %u", var, last + 1);
+        else if (last == total - 1)
+            sb_printf(out, "%s >= %u", var, first);
+        else
+            sb_printf(out, "%s >= %u && %s <= %u", var, first, var, last);
+        return;
+    }
+    if (progression) {
+        if (first >= step)
+            sb_printf(out, "%s >= %u && ", var, first);
+        sb_printf(out, "%s %% %u == %u", var, step, first % step);
+        if (last + step < total)
+            sb_printf(out, " && %s <= %u", var, last);
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        sb_printf(out, "%s%s == %u", k ? " || " : "", var, r[k]);
+}
+
+/* ---- constants ---- */
+
+static int symbolic_kind(unsigned kind)
+{
+    switch (kind) {
+    case REC_KIND_WHENCE:
+    case REC_KIND_OFLAGS:
+    case REC_KIND_MODE:
+    case REC_KIND_ACCESS_MODE:
+    case REC_KIND_AT_FLAGS:
+    case REC_KIND_FCNTL_CMD:
+    case REC_KIND_MMAP_PROT:
+    case REC_KIND_MMAP_FLAGS:
+    case REC_KIND_MPI_RANK:
+    case REC_KIND_MPI_TAG:
+    case REC_KIND_MPI_WHENCE:
+    case REC_KIND_MPI_AMODE:
+    case REC_KIND_MPI_THREAD_LEVEL:
+    case REC_KIND_MPI_ORDER:
+    case REC_KIND_MPI_COMM_SPLIT_TYPE:
+    case REC_KIND_H5_FACC:
+    case REC_KIND_H5_SELOP:
+    case REC_KIND_H5_XFER_MODE:
+    case REC_KIND_H5_LAYOUT:
+    case REC_KIND_H5_ALLOC_TIME:
+    case REC_KIND_H5_FILL_TIME:
+    case REC_KIND_H5_SCOPE:
+    case REC_KIND_H5_TCLASS:
+    case REC_KIND_H5_SCLASS:
+    case REC_KIND_H5_INDEX:
+    case REC_KIND_H5_ITER_ORDER:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void put_int(int64_t v, sb *out)
+{
+    if (v > INT32_MAX || v < INT32_MIN)
+        sb_printf(out, "%" PRId64 "LL", v);
+    else
+        sb_printf(out, "%" PRId64, v);
+}
+
+void cg_const_text(int64_t v, unsigned kind, sb *out)
+{
+    if ((kind == REC_KIND_HSIZE || kind == REC_KIND_HSIZE_ARRAY) && v == -1) {
+        sb_puts(out, "H5S_UNLIMITED");
+        return;
+    }
+    if (kind == REC_KIND_BOOL || kind == REC_KIND_H5_BOOL) {
+        put_int(v, out);
+        return;
+    }
+    if (symbolic_kind(kind)) {
+        char text[512];
+        rec_value x = {.i = v};
+        rec_print_value(text, sizeof text, kind, &x, NULL, NULL);
+        for (const char *p = text; *p; p++)
+            if (*p == '|')
+                sb_puts(out, " | ");
+            else
+                sb_putc(out, *p);
+        return;
+    }
+    put_int(v, out);
+}
+
+void cg_string_literal(const char *s, uint32_t n, sb *out)
+{
+    sb_putc(out, '"');
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            sb_printf(out, "\\%c", c);
+        else if (c < 0x20 || c >= 0x7f)
+            sb_printf(out, "\\%03o", c);
+        else
+            sb_putc(out, (char)c);
+    }
+    sb_putc(out, '"');
+}
+
+/* ---- numbers ---- */
+
+static void put_coef(int64_t coef, int ll, sb *out)
+{
+    sb_printf(out, "%" PRId64 "%s", coef, ll ? "LL" : "");
+}
+
+/* One term (without its sign) of a numeric expression. */
+static void term_text(cg_emitter *e, const cg_num *n, const cg_term *t, sb *out)
+{
+    switch (t->kind) {
+    case CG_T_RANK:
+        sb_puts(out, "rank");
+        break;
+    case CG_T_RANKDIV:
+        sb_printf(out, "(rank / %" PRId64 ")", t->div);
+        break;
+    case CG_T_RANKMOD:
+        sb_printf(out, "(rank %% %" PRId64 ")", t->div);
+        break;
+    case CG_T_COORD:
+        if (!e->grid_ndims)
+            e->grid_ndims = n->grid_ndims;
+        if (e->grid_ndims == n->grid_ndims)
+            sb_printf(out, "coords[%u]", t->arg);
+        else {
+            e->other_grid = n->grid_ndims;
+            sb_printf(out, "coords%ud[%u]", n->grid_ndims, t->arg);
+        }
+        break;
+    case CG_T_CTR:
+        sb_puts(out, cg_counter_name(t->arg));
+        break;
+    default:
+        sb_printf(out, "(%s %% %" PRId64 ")", cg_counter_name(t->arg), t->div);
+        break;
+    }
+}
+
+static int fits_int(const int64_t *v, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (v[k] > INT32_MAX || v[k] < INT32_MIN)
+            return 0;
+    return 1;
+}
+
+/* A choice between values by rank: (rank == 0 ? a : b). */
+static void ternary_text(cg_emitter *e, const int64_t *tab, uint32_t ntab, unsigned kind, cg_value_text text,
+                         const char *var, sb *out)
+{
+    /* the most frequent value goes last, without a condition */
+    uint32_t best = 0, best_n = 0;
+    for (uint32_t r = 0; r < ntab; r++) {
+        uint32_t c = 0;
+        for (uint32_t q = 0; q < ntab; q++)
+            c += tab[q] == tab[r];
+        if (c >= best_n) { /* ties: the last index's value goes last */
+            best_n = c;
+            best = r;
+        }
+    }
+    sb_putc(out, '(');
+    uint32_t *ranks = cg_alloc(ntab * sizeof *ranks);
+    for (uint32_t r = 0; r < ntab; r++) {
+        if (tab[r] == tab[best])
+            continue;
+        uint32_t q = 0, n = 0;
+        for (q = 0; q < r && tab[q] != tab[r]; q++)
+            ;
+        if (q < r)
+            continue; /* this value's condition was written already */
+        for (q = r; q < ntab; q++)
+            if (tab[q] == tab[r])
+                ranks[n++] = q;
+        cg_index_condition(ranks, n, ntab, var, out);
+        sb_puts(out, " ? ");
+        if (text)
+            text(e, tab[r], kind, out);
+        else
+            cg_const_text(tab[r], kind, out);
+        sb_puts(out, " : ");
+    }
+    if (text)
+        text(e, tab[best], kind, out);
+    else
+        cg_const_text(tab[best], kind, out);
+    sb_putc(out, ')');
+    free(ranks);
+    e->n_ternary++;
+}
+
+static const char *table_for(cg_emitter *e, const int64_t *tab, uint32_t n, int by_rank, const char *field,
+                             unsigned kind)
+{
+    sb body = {0}, base = {0};
+    sb_putc(&body, '{');
+    for (uint32_t k = 0; k < n; k++) {
+        if (k)
+            sb_puts(&body, ", ");
+        cg_const_text(tab[k], kind == REC_KIND_HSIZE_ARRAY ? kind : REC_KIND_INT, &body);
+    }
+    sb_putc(&body, '}');
+    sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
+    const char *name = cg_table_add(e, sb_str(&base), fits_int(tab, n) ? "int" : "long long", sb_str(&body),
+                                    n, 0, by_rank ? "rank" : "iteration");
+    sb_free(&body);
+    sb_free(&base);
+    return name;
+}
+
+/* Affine in the rank and the number of ranks: a size that is N times a
+ * per-rank block (the global extent of a 1-D decomposition, the stride of
+ * a segment over all ranks) is written q * nranks, q a block size the
+ * ranks' offsets step by. */
+static int nranks_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    int64_t n = e->m->nranks;
+    if (n < 2 || v < 2 * n || v > INT32_MAX || v % n || symbolic_kind(kind) ||
+        rec_kind_class(kind) == REC_CLASS_STR)
+        return 0;
+    for (size_t i = 0; i < e->nblocks; i++)
+        if (e->blocks[i] == v / n && e->blocks[i] > 1) {
+            sb_printf(out, "%" PRId64 " * nranks", e->blocks[i]);
+            e->n_nranks++;
+            return 1;
+        }
+    return 0;
+}
+
+void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *field, sb *out, int *is_ll)
+{
+    int64_t bound = cg_num_max(n, e->m, &e->dims);
+    int ll = bound > INT32_MAX;
+    if (is_ll)
+        *is_ll = ll || (n->tab && !fits_int(n->tab, n->ntab));
+    if (!n->nterms && !n->table && !n->ternary) {
+        if (!nranks_text(e, n->c, kind, out))
+            cg_const_text(n->c, kind, out);
+        return;
+    }
+    size_t start = out->len;
+    int parts = 0;
+    if (n->ternary) {
+        ternary_text(e, n->tab, n->ntab, kind == REC_KIND_HSIZE_ARRAY ? kind : REC_KIND_INT, NULL, "rank",
+                     out);
+        parts++;
+    } else if (n->table) {
+        const char *name = table_for(e, n->tab, n->ntab, n->table == CG_TAB_RANK, field, kind);
+        sb_printf(out, "%s[%s]", name, n->table == CG_TAB_RANK ? "rank" : cg_counter_name(n->table_ctr));
+        if (n->table == CG_TAB_RANK)
+            e->n_rank_table++;
+        else
+            e->n_ctr_table++;
+        parts++;
+    }
+    /* "3 - (i % 2)" rather than "-(i % 2) + 3" */
+    int lead_c = !parts && n->nterms && n->terms[0].coef < 0 && n->c > 0;
+    if (lead_c) {
+        put_coef(n->c, ll, out);
+        parts++;
+    }
+    for (unsigned i = 0; i < n->nterms; i++) {
+        const cg_term *t = &n->terms[i];
+        int64_t coef = t->coef;
+        if (parts)
+            sb_puts(out, coef < 0 ? " - " : " + ");
+        else if (coef < 0)
+            sb_putc(out, '-');
+        int64_t mag = coef < 0 ? -coef : coef;
+        if (t->kind == CG_T_CTR && nranks_text(e, mag, REC_KIND_SIZE, out)) {
+            sb_puts(out, " * "); /* a stride over every rank's block */
+        } else if (mag != 1 || ll) {
+            put_coef(mag, ll, out);
+            sb_puts(out, " * ");
+        }
+        size_t at = out->len;
+        term_text(e, n, t, out);
+        if (n->nterms == 1 && !parts && coef == 1 && !ll && !n->c && out->s[at] == '(') {
+            /* alone, "rank / 2" needs no parentheses */
+            memmove(out->s + at, out->s + at + 1, out->len - at - 2);
+            out->len -= 2;
+            out->s[out->len] = 0;
+        }
+        parts++;
+        switch (t->kind) {
+        case CG_T_RANK:
+            e->n_affine++;
+            break;
+        case CG_T_RANKDIV:
+        case CG_T_RANKMOD:
+            e->n_div++;
+            break;
+        case CG_T_COORD:
+            e->n_grid++;
+            break;
+        default:
+            e->n_ctr_affine++;
+            break;
+        }
+    }
+    if (n->c && !lead_c) {
+        sb_puts(out, n->c < 0 ? " - " : " + ");
+        if (!nranks_text(e, n->c < 0 ? -n->c : n->c, kind, out))
+            put_coef(n->c < 0 ? -n->c : n->c, ll, out);
+    }
+    int grid = 0;
+    for (unsigned i = 0; i < n->nterms; i++)
+        grid |= n->terms[i].kind == CG_T_COORD;
+    char *ex = grid ? e->example_grid : e->example_affine;
+    if (!ex[0] && (grid || (n->nterms && n->terms[0].kind == CG_T_RANK)))
+        snprintf(ex, 160, "%s = %.*s", field, (int)(out->len - start), out->s + start);
+}
+
+/* ---- categorical values ---- */
+
+static uint32_t distinct_values(const int64_t *v, uint32_t n)
+{
+    uint32_t d = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t j = 0;
+        while (j < k && v[j] != v[k])
+            j++;
+        d += j == k;
+    }
+    return d;
+}
+
+void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *field, const char *ctype,
+                   cg_value_text text, sb *out)
+{
+    if (c->mode == CG_CAT_CONST) {
+        text(e, c->value, kind, out);
+        return;
+    }
+    if (c->mode == CG_CAT_TERNARY) {
+        ternary_text(e, c->tab, c->ntab, kind, text, "rank", out);
+        return;
+    }
+    if (c->table == CG_TAB_CTR && distinct_values(c->tab, c->ntab) == 2) {
+        /* a choice by the counter when it is shorter than a table (j < 6 ? a : b) */
+        sb choice = {0}, table = {0};
+        uint32_t ternaries = e->n_ternary;
+        ternary_text(e, c->tab, c->ntab, kind, text, cg_counter_name(c->table_ctr), &choice);
+        e->n_ternary = ternaries;
+        for (uint32_t k = 0; k < c->ntab; k++)
+            text(e, c->tab[k], kind, &table);
+        size_t table_len = table.len + 2 * c->ntab + 48;
+        sb_free(&table);
+        if (choice.len < table_len) {
+            sb_puts(out, sb_str(&choice));
+            e->n_ctr_choice++;
+            sb_free(&choice);
+            return;
+        }
+        sb_free(&choice);
+    }
+    sb body = {0}, base = {0};
+    sb_putc(&body, '{');
+    for (uint32_t k = 0; k < c->ntab; k++) {
+        if (k)
+            sb_puts(&body, ", ");
+        text(e, c->tab[k], kind, &body);
+    }
+    sb_putc(&body, '}');
+    int by_rank = c->table == CG_TAB_RANK;
+    sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
+    int strings = rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH;
+    const char *name = cg_table_add(e, sb_str(&base), strings ? "const char *const" : ctype, sb_str(&body),
+                                    c->ntab, !strings, by_rank ? "rank" : "iteration");
+    sb_printf(out, "%s[%s]", name, by_rank ? "rank" : cg_counter_name(c->table_ctr));
+    if (by_rank)
+        e->n_rank_table++;
+    else
+        e->n_ctr_table++;
+    sb_free(&body);
+    sb_free(&base);
+}
+
+/* ---- paths: the traced run's own directory as ROOT ---- */
+
+typedef struct dir_count {
+    UT_hash_handle hh;
+    uint32_t uses;
+    char dir[];
+} dir_count;
+
+static int plain(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,+=@-/", s[i]))
+            return 0;
+    return 1;
+}
+
+void cg_choose_root(cg_emitter *e)
+{
+    cg_model *m = e->m;
+    char *seen = cg_calloc(m->nstrs + 1, 1);
+    dir_count *dirs = NULL, *d, *tmp;
+    for (size_t i = 0; i < m->ninsts; i++) {
+        const cg_inst *in = &m->insts[i];
+        for (unsigned a = 0; a < in->f->nargs; a++) {
+            if (in->f->args[a].kind != REC_KIND_PATH || cg_field_role(in->f, a) != CG_ROLE_VALUE)
+                continue;
+            for (uint32_t k = 0; k < in->nr; k++) {
+                int64_t id = cg_inst_values(in, a)[k];
+                const char *s = cg_str(m, id);
+                if (!s || seen[id] || s[0] != '/')
+                    continue;
+                seen[id] = 1;
+                size_t n = strlen(s);
+                for (size_t p = 1; p <= n; p++) {
+                    if (p < n && s[p] != '/')
+                        continue;
+                    HASH_FIND(hh, dirs, s, p, d);
+                    if (!d) {
+                        d = cg_calloc(1, sizeof *d + p + 1);
+                        memcpy(d->dir, s, p);
+                        HASH_ADD_KEYPTR(hh, dirs, d->dir, p, d);
+                    }
+                    d->uses++;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < m->ninputs; i++) { /* setup() names them too */
+        const char *s = m->inputs[i].path;
+        for (size_t p = 1, n = strlen(s); p <= n; p++) {
+            if (p < n && s[p] != '/')
+                continue;
+            HASH_FIND(hh, dirs, s, p, d);
+            if (d)
+                d->uses++;
+        }
+    }
+    long best = 0;
+    HASH_ITER(hh, dirs, d, tmp)
+    {
+        size_t len = strlen(d->dir);
+        long gain = (long)d->uses * ((long)len - 6) - (long)len - 40;
+        if (d->uses >= 2 && gain > best && plain(d->dir, len) && strchr(d->dir + 1, '/')) {
+            best = gain;
+            free(e->root);
+            e->root = cg_strdup(d->dir);
+        }
+    }
+    HASH_ITER(hh, dirs, d, tmp)
+    {
+        HASH_DEL(dirs, d);
+        free(d);
+    }
+    free(seen);
+}
+
+/* A path (or, as_format, a printf format whose literal text starts with a
+ * path) as C: ROOT "/rest" when it lies below the traced run's directory. */
+void cg_path_text(cg_emitter *e, const char *s, size_t n, int as_format, sb *out)
+{
+    size_t r = e->root ? strlen(e->root) : 0;
+    if (r && n >= r && !strncmp(s, e->root, r) && (n == r || s[r] == '/')) {
+        sb_puts(out, "ROOT");
+        e->uses_root = 1;
+        if (n == r)
+            return;
+        sb_putc(out, ' ');
+        s += r;
+        n -= r;
+    }
+    if (!as_format) {
+        cg_string_literal(s, (uint32_t)n, out);
+        return;
+    }
+    sb lit = {0};
+    cg_string_literal(s, (uint32_t)n, &lit);
+    for (const char *p = sb_str(&lit); *p; p++)
+        if (*p == '%')
+            sb_puts(out, "%%");
+        else
+            sb_putc(out, *p);
+    sb_free(&lit);
+}
+
+/* ---- string patterns ---- */
+
+static void format_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    const char *s = cg_str(e->m, v);
+    if (kind == REC_KIND_PATH)
+        cg_path_text(e, s, cg_str_len(e->m, v), 0, out); /* ROOT "...": '%' is escaped already */
+    else
+        cg_string_literal(s, cg_str_len(e->m, v), out);
+}
+
+void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, int path, sb *out)
+{
+    sb args = {0}, name = {0};
+    sb_printf(&name, "%s%s", field, f->is_prefix ? "_len" : "");
+    for (uint32_t j = 0; j < f->nruns; j++) {
+        sb expr = {0};
+        int ll = 0;
+        cg_render_num(e, &f->runs[j], REC_KIND_INT, sb_str(&name), &expr, &ll);
+        /* the argument's type must be what the conversion says */
+        const char *cast = f->llrun[j] && !ll ? "(long long)(" : !f->llrun[j] && ll ? "(int)(" : "";
+        sb_printf(&args, ", %s%s%s", cast, sb_str(&expr), *cast ? ")" : "");
+        sb_free(&expr);
+    }
+    if (f->is_prefix) {
+        sb_puts(&args, ", ");
+        const char *s = cg_str(e->m, f->prefix_of);
+        if (path)
+            cg_path_text(e, s, cg_str_len(e->m, f->prefix_of), 0, &args);
+        else
+            cg_string_literal(s, cg_str_len(e->m, f->prefix_of), &args);
+    }
+    sb fmt = {0};
+    sb_free(&name);
+    sb_printf(&name, "%s_format", field);
+    cg_render_cat(e, &f->fmt, path ? REC_KIND_PATH : REC_KIND_STRING, sb_str(&name), "const char *",
+                  format_text, &fmt);
+    sb_puts(out, sb_str(&fmt));
+    sb_puts(out, sb_str(&args));
+    if (!e->example_pattern[0] && !f->is_prefix)
+        snprintf(e->example_pattern, sizeof e->example_pattern, "%s%s", sb_str(&fmt), sb_str(&args));
+    e->n_patterns += !f->is_prefix;
+    sb_free(&name);
+    sb_free(&fmt);
+    sb_free(&args);
+}
+
+/* ---- blocks: the steps of values affine in the rank ---- */
+
+static void add_block(cg_emitter *e, int64_t a)
+{
+    a = a < 0 ? -a : a;
+    if (a < 2)
+        return;
+    for (size_t i = 0; i < e->nblocks; i++)
+        if (e->blocks[i] == a)
+            return;
+    e->blocks = cg_realloc(e->blocks, (e->nblocks + 1) * sizeof *e->blocks);
+    e->blocks[e->nblocks++] = a;
+}
+
+/* v[0..n) (the values of ranks r[0..n)) step by a per rank: a, else 0. */
+static int64_t rank_step(const int64_t *v, const uint32_t *r, uint32_t n)
+{
+    if (n < 2 || (v[1] - v[0]) % (int64_t)(r[1] - r[0]))
+        return 0;
+    int64_t a = (v[1] - v[0]) / (int64_t)(r[1] - r[0]);
+    for (uint32_t k = 2; k < n; k++)
+        if (v[k] - v[0] != a * (int64_t)(r[k] - r[0]))
+            return 0;
+    return a;
+}
+
+void cg_collect_blocks(cg_emitter *e)
+{
+    cg_model *m = e->m;
+    int64_t *col = cg_alloc((m->nranks + 1) * sizeof *col);
+    for (size_t i = 0; i < m->ninsts; i++) {
+        const cg_inst *in = &m->insts[i];
+        const uint32_t *ranks = m->ranksets[in->rs].ranks;
+        for (unsigned f = 0; f < in->f->nargs; f++) {
+            unsigned kind = in->f->args[f].kind;
+            if (cg_field_role(in->f, f) != CG_ROLE_VALUE || cg_is_handle_kind(kind) || symbolic_kind(kind))
+                continue;
+            const int64_t *v = cg_inst_values(in, f);
+            if (rec_kind_class(kind) == REC_CLASS_INT) {
+                add_block(e, rank_step(v, ranks, in->nr));
+                continue;
+            }
+            if (rec_kind_class(kind) != REC_CLASS_ARRAY || kind == REC_KIND_MPI_DATATYPE_ARRAY ||
+                kind == REC_KIND_MPI_REQUEST_ARRAY)
+                continue;
+            uint32_t n0, n;
+            cg_arr(m, v[0], &n0);
+            for (uint32_t el = 0; el < n0; el++) {
+                int ok = 1;
+                for (uint32_t k = 0; k < in->nr && ok; k++) {
+                    const int64_t *a = cg_arr(m, v[k], &n);
+                    ok = n == n0;
+                    col[k] = ok ? a[el] : 0;
+                }
+                if (ok)
+                    add_block(e, rank_step(col, ranks, in->nr));
+            }
+        }
+    }
+    free(col);
+}

@@ -1,0 +1,453 @@
+/* fit.c: how a field's values depend on the rank and the loop counters.
+ *
+ * A statement inside loops stands for one call per combination of the
+ * counters, each on a set of ranks. Its numeric values must split into a
+ * counter part and a rank part, value(t, rank) = A(t) + G(rank):
+ *  - A is affine in the counters (c + s1*i + s2*j), or affine but for one
+ *    counter taken modulo m, or a table over one counter;
+ *  - G is, in this order: nothing, affine in the rank, affine in rank / q
+ *    or rank % q (groups of ranks), affine in the grid coordinates of the
+ *    rank over an MPI_Dims_create grid (block decompositions), else a table
+ *    indexed by the rank or a choice between a few values (rank == r ? ...).
+ * Categorical values (strings, constants, handles) are equal everywhere,
+ * chosen by the rank, or taken from a table over one counter. */
+#include "cg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Counter d's value in the flattened instance index t. */
+static uint32_t ctr(const cg_dims *d, uint32_t t, unsigned dim)
+{
+    uint32_t stride = 1;
+    for (unsigned e = d->n; e-- > dim + 1;)
+        stride *= d->count[e];
+    return (t / stride) % d->count[dim];
+}
+
+static uint32_t stride_of(const cg_dims *d, unsigned dim)
+{
+    uint32_t stride = 1;
+    for (unsigned e = d->n; e-- > dim + 1;)
+        stride *= d->count[e];
+    return stride;
+}
+
+/* ---- MPI_Dims_create ---- */
+
+static void best_split(int n, int ndims, int maxf, int *cur, int depth, int *best, int *found)
+{
+    if (depth == ndims - 1) {
+        if (n > maxf)
+            return;
+        cur[depth] = n;
+        int better = !*found;
+        for (int d = 0; d < ndims && !better; d++) {
+            if (cur[d] != best[d]) {
+                better = cur[d] < best[d];
+                break;
+            }
+        }
+        if (better) {
+            memcpy(best, cur, (size_t)ndims * sizeof *cur);
+            *found = 1;
+        }
+        return;
+    }
+    for (int f = maxf < n ? maxf : n; f >= 1; f--) {
+        if (n % f)
+            continue;
+        cur[depth] = f;
+        best_split(n / f, ndims, f, cur, depth + 1, best, found);
+    }
+}
+
+/* The most balanced non-increasing factorization (the lexicographically
+ * smallest), which is what MPI_Dims_create returns. */
+void cg_dims_create(int n, int ndims, int *dims)
+{
+    int cur[8], found = 0;
+    for (int d = 0; d < ndims; d++)
+        dims[d] = 1;
+    if (n < 1 || ndims < 1 || ndims > 8)
+        return;
+    best_split(n, ndims, n, cur, 0, dims, &found);
+}
+
+/* ---- the counter part ---- */
+
+typedef struct apart {
+    int64_t c, s[CG_MAX_DEPTH];
+    int mod_dim, table_dim; /* -1: none */
+    int64_t mod, mod_coef;
+    int64_t *tab; /* table_dim's values, relative to c */
+} apart;
+
+static int fit_counters(const cg_dims *d, uint32_t n, const int64_t *A, apart *p)
+{
+    memset(p, 0, sizeof *p);
+    p->mod_dim = p->table_dim = -1;
+    p->c = A[0];
+    for (unsigned e = 0; e < d->n; e++)
+        p->s[e] = d->count[e] > 1 ? A[stride_of(d, e)] - p->c : 0;
+    int ok = 1;
+    for (uint32_t t = 0; t < n && ok; t++) {
+        int64_t want = p->c;
+        for (unsigned e = 0; e < d->n; e++)
+            want += p->s[e] * ctr(d, t, e);
+        ok = want == A[t];
+    }
+    if (ok)
+        return 0;
+    /* One counter modulo m (cyclic placement: dir.<i % 4>), the rest affine. */
+    for (unsigned e = 0; e < d->n; e++) {
+        for (int64_t mod = 2; mod + 1 < d->count[e]; mod++) {
+            ok = 1;
+            for (uint32_t t = 0; t < n && ok; t++) {
+                int64_t want = p->c + p->s[e] * (ctr(d, t, e) % mod);
+                for (unsigned g = 0; g < d->n; g++)
+                    if (g != e)
+                        want += p->s[g] * ctr(d, t, g);
+                ok = want == A[t];
+            }
+            if (ok) {
+                p->mod_dim = (int)e;
+                p->mod = mod;
+                p->mod_coef = p->s[e];
+                p->s[e] = 0;
+                return 0;
+            }
+        }
+    }
+    /* A table over one counter, the rest affine. */
+    for (unsigned e = 0; e < d->n; e++) {
+        uint32_t st = stride_of(d, e);
+        ok = 1;
+        for (uint32_t t = 0; t < n && ok; t++) {
+            int64_t want = A[ctr(d, t, e) * st];
+            for (unsigned g = 0; g < d->n; g++)
+                if (g != e)
+                    want += p->s[g] * ctr(d, t, g);
+            ok = want == A[t];
+        }
+        if (ok) {
+            p->table_dim = (int)e;
+            p->s[e] = 0;
+            p->tab = cg_alloc(d->count[e] * sizeof *p->tab);
+            for (uint32_t u = 0; u < d->count[e]; u++)
+                p->tab[u] = A[u * st] - p->c;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- the rank part ---- */
+
+static void add_term(cg_num *o, uint8_t kind, uint8_t arg, int64_t div, int64_t coef)
+{
+    if (coef && o->nterms < sizeof o->terms / sizeof o->terms[0])
+        o->terms[o->nterms++] = (cg_term){kind, arg, div, coef};
+}
+
+/* G over a rank function g(rank): coefficient a with G[k] = a * (g(r_k) - g(r_0)). */
+static int fit_scaled(const cg_rankset *rs, const int64_t *G, int64_t (*g)(int64_t, int64_t), int64_t q,
+                      int64_t *a)
+{
+    int64_t g0 = g(rs->ranks[0], q);
+    uint32_t k = 1;
+    while (k < rs->n && g(rs->ranks[k], q) == g0)
+        k++;
+    if (k == rs->n)
+        return -1;
+    int64_t diff = g(rs->ranks[k], q) - g0;
+    if (G[k] % diff)
+        return -1;
+    *a = G[k] / diff;
+    for (k = 0; k < rs->n; k++)
+        if (G[k] != *a * (g(rs->ranks[k], q) - g0))
+            return -1;
+    return 0;
+}
+
+static int64_t g_rank(int64_t r, int64_t q)
+{
+    (void)q;
+    return r;
+}
+
+static int64_t g_div(int64_t r, int64_t q)
+{
+    return r / q;
+}
+
+static int64_t g_mod(int64_t r, int64_t q)
+{
+    return r % q;
+}
+
+static void coords_of(int64_t rank, int nd, const int *dims, int64_t *c)
+{
+    for (int d = nd - 1; d >= 0; d--) {
+        c[d] = rank % dims[d];
+        rank /= dims[d];
+    }
+}
+
+static int fit_grid(const cg_model *m, const cg_rankset *rs, const int64_t *G, int only_nd, cg_num *o)
+{
+    if (rs->n != m->nranks || m->nranks < 2)
+        return -1;
+    for (int nd = only_nd ? only_nd : 2; nd <= (only_nd ? only_nd : 3); nd++) {
+        int dims[3];
+        cg_dims_create((int)m->nranks, nd, dims);
+        int nontrivial = 0;
+        int64_t coef[3] = {0, 0, 0}, stride = 1;
+        for (int d = nd - 1; d >= 0; d--) {
+            if (dims[d] > 1) {
+                coef[d] = G[stride];
+                nontrivial++;
+            }
+            stride *= dims[d];
+        }
+        if (nontrivial < (only_nd ? 1 : 2))
+            continue;
+        int ok = 1;
+        for (uint32_t r = 0; r < m->nranks && ok; r++) {
+            int64_t c[3];
+            coords_of(r, nd, dims, c);
+            ok = G[r] == coef[0] * c[0] + coef[1] * c[1] + (nd == 3 ? coef[2] * c[2] : 0);
+        }
+        if (!ok)
+            continue;
+        o->grid_ndims = (uint8_t)nd;
+        memcpy(o->grid_dims, dims, sizeof dims);
+        for (int d = 0; d < nd; d++)
+            add_term(o, CG_T_COORD, (uint8_t)d, 0, coef[d]);
+        return 0;
+    }
+    return -1;
+}
+
+static int digits(int64_t v)
+{
+    int n = v < 0 ? 2 : 1;
+    for (uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v; u >= 10; u /= 10)
+        n++;
+    return n;
+}
+
+/* Rough source bytes of a choice between values by rank, and of a table. */
+static size_t choice_cost(const cg_rankset *rs, const int64_t *v)
+{
+    size_t cost = 0;
+    uint32_t distinct = 0;
+    for (uint32_t k = 0; k < rs->n; k++) {
+        uint32_t j = 0;
+        while (j < k && v[j] != v[k])
+            j++;
+        if (j == k) {
+            distinct++;
+            cost += (size_t)digits(v[k]) + 16;
+        }
+    }
+    return distinct > 2 ? (size_t)-1 / 2 : cost; /* chained choices are tables */
+}
+
+static size_t table_cost(const cg_model *m, const int64_t *v, uint32_t n)
+{
+    size_t cost = 48;
+    for (uint32_t k = 0; k < n; k++)
+        cost += (size_t)digits(v[k]) + 2;
+    return cost + (m->nranks > n ? 3 * (m->nranks - n) : 0);
+}
+
+static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num *o)
+{
+    const cg_rankset *rs = x->rs;
+    int any = 0;
+    for (uint32_t k = 0; k < rs->n; k++)
+        any |= G[k] != 0;
+    int64_t a, r0 = rs->ranks[0];
+    o->c = base;
+    if (!any)
+        return;
+    if (fit_scaled(rs, G, g_rank, 1, &a) == 0) {
+        add_term(o, CG_T_RANK, 0, 0, a);
+        o->c -= a * r0;
+        return;
+    }
+    /* an element of a block decomposition: the grid, when the caller says so */
+    if (x->grid_nd && r0 == 0 && fit_grid(x->m, rs, G, x->grid_nd, o) == 0)
+        return;
+    for (int64_t q = 2; q < x->m->nranks; q++) {
+        if (fit_scaled(rs, G, g_div, q, &a) == 0) {
+            add_term(o, CG_T_RANKDIV, 0, q, a);
+            o->c -= a * (r0 / q);
+            return;
+        }
+    }
+    for (int64_t q = 2; q < x->m->nranks; q++) {
+        if (fit_scaled(rs, G, g_mod, q, &a) == 0) {
+            add_term(o, CG_T_RANKMOD, 0, q, a);
+            o->c -= a * (r0 % q);
+            return;
+        }
+    }
+    if (r0 == 0 && fit_grid(x->m, rs, G, 0, o) == 0)
+        return;
+    /* No relation: the values themselves, by rank. */
+    int64_t *abs = cg_alloc(rs->n * sizeof *abs);
+    for (uint32_t k = 0; k < rs->n; k++)
+        abs[k] = base + G[k];
+    o->ternary = choice_cost(rs, abs) <= table_cost(x->m, abs, rs->n);
+    o->table = o->ternary ? CG_TAB_NONE : CG_TAB_RANK;
+    o->ntab = x->m->nranks;
+    o->tab = cg_calloc(x->m->nranks, sizeof *o->tab);
+    for (uint32_t r = 0; r < x->m->nranks; r++)
+        o->tab[r] = abs[0]; /* ranks outside the set: any value */
+    for (uint32_t k = 0; k < rs->n; k++)
+        o->tab[rs->ranks[k]] = abs[k];
+    o->c = 0;
+    free(abs);
+}
+
+int cg_fit_num(const cg_fitctx *x, cg_num *o)
+{
+    memset(o, 0, sizeof *o);
+    uint32_t nr = x->rs->n;
+    int64_t *G = cg_alloc(nr * sizeof *G), *A = cg_alloc(x->ninsts * sizeof *A);
+    int rc = 0;
+    for (uint32_t k = 0; k < nr; k++)
+        G[k] = (int64_t)((uint64_t)x->vals[0][k] - (uint64_t)x->vals[0][0]);
+    for (uint32_t t = 0; t < x->ninsts && rc == 0; t++) {
+        A[t] = x->vals[t][0];
+        for (uint32_t k = 0; k < nr && rc == 0; k++)
+            if ((int64_t)((uint64_t)x->vals[t][k] - (uint64_t)x->vals[t][0]) != G[k])
+                rc = -1; /* the rank part changes from iteration to iteration */
+    }
+    apart p;
+    if (rc == 0)
+        rc = fit_counters(&x->dims, x->ninsts, A, &p);
+    if (rc == 0) {
+        fit_ranks(x, G, p.c, o);
+        if (p.table_dim >= 0 && (o->table || o->ternary)) {
+            rc = -1; /* two tables: not expressible */
+        } else if (p.table_dim >= 0) {
+            o->table = CG_TAB_CTR;
+            o->table_ctr = (uint8_t)p.table_dim;
+            o->ntab = x->dims.count[p.table_dim];
+            o->tab = p.tab;
+            for (uint32_t u = 0; u < o->ntab; u++)
+                o->tab[u] += o->c;
+            o->c = 0;
+            p.tab = NULL;
+        }
+        for (unsigned e = 0; e < x->dims.n && rc == 0; e++)
+            add_term(o, CG_T_CTR, (uint8_t)e, 0, p.s[e]);
+        if (p.mod_dim >= 0)
+            add_term(o, CG_T_CTRMOD, (uint8_t)p.mod_dim, p.mod, p.mod_coef);
+        free(p.tab);
+    }
+    if (rc)
+        cg_num_free(o);
+    free(G);
+    free(A);
+    return rc;
+}
+
+void cg_num_free(cg_num *n)
+{
+    free(n->tab);
+    n->tab = NULL;
+}
+
+int64_t cg_num_max(const cg_num *n, const cg_model *m, const cg_dims *d)
+{
+    uint64_t bound = n->c < 0 ? -(uint64_t)n->c : (uint64_t)n->c;
+    for (unsigned i = 0; i < n->nterms; i++) {
+        const cg_term *t = &n->terms[i];
+        uint64_t range = t->kind == CG_T_RANK      ? m->nranks
+                         : t->kind == CG_T_RANKDIV ? m->nranks / (uint64_t)t->div
+                         : t->kind == CG_T_CTR     ? d->count[t->arg]
+                         : t->kind == CG_T_COORD   ? (uint64_t)n->grid_dims[t->arg]
+                                                   : (uint64_t)t->div;
+        uint64_t coef = t->coef < 0 ? -(uint64_t)t->coef : (uint64_t)t->coef;
+        bound += coef * range;
+    }
+    for (uint32_t i = 0; i < n->ntab && n->tab; i++) {
+        uint64_t v = n->tab[i] < 0 ? -(uint64_t)n->tab[i] : (uint64_t)n->tab[i];
+        if (v > bound / 2)
+            bound += v;
+    }
+    return bound > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)bound;
+}
+
+/* ---- categorical values ---- */
+
+int cg_fit_cat(const cg_fitctx *x, int allow_tables, cg_cat *o)
+{
+    memset(o, 0, sizeof *o);
+    uint32_t nr = x->rs->n;
+    int same = 1, rank_only = 1;
+    for (uint32_t t = 0; t < x->ninsts; t++)
+        for (uint32_t k = 0; k < nr; k++) {
+            same &= x->vals[t][k] == x->vals[0][0];
+            rank_only &= x->vals[t][k] == x->vals[0][k];
+        }
+    if (same) {
+        o->mode = CG_CAT_CONST;
+        o->value = x->vals[0][0];
+        return 0;
+    }
+    if (rank_only) {
+        uint32_t distinct = 0;
+        for (uint32_t k = 0; k < nr; k++) {
+            uint32_t j = 0;
+            while (j < k && x->vals[0][j] != x->vals[0][k])
+                j++;
+            distinct += j == k;
+        }
+        o->ntab = x->m->nranks;
+        o->tab = cg_alloc(o->ntab * sizeof *o->tab);
+        o->none = x->vals[0][0];
+        for (uint32_t r = 0; r < o->ntab; r++)
+            o->tab[r] = o->none;
+        for (uint32_t k = 0; k < nr; k++)
+            o->tab[x->rs->ranks[k]] = x->vals[0][k];
+        if (distinct <= 2 || !allow_tables) {
+            o->mode = CG_CAT_TERNARY;
+        } else {
+            o->mode = CG_CAT_NONE;
+            o->table = CG_TAB_RANK;
+        }
+        return 0;
+    }
+    if (!allow_tables)
+        return -1;
+    /* Chosen by one counter, the same on every rank. */
+    for (unsigned e = 0; e < x->dims.n; e++) {
+        uint32_t st = stride_of(&x->dims, e);
+        int ok = 1;
+        for (uint32_t t = 0; t < x->ninsts && ok; t++)
+            for (uint32_t k = 0; k < nr && ok; k++)
+                ok = x->vals[t][k] == x->vals[ctr(&x->dims, t, e) * st][0];
+        if (ok) {
+            o->mode = CG_CAT_NONE;
+            o->table = CG_TAB_CTR;
+            o->table_ctr = (uint8_t)e;
+            o->ntab = x->dims.count[e];
+            o->tab = cg_alloc(o->ntab * sizeof *o->tab);
+            for (uint32_t u = 0; u < o->ntab; u++)
+                o->tab[u] = x->vals[u * st][0];
+            return 0;
+        }
+    }
+    return -1;
+}
+
+void cg_cat_free(cg_cat *c)
+{
+    free(c->tab);
+    c->tab = NULL;
+}

@@ -1,0 +1,580 @@
+/* load.c: a trace -> the calls the kernel makes (cg_model).
+ *
+ * A per-rank trace is merged first (rec_merge_traces, into a scratch
+ * directory that is removed again). Of the merged stream only depth-0
+ * records on the main thread count: the calls the application made itself.
+ * MPI_Init and MPI_Finalize come from the kernel's skeleton; console output
+ * and MPI queries (MPI_Comm_rank, MPI_Get_count, MPI_Dims_create, ...) move
+ * no file data and create nothing, so they are left out. Every other MPI
+ * call stays: the ones that create or free communicators, datatypes, info
+ * objects and requests (recorder-diff compares them, and handle ids count in
+ * creation order), the ones that complete requests, and communication,
+ * whose synchronization orders the I/O of different ranks. */
+#define _GNU_SOURCE
+#include "cg.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uthash.h>
+
+#include "recorder_merge.h"
+
+/* ---- interning ---- */
+
+struct cg_pool_entry {
+    UT_hash_handle hh;
+    int64_t id;
+    size_t keylen;
+    char key[]; /* 's' or 'a', then the bytes */
+};
+
+static int64_t pool_find(cg_model *m, char tag, const void *bytes, size_t n, int *found)
+{
+    size_t keylen = n + 1;
+    char small[256];
+    char *key = keylen <= sizeof small ? small : cg_alloc(keylen);
+    key[0] = tag;
+    memcpy(key + 1, bytes, n);
+    cg_pool_entry *e = NULL;
+    HASH_FIND(hh, m->pool, key, keylen, e);
+    if (key != small)
+        free(key);
+    *found = e != NULL;
+    return e ? e->id : -1;
+}
+
+static void pool_add(cg_model *m, char tag, const void *bytes, size_t n, int64_t id)
+{
+    cg_pool_entry *e = cg_alloc(sizeof *e + n + 1);
+    e->id = id;
+    e->keylen = n + 1;
+    e->key[0] = tag;
+    memcpy(e->key + 1, bytes, n);
+    HASH_ADD_KEYPTR(hh, m->pool, e->key, e->keylen, e);
+}
+
+int cg_str_id(cg_model *m, const char *s, size_t n)
+{
+    if (!s)
+        return -1;
+    int found;
+    int64_t id = pool_find(m, 's', s, n, &found);
+    if (found)
+        return (int)id;
+    if (m->nstrs == m->capstrs) {
+        m->capstrs = m->capstrs ? 2 * m->capstrs : 64;
+        m->strs = cg_realloc(m->strs, m->capstrs * sizeof *m->strs);
+        m->strlens = cg_realloc(m->strlens, m->capstrs * sizeof *m->strlens);
+    }
+    char *copy = cg_alloc(n + 1);
+    memcpy(copy, s, n);
+    copy[n] = 0;
+    m->strs[m->nstrs] = copy;
+    m->strlens[m->nstrs] = (uint32_t)n;
+    pool_add(m, 's', s, n, (int64_t)m->nstrs);
+    return (int)m->nstrs++;
+}
+
+const char *cg_str(const cg_model *m, int64_t id)
+{
+    return id >= 0 && (size_t)id < m->nstrs ? m->strs[id] : NULL;
+}
+
+uint32_t cg_str_len(const cg_model *m, int64_t id)
+{
+    return id >= 0 && (size_t)id < m->nstrs ? m->strlens[id] : 0;
+}
+
+int cg_arr_id(cg_model *m, const int64_t *v, size_t n)
+{
+    int found;
+    int64_t id = pool_find(m, 'a', v, n * sizeof *v, &found);
+    if (found)
+        return (int)id;
+    if (m->narrs == m->caparrs) {
+        m->caparrs = m->caparrs ? 2 * m->caparrs : 64;
+        m->arrs = cg_realloc(m->arrs, m->caparrs * sizeof *m->arrs);
+        m->arrlens = cg_realloc(m->arrlens, m->caparrs * sizeof *m->arrlens);
+    }
+    m->arrs[m->narrs] = cg_alloc(n * sizeof *v + 1);
+    memcpy(m->arrs[m->narrs], v, n * sizeof *v);
+    m->arrlens[m->narrs] = (uint32_t)n;
+    pool_add(m, 'a', v, n * sizeof *v, (int64_t)m->narrs);
+    return (int)m->narrs++;
+}
+
+const int64_t *cg_arr(const cg_model *m, int64_t id, uint32_t *n)
+{
+    if (id < 0 || (size_t)id >= m->narrs) {
+        *n = 0;
+        return NULL;
+    }
+    *n = m->arrlens[id];
+    return m->arrs[id];
+}
+
+uint32_t cg_rankset_id(cg_model *m, const uint32_t *ranks, uint32_t n)
+{
+    for (size_t i = 0; i < m->nranksets; i++)
+        if (m->ranksets[i].n == n && !memcmp(m->ranksets[i].ranks, ranks, n * sizeof *ranks))
+            return (uint32_t)i;
+    m->ranksets = cg_realloc(m->ranksets, (m->nranksets + 1) * sizeof *m->ranksets);
+    cg_rankset *rs = &m->ranksets[m->nranksets];
+    rs->n = n;
+    rs->ranks = cg_alloc(n * sizeof *ranks + 1);
+    memcpy(rs->ranks, ranks, n * sizeof *ranks);
+    return (uint32_t)m->nranksets++;
+}
+
+int64_t *cg_inst_values(const cg_inst *in, unsigned field)
+{
+    return in->v + (size_t)field * in->nr;
+}
+
+/* ---- what each field means to the kernel ---- */
+
+int cg_is_handle_kind(unsigned k)
+{
+    if (rec_kind_class(k) != REC_CLASS_INT)
+        return 0; /* arrays of handles are arrays */
+    return rec_kind_handle_space(k) != REC_SPACE_NONE || k == REC_KIND_H5_PLIST_CLASS;
+}
+
+static int is_pointer(const char *ctype)
+{
+    size_t n = strlen(ctype);
+    return n && ctype[n - 1] == '*';
+}
+
+/* A parameter passed by pointer whose pointee is the recorded value (the
+ * tracer's rule: MPI_Comm *, int *, ...; not strings, buffers or arrays). */
+int cg_by_pointer(const rec_arg_desc *a)
+{
+    unsigned k = a->kind;
+    rec_class cls = rec_kind_class(k);
+    if (!is_pointer(a->ctype) || k == REC_KIND_FILE_STREAM || k == REC_KIND_DIR_STREAM ||
+        k == REC_KIND_MAPPING || cls == REC_CLASS_ARRAY || cls == REC_CLASS_NONE)
+        return 0;
+    switch (k) {
+    case REC_KIND_PATH:
+    case REC_KIND_STRING:
+    case REC_KIND_STDIO_MODE:
+    case REC_KIND_STRING_OUT:
+    case REC_KIND_STRLEN:
+    case REC_KIND_STATBUF:
+    case REC_KIND_MPI_STATUS:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+unsigned cg_nfields(const rec_func_desc *f)
+{
+    return f->nargs + (f->ret_kind != REC_KIND_NONE ? 2u : 0u);
+}
+
+unsigned cg_field_kind(const rec_func_desc *f, unsigned field)
+{
+    if (field < f->nargs)
+        return f->args[field].kind;
+    return field == f->nargs ? f->ret_kind : REC_KIND_ERRNO;
+}
+
+static int has_format_arg(const rec_func_desc *f)
+{
+    for (unsigned a = 0; a < f->nargs; a++)
+        if (f->args[a].kind == REC_KIND_FORMAT)
+            return 1;
+    return 0;
+}
+
+cg_role cg_field_role(const rec_func_desc *f, unsigned field)
+{
+    if (field >= f->nargs) /* ret: a created handle, or fprintf's byte count */
+        return field == f->nargs && (f->flags & REC_FN_CREATES) && cg_is_handle_kind(f->ret_kind)
+                   ? CG_ROLE_CREATE
+               : field == f->nargs && has_format_arg(f) ? CG_ROLE_VALUE
+                                                        : CG_ROLE_NONE;
+    const rec_arg_desc *a = &f->args[field];
+    unsigned k = a->kind;
+    int out_only = (a->flags & REC_ARG_OUT) && !(a->flags & REC_ARG_IN);
+    if (a->flags & REC_ARG_DERIVED || rec_kind_class(k) == REC_CLASS_NONE || k == REC_KIND_STRING_OUT ||
+        k == REC_KIND_STATBUF)
+        return CG_ROLE_NONE;
+    if (a->flags & REC_ARG_CREATE)
+        return CG_ROLE_CREATE;
+    if (k == REC_KIND_MPI_STATUS || k == REC_KIND_MPI_STATUS_ARRAY)
+        return CG_ROLE_VALUE; /* 1: the caller passed MPI_STATUS(ES)_IGNORE */
+    if (out_only)
+        return rec_kind_class(k) == REC_CLASS_ARRAY ? CG_ROLE_OUTLEN : CG_ROLE_NONE;
+    return CG_ROLE_VALUE;
+}
+
+/* ---- which calls the kernel makes ---- */
+
+static int on_console(const rec_func_desc *f, const rec_record *r)
+{
+    for (unsigned a = 0; a < f->nargs; a++) {
+        if (f->args[a].kind == REC_KIND_FILE_STREAM && r->args[a].i >= 1 && r->args[a].i <= 3)
+            return 1;
+        if (f->args[a].kind == REC_KIND_FD && r->args[a].i >= 0 && r->args[a].i <= 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* MPI calls that create, change or free objects, complete requests, or
+ * communicate; the rest are queries. */
+static int mpi_kept(const rec_func_desc *f)
+{
+    if (!strcmp(f->name, "MPI_Abort"))
+        return 0;
+    if (f->flags & (REC_FN_COLLECTIVE | REC_FN_CREATES | REC_FN_DESTROYS))
+        return 1;
+    int outputs = 0, peer = 0, buffer = 0;
+    for (unsigned a = 0; a < f->nargs; a++) {
+        unsigned k = f->args[a].kind;
+        if (k == REC_KIND_MPI_REQUEST || k == REC_KIND_MPI_REQUEST_ARRAY ||
+            (f->args[a].flags & REC_ARG_CREATE))
+            return 1;
+        outputs |= (f->args[a].flags & REC_ARG_OUT) && k != REC_KIND_BUFFER && k != REC_KIND_MPI_STATUS;
+        peer |= k == REC_KIND_MPI_RANK;
+        buffer |= k == REC_KIND_BUFFER;
+    }
+    if (peer && buffer)
+        return 1; /* point to point */
+    unsigned k0 = f->nargs ? f->args[0].kind : 0;
+    return (k0 == REC_KIND_MPI_DATATYPE || k0 == REC_KIND_MPI_INFO) && !outputs; /* commit, Info_set */
+}
+
+static void note_dropped(cg_model *m, const char *name)
+{
+    size_t n = strlen(m->dropped_names), k = strlen(name);
+    for (const char *p = m->dropped_names; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == k && !strncmp(p, name, k))
+            return;
+        p = end ? end + 2 : p + len;
+    }
+    if (n + k + 3 < sizeof m->dropped_names)
+        snprintf(m->dropped_names + n, sizeof m->dropped_names - n, "%s%s", n ? ", " : "", name);
+}
+
+/* 1 if the kernel reproduces the call; else counts why not. */
+static int kept(cg_model *m, const rec_func_desc *f, const rec_record *r)
+{
+    if (f->flags & REC_FN_OPAQUE) {
+        m->dropped_skeleton++;
+        return 0;
+    }
+    if (r->thread != 0) {
+        m->dropped_threads++;
+        return 0;
+    }
+    if (on_console(f, r)) {
+        m->dropped_console++;
+        return 0;
+    }
+    if (f->layer == REC_LAYER_MPI && !mpi_kept(f)) {
+        m->dropped_queries++;
+        note_dropped(m, f->name);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- paths ---- */
+
+/* Lexical normal form, the re-rooting rule's: no "//", "." or trailing '/';
+ * ".." drops the component before it and stays at "/" on an absolute path. */
+void cg_path_normalize(const char *in, char *out, size_t cap)
+{
+    size_t n = 0;
+    int absolute = in[0] == '/';
+    if (absolute && cap > 1)
+        out[n++] = '/';
+    out[n] = 0;
+    for (const char *p = in; *p;) {
+        while (*p == '/')
+            p++;
+        const char *s = p;
+        while (*p && *p != '/')
+            p++;
+        size_t len = (size_t)(p - s);
+        if (len == 0 || (len == 1 && s[0] == '.'))
+            continue;
+        if (len == 2 && s[0] == '.' && s[1] == '.') {
+            size_t base = absolute ? 1 : 0;
+            if (n > base && !(n >= 2 && !strcmp(out + n - 2, "..") && (n == 2 || out[n - 3] == '/'))) {
+                while (n > base && out[n - 1] != '/')
+                    n--;
+                if (n > base)
+                    n--;
+                out[n] = 0;
+                continue;
+            }
+            if (absolute)
+                continue;
+        }
+        if (n > (size_t)absolute && n + 1 < cap)
+            out[n++] = '/';
+        if (n + len + 1 > cap)
+            len = cap - n - 1;
+        memcpy(out + n, s, len);
+        n += len;
+        out[n] = 0;
+    }
+    if (n == 0 && cap > 1) {
+        out[0] = '.';
+        out[1] = 0;
+    }
+}
+
+/* ---- reading ---- */
+
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* The values of one field for every rank of the record's set (sorted). */
+static void store_field(cg_model *m, cg_inst *in, unsigned field, const rec_func_desc *f,
+                        rec_record *const *rr, const rec_cursor *c)
+{
+    unsigned kind = cg_field_kind(f, field);
+    rec_class cls = rec_kind_class(kind);
+    cg_role role = cg_field_role(f, field);
+    int64_t *v = cg_inst_values(in, field);
+    for (uint32_t k = 0; k < in->nr; k++) {
+        const rec_value *x = field < f->nargs ? &rr[k]->args[field] : field == f->nargs ? &rr[k]->ret : NULL;
+        int64_t raw = x ? x->i : rr[k]->err;
+        if (kind == REC_KIND_MPI_STATUS && role == CG_ROLE_VALUE) {
+            v[k] = raw == -1;
+        } else if (kind == REC_KIND_MPI_STATUS_ARRAY || role == CG_ROLE_OUTLEN) {
+            int64_t small[256];
+            size_t n = rec_value_array(x, small, 256);
+            int all_ignored = n > 0;
+            for (size_t e = 0; e < n && e < 256; e++)
+                all_ignored &= small[e] == -1;
+            v[k] = role == CG_ROLE_OUTLEN ? (int64_t)n : (int64_t)all_ignored;
+        } else if (cls == REC_CLASS_PATH) {
+            const char *p = raw >= 0 ? rec_cursor_path(c, raw) : NULL;
+            char norm[4096];
+            if (p)
+                cg_path_normalize(p, norm, sizeof norm);
+            v[k] = p ? cg_str_id(m, norm, strlen(norm)) : -1;
+        } else if (cls == REC_CLASS_STR) {
+            v[k] = cg_str_id(m, x->ptr, x->len);
+        } else if (cls == REC_CLASS_ARRAY) {
+            int64_t small[256];
+            int64_t *all = x->len <= 256 ? small : cg_alloc(x->len * sizeof *all);
+            size_t n = rec_value_array(x, all, x->len);
+            v[k] = cg_arr_id(m, all, n);
+            if (all != small)
+                free(all);
+        } else {
+            v[k] = raw;
+        }
+    }
+}
+
+typedef struct loader {
+    cg_model *m;
+    rec_cursor *c;
+    const rec_table *table;
+    double resolution;
+    cg_inputs *inputs;
+    uint32_t *ranks, *index; /* the set's ranks ascending, each one's position in set order */
+    rec_record *recs, **rr;
+} loader;
+
+static void take_record(loader *L, const rec_record *r, const rec_merge_info *mi)
+{
+    cg_model *m = L->m;
+    m->merged_records++;
+    const rec_func_desc *tf = rec_table_lookup(L->table, r->func);
+    if (!tf || r->depth != 0)
+        return;
+    m->top_level++;
+    /* the set's ranks, ascending, with their positions in set order */
+    uint32_t nr = 0, pos = 0;
+    for (uint32_t g = 0; g < mi->nranges; g++)
+        for (uint32_t k = 0; k < mi->ranges[g].count; k++, pos++) {
+            uint32_t rank = mi->ranges[g].first + k * (mi->ranges[g].stride ? mi->ranges[g].stride : 1);
+            uint32_t at = nr++;
+            while (at > 0 && L->ranks[at - 1] > rank) {
+                L->ranks[at] = L->ranks[at - 1];
+                L->index[at] = L->index[at - 1];
+                at--;
+            }
+            L->ranks[at] = rank;
+            L->index[at] = pos;
+        }
+    for (uint32_t k = 0; k < nr; k++) {
+        rec_record *x = &L->recs[k];
+        *x = *r;
+        for (uint32_t v = 0; v < mi->nvars; v++) {
+            const rec_variation *var = &mi->vars[v];
+            rec_value val = var->relation == REC_REL_AFFINE
+                                ? (rec_value){.i = var->a * (int64_t)L->ranks[k] + var->b}
+                                : var->values[L->index[k]];
+            if (var->field == REC_FIELD_TSTART)
+                x->tstart = (uint64_t)val.i;
+            else if (var->field == REC_FIELD_TEND)
+                x->tend = (uint64_t)val.i;
+            else if (var->field < tf->nargs)
+                x->args[var->field] = val;
+            else if (var->field == tf->nargs)
+                x->ret = val;
+            else
+                x->err = val.i;
+        }
+        const char *paths[REC_MAX_ARGS] = {0};
+        char norm[REC_MAX_ARGS][4096];
+        for (unsigned a = 0; a < tf->nargs && a < REC_MAX_ARGS; a++) {
+            const char *p = tf->args[a].kind == REC_KIND_PATH ? rec_cursor_path(L->c, x->args[a].i) : NULL;
+            if (p) {
+                cg_path_normalize(p, norm[a], sizeof norm[a]);
+                paths[a] = norm[a];
+            }
+        }
+        if (x->thread == 0)
+            cg_inputs_record(L->inputs, tf, x, L->ranks[k], (double)x->tstart * L->resolution, paths);
+    }
+    if (!kept(m, tf, &L->recs[0]))
+        return;
+    const rec_func_desc *f = rec_function_by_name(tf->name);
+    if (!f || f->nargs != tf->nargs || f->ret_kind != tf->ret_kind) {
+        m->dropped_unknown++;
+        note_dropped(m, tf->name);
+        return;
+    }
+    m->kept++;
+    if (m->ninsts == m->capinsts) {
+        m->capinsts = m->capinsts ? 2 * m->capinsts : 256;
+        m->insts = cg_realloc(m->insts, m->capinsts * sizeof *m->insts);
+    }
+    cg_inst *in = &m->insts[m->ninsts++];
+    in->f = f;
+    in->nr = nr;
+    in->rs = cg_rankset_id(m, L->ranks, nr);
+    in->nf = (uint16_t)cg_nfields(f);
+    in->v = cg_calloc((size_t)in->nf * nr, sizeof *in->v);
+    for (uint32_t k = 0; k < nr; k++)
+        L->rr[k] = &L->recs[k];
+    for (unsigned field = 0; field < in->nf; field++)
+        store_field(m, in, field, f, L->rr, L->c);
+}
+
+static int read_merged(cg_model *m, rec_trace *t, rec_error *err)
+{
+    loader L = {.m = m, .table = rec_trace_table(t)};
+    L.resolution = rec_trace_get_info(t)->time_resolution;
+    L.c = rec_cursor_open_merged(t, err);
+    if (!L.c)
+        return -1;
+    L.inputs = cg_inputs_new();
+    L.ranks = cg_alloc(m->nranks * sizeof *L.ranks);
+    L.index = cg_alloc(m->nranks * sizeof *L.index);
+    L.recs = cg_alloc(m->nranks * sizeof *L.recs);
+    L.rr = cg_alloc(m->nranks * sizeof *L.rr);
+    rec_record r;
+    rec_merge_info mi;
+    int rc;
+    while ((rc = rec_cursor_next_merged(L.c, &r, &mi, err)) == 1)
+        take_record(&L, &r, &mi);
+    cg_inputs_finish(L.inputs, m);
+    rec_cursor_close(L.c);
+    free(L.ranks);
+    free(L.index);
+    free(L.recs);
+    free(L.rr);
+    return rc < 0 ? -1 : 0;
+}
+
+int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->trace_dir = cg_strdup(trace_dir);
+    rec_trace *t = rec_trace_open(trace_dir, err);
+    if (!t)
+        return -1;
+    char scratch[4096] = "";
+    if (!rec_trace_is_merged(t)) {
+        rec_trace_close(t);
+        const char *tmp = getenv("TMPDIR");
+        snprintf(scratch, sizeof scratch, "%s/recorder-codegen.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(scratch)) {
+            snprintf(err->msg, sizeof err->msg, "%s: cannot create a scratch directory for merging", scratch);
+            return -1;
+        }
+        rec_merge_options mo;
+        rec_merge_options_init(&mo);
+        mo.tool = CG_TOOL;
+        if (o && o->window)
+            mo.window = o->window;
+        rec_merge_stats stats;
+        int rc = rec_merge_traces(trace_dir, scratch, &mo, &stats, err);
+        m->per_rank_records = stats.records_in;
+        t = rc == 0 ? rec_trace_open(scratch, err) : NULL;
+        if (!t) {
+            remove_tree(scratch);
+            return -1;
+        }
+    }
+    m->nranks = rec_trace_get_info(t)->nranks;
+    int rc = m->nranks ? read_merged(m, t, err) : -1;
+    if (!m->nranks)
+        snprintf(err->msg, sizeof err->msg, "%s: the trace has no ranks", trace_dir);
+    rec_trace_close(t);
+    if (*scratch)
+        remove_tree(scratch);
+    return rc;
+}
+
+void cg_model_free(cg_model *m)
+{
+    for (size_t i = 0; i < m->ninsts; i++)
+        free(m->insts[i].v);
+    free(m->insts);
+    for (size_t i = 0; i < m->nranksets; i++)
+        free(m->ranksets[i].ranks);
+    free(m->ranksets);
+    free(m->hobjs);
+    for (size_t i = 0; i < m->nstrs; i++)
+        free(m->strs[i]);
+    free(m->strs);
+    free(m->strlens);
+    for (size_t i = 0; i < m->narrs; i++)
+        free(m->arrs[i]);
+    free(m->arrs);
+    free(m->arrlens);
+    cg_pool_entry *e, *tmp;
+    HASH_ITER(hh, m->pool, e, tmp)
+    {
+        HASH_DEL(m->pool, e);
+        free(e);
+    }
+    for (size_t i = 0; i < m->ninputs; i++)
+        free(m->inputs[i].path);
+    free(m->inputs);
+    free(m->trace_dir);
+    memset(m, 0, sizeof *m);
+}

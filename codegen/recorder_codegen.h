@@ -1,0 +1,25 @@
+/* recorder_codegen.h: recorder-codegen, a trace -> a compact SPMD C I/O
+ * kernel (paper 003, section III-C). The kernel makes, rank by rank, the
+ * top-level I/O calls of the traced application with the same arguments,
+ * re-rooted under its output directory:
+ *   recorder-codegen TRACE_DIR > kernel.c
+ *   h5pcc -shlib kernel.c -o kernel && mpirun -np N ./kernel [OUTDIR]
+ * A per-rank trace is merged first (in a scratch directory). */
+#ifndef RECORDER_CODEGEN_H
+#define RECORDER_CODEGEN_H
+
+#include "recorder_format.h"
+
+typedef struct rec_codegen_options {
+    int loops;             /* fold repeated call sequences into loops (default 1) */
+    unsigned window;       /* the merge window when the trace must be merged (0: the merger's default) */
+    const char *templates; /* a directory of .tmpl files replacing the built-in ones (NULL: built in) */
+    const char *program;   /* the kernel's name in its messages (default "kernel") */
+} rec_codegen_options;
+
+void rec_codegen_options_init(rec_codegen_options *o);
+/* Generates the kernel for the trace in trace_dir: 0 and *kernel (malloc'd
+ * C source), or -1 with err naming the file and the reason. */
+int rec_codegen(const char *trace_dir, const rec_codegen_options *o, char **kernel, rec_error *err);
+
+#endif

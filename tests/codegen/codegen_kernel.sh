@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# codegen_kernel.sh BUILD_DIR NP KERNEL [KERNEL OPTIONS...]
+# Traces one kernel at NP ranks, generates a C kernel from the trace
+# (recorder-codegen merges it first), and checks that the kernel
+#   - compiles with h5pcc -shlib -Wall -Wextra -Werror and is clang-format clean;
+#   - runs at NP ranks, traced, and recorder-diff finds its trace equal to the
+#     original (it infers the OUTDIR re-rooting);
+#   - leaves every output file of the original, re-rooted under its OUTDIR, with
+#     the same size (and for HDF5 files the same h5dump -H), and writes nothing
+#     beside its OUTDIR and its trace;
+#   - refuses another rank count with a clear message and a non-zero status.
+# CODEGEN_MAX_BYTES=N also fails a kernel larger than N bytes (an integer, or a
+# file whose size is the bound); CODEGEN_SUFFIX names the run.
+set -euo pipefail
+build=$(cd "$1" && pwd) np=$2 kernel=$3
+shift 3
+src=$(cd "$(dirname "$0")/../.." && pwd)
+name=$kernel.np$np${CODEGEN_SUFFIX:-}
+work=$build/codegen-runs/$name
+logs=$work/logs
+rm -rf "$work" && mkdir -p "$logs"
+preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
+fail() {
+  echo "codegen_kernel: $name: $*" >&2
+  exit 1
+}
+
+# 1. The original run, traced (run_kernel.sh does serial-io's setup step).
+bash "$src/kernels/run_kernel.sh" "$work/out" \
+  mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/trace" \
+  "$build/kernels/$kernel" "$@" > "$logs/original.txt" || fail "the traced kernel failed"
+
+# 2. The kernel, generated from the per-rank trace (a relative path, as a user types it).
+(cd "$work" && "$build/codegen/recorder-codegen" trace -o kernel.c) 2> "$logs/codegen.err" ||
+  { cat "$logs/codegen.err" >&2; fail "recorder-codegen failed"; }
+bytes=$(wc -c < "$work/kernel.c")
+echo "codegen_kernel: $name: kernel.c is $bytes bytes"
+if [ -n "${CODEGEN_MAX_BYTES:-}" ]; then
+  max=$CODEGEN_MAX_BYTES
+  [ -f "$max" ] && max=$(wc -c < "$max")
+  [ "$bytes" -le "$max" ] || fail "kernel.c is $bytes bytes, more than the $max allowed"
+fi
+(cd "$work" && h5pcc -shlib -Wall -Wextra -Werror kernel.c -o kernel) > "$logs/compile.txt" 2>&1 ||
+  { cat "$logs/compile.txt" >&2; fail "kernel.c does not compile cleanly"; }
+if command -v clang-format > /dev/null; then
+  clang-format --style="file:$src/.clang-format" --dry-run -Werror "$work/kernel.c" 2> "$logs/format.txt" ||
+    { head -20 "$logs/format.txt" >&2; fail "kernel.c is not clang-format clean"; }
+fi
+
+# 3. The kernel, traced, into a fresh OUTDIR: nothing may appear beside it and its trace.
+ls -A "$work" | sort > "$logs/before.txt"
+mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/ktrace" \
+  "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 || { cat "$logs/kernel.txt" >&2; fail "the kernel failed"; }
+ls -A "$work" | sort > "$logs/after.txt"
+printf 'kout\nktrace\n' | cat - "$logs/before.txt" | sort > "$logs/allowed.txt"
+diff -u "$logs/allowed.txt" "$logs/after.txt" || fail "the kernel wrote outside its OUTDIR"
+
+# 4. The same I/O.
+"$build/analysis/recorder-diff" "$work/trace" "$work/ktrace" > "$logs/diff.txt" 2>&1 ||
+  { cat "$logs/diff.txt" >&2; fail "recorder-diff finds the kernel's I/O different"; }
+echo "codegen_kernel: $name: recorder-diff: $(tail -1 "$logs/diff.txt")"
+
+# 5. The same files.
+files=0
+while IFS= read -r -d '' f; do
+  rel=${f#"$work/out"}
+  copy=$work/kout$work/out$rel
+  [ -f "$copy" ] || fail "no counterpart of $f ($copy)"
+  a=$(stat -c %s "$f") b=$(stat -c %s "$copy")
+  [ "$a" = "$b" ] || fail "$rel: $a bytes originally, $b from the kernel"
+  if [ "${f%.h5}" != "$f" ]; then
+    diff -u <(h5dump -H "$f" | tail -n +2) <(h5dump -H "$copy" | tail -n +2) || fail "$rel: h5dump -H differs"
+  fi
+  files=$((files + 1))
+done < <(find "$work/out" -type f -print0)
+
+# 6. Another rank count is refused, clearly.
+other=$((np + 1))
+if mpiexec -np "$other" -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" "$work/kernel" "$work/kout2" \
+  > "$logs/wrong-np.txt" 2>&1; then
+  fail "the kernel ran at $other ranks"
+fi
+grep -q "traced at $np ranks" "$logs/wrong-np.txt" || { cat "$logs/wrong-np.txt" >&2; fail "no clear message at $other ranks"; }
+[ ! -e "$work/kout2" ] || fail "the kernel wrote at $other ranks"
+echo "codegen_kernel: $name: $files output files match"

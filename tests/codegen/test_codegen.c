@@ -1,0 +1,188 @@
+/* Unit tests of recorder-codegen end to end on synthetic per-rank traces:
+ * a checkpoint loop becomes one loop whose paths and offsets are written
+ * with the counter and the rank, calls of rank 0 alone a guarded block, an
+ * input file a setup entry with its traced size; the kernel's size follows
+ * the call shapes, not the number of steps; errors name the trace. */
+#define _GNU_SOURCE
+#include "rec_function_ids.h"
+#include "recorder_codegen.h"
+#include "rk_test.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { NRANKS = 4 };
+
+typedef struct tracer {
+    rec_writer *w;
+    uint64_t tick;
+    rec_error err;
+} tracer;
+
+static void call(tracer *t, unsigned func, const int64_t *args, unsigned nargs, int64_t ret)
+{
+    rec_record r;
+    memset(&r, 0, sizeof r);
+    r.func = (uint16_t)func;
+    r.tstart = t->tick;
+    r.tend = t->tick + 5;
+    t->tick += 10;
+    for (unsigned a = 0; a < nargs; a++)
+        r.args[a].i = args[a];
+    r.ret.i = ret;
+    CU_ASSERT_EQUAL_FATAL(rec_writer_append(t->w, &r, &t->err), 0);
+}
+
+/* Rank r: (rank 0) mkdir /data and read 100 bytes of /in/input.dat, then
+ * per step open /data/ckpt.<step>.<r>, pwrite twice, close. */
+static char *write_trace(const char *name, int steps)
+{
+    char *dir;
+    if (asprintf(&dir, "%s/%s", rk_test_tmpdir(), name) < 0)
+        abort();
+    mkdir(dir, 0755);
+    rec_trace_info info = {.nranks = NRANKS, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rec_error err;
+    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
+    for (int64_t rank = 0; rank < NRANKS; rank++) {
+        rec_writer_options o;
+        rec_writer_options_init(&o);
+        tracer t = {.w = rec_writer_open(dir, (uint32_t)rank, &o, &err)};
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t.w);
+        int64_t fd = 64;
+        if (rank == 0) {
+            call(&t, REC_ID_mkdir, (int64_t[]){rec_writer_path_id(t.w, "/data"), 0755}, 2, 0);
+            call(&t, REC_ID_open, (int64_t[]){rec_writer_path_id(t.w, "/in/input.dat"), O_RDONLY, 0}, 3, fd);
+            call(&t, REC_ID_read, (int64_t[]){fd, 0, 100}, 3, 100);
+            call(&t, REC_ID_close, (int64_t[]){fd}, 1, 0);
+            fd++;
+        }
+        for (int64_t step = 0; step < steps; step++, fd++) {
+            char path[64];
+            snprintf(path, sizeof path, "/data/ckpt.%lld.%lld", (long long)step, (long long)rank);
+            call(&t, REC_ID_open, (int64_t[]){rec_writer_path_id(t.w, path), O_WRONLY | O_CREAT, 0644}, 3,
+                 fd);
+            for (int64_t k = 0; k < 2; k++)
+                call(&t, REC_ID_pwrite, (int64_t[]){fd, 0, 4096, 4096 * rank + 16384 * step + 8192 * k}, 4,
+                     4096);
+            call(&t, REC_ID_close, (int64_t[]){fd}, 1, 0);
+        }
+        CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &err), 0);
+    }
+    return dir;
+}
+
+static char *generate(const char *dir, int loops)
+{
+    rec_codegen_options o;
+    rec_codegen_options_init(&o);
+    o.loops = loops;
+    rec_error err;
+    char *kernel = NULL;
+    int rc = rec_codegen(dir, &o, &kernel, &err);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    return kernel;
+}
+
+static int occurrences(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+RK_TEST(codegen, loops_relations_guards_inputs)
+{
+    char *dir = write_trace("ckpt10", 10);
+    char *k = generate(dir, 1);
+    CU_ASSERT(strstr(k, "if (nranks != 4) {") != NULL); /* the rank-count check */
+    CU_ASSERT(strstr(k, "    if (rank == 0) {\n        mkdir(P(\"/data\"), 0755);") != NULL); /* a guard */
+    CU_ASSERT(strstr(k, "{\"/in/input.dat\", 100}") != NULL);       /* the input, by its size */
+    CU_ASSERT(strstr(k, "for (int i = 0; i < 10; i++) {") != NULL); /* the steps */
+    CU_ASSERT(strstr(k, "for (int j = 0; j < 2; j++) {") != NULL);  /* the writes of a step */
+    CU_ASSERT(strstr(k, "open(P(\"/data/ckpt.%d.%d\", i, rank), O_WRONLY | O_CREAT, 0644)") != NULL);
+    /* affine in the rank and the number of ranks: a step covers every rank's block */
+    CU_ASSERT(strstr(k, ", wbuf, 4096, 4096 * rank + 4096 * nranks * i + 8192 * j);") != NULL);
+    CU_ASSERT_EQUAL(occurrences(k, "pwrite("), 1);                        /* one statement for 20 calls */
+    CU_ASSERT(strstr(k, "open(P(\"/in/input.dat\"), O_RDONLY)") != NULL); /* no mode without O_CREAT */
+    free(k);
+    free(dir);
+}
+
+RK_TEST(codegen, size_follows_shapes_not_length)
+{
+    char *d10 = write_trace("steps10", 10), *d100 = write_trace("steps100", 100);
+    char *k10 = generate(d10, 1), *k100 = generate(d100, 1);
+    long a = (long)strlen(k10), b = (long)strlen(k100);
+    /* only the counts in the header and the loop bound differ */
+    CU_ASSERT(labs(a - b) <= 24);
+    CU_ASSERT(strstr(k100, "for (int i = 0; i < 100; i++) {") != NULL);
+    char *flat = generate(d10, 0);
+    CU_ASSERT_EQUAL(occurrences(flat, "pwrite("), 20); /* --no-loops: one call per record */
+    CU_ASSERT_PTR_NULL(strstr(flat, "for (int i"));
+    free(k10);
+    free(k100);
+    free(flat);
+    free(d10);
+    free(d100);
+}
+
+RK_TEST(codegen, errors_name_the_trace)
+{
+    rec_error err;
+    char *kernel = NULL;
+    CU_ASSERT_EQUAL(rec_codegen("/nonexistent/trace", NULL, &kernel, &err), -1);
+    CU_ASSERT_PTR_NULL(kernel);
+    CU_ASSERT(strstr(err.msg, "/nonexistent/trace") != NULL);
+    rec_codegen_options o;
+    rec_codegen_options_init(&o);
+    o.templates = "/nonexistent/templates";
+    char *dir = write_trace("templates", 2);
+    CU_ASSERT_EQUAL(rec_codegen(dir, &o, &kernel, &err), -1);
+    CU_ASSERT(strstr(err.msg, "/nonexistent/templates/kernel.c.tmpl") != NULL);
+    free(dir);
+}
+
+RK_TEST(codegen, special_arguments)
+{
+    char *dir;
+    if (asprintf(&dir, "%s/special", rk_test_tmpdir()) < 0)
+        abort();
+    mkdir(dir, 0755);
+    rec_trace_info info = {.nranks = 1, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rec_error err;
+    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
+    rec_writer_options o;
+    rec_writer_options_init(&o);
+    tracer t = {.w = rec_writer_open(dir, 0, &o, &err)};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t.w);
+    /* a fortified open (no prototype in the headers), a lock, a gathered write */
+    call(&t, REC_ID___open_2, (int64_t[]){rec_writer_path_id(t.w, "/d/f"), O_RDWR}, 2, 64);
+    call(&t, REC_ID_fcntl, (int64_t[]){64, F_SETLKW, 0}, 3, 0);
+    int64_t lens[2] = {10, 20};
+    rec_record r;
+    memset(&r, 0, sizeof r);
+    r.func = REC_ID_writev;
+    r.args[0].i = 64;
+    r.args[1] = (rec_value){.ptr = lens, .len = 2};
+    r.args[2].i = 2;
+    r.ret.i = 30;
+    CU_ASSERT_EQUAL_FATAL(rec_writer_append(t.w, &r, &err), 0);
+    call(&t, REC_ID_close, (int64_t[]){64}, 1, 0);
+    CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &err), 0);
+    char *k = generate(dir, 1);
+    CU_ASSERT(strstr(k, "int __open_2(const char *, int);") != NULL);
+    CU_ASSERT(strstr(k, "int fd = __open_2(P(\"/d/f\"), O_RDWR);") != NULL);
+    CU_ASSERT(strstr(k, "fcntl(fd, F_SETLKW, &(struct flock){.l_type = F_UNLCK});") != NULL);
+    CU_ASSERT(strstr(k, "writev(fd, (struct iovec[]){{wbuf, 10}, {wbuf, 20}}, 2);") != NULL);
+    CU_ASSERT(strstr(k, "#include <sys/uio.h>") != NULL);
+    CU_ASSERT(strstr(k, "if (nranks != 1) {") != NULL);
+    free(k);
+    free(dir);
+}
