@@ -60,8 +60,8 @@ static int arrays_equal(const rec_value *a, const rec_value *b)
 {
     if (a->len != b->len)
         return 0;
-    if (a->encoded && b->encoded)
-        return a->i == b->i && memcmp(a->ptr, b->ptr, (size_t)a->i) == 0;
+    if (a->encoded && b->encoded) /* hardening: an empty array's ptr may be NULL */
+        return a->i == b->i && (a->i == 0 || memcmp(a->ptr, b->ptr, (size_t)a->i) == 0);
     if (!a->encoded && !b->encoded)
         return a->len == 0 || memcmp(a->ptr, b->ptr, a->len * sizeof(int64_t)) == 0;
     rec_in ia, ib;
@@ -184,13 +184,14 @@ static void window_free(rec_window *w)
 /* The record `back` places before the next one (1 = most recent). */
 static rec_slot *window_back(rec_window *w, unsigned back)
 {
-    return &w->slots[(w->head + w->size - back) % w->size];
+    unsigned i = w->head + w->size - back; /* < 2 * size: no division on this hot path */
+    return &w->slots[i >= w->size ? i - w->size : i];
 }
 
 static rec_slot *window_push(rec_window *w)
 {
     rec_slot *s = &w->slots[w->head];
-    w->head = (w->head + 1) % w->size;
+    w->head = w->head + 1 == w->size ? 0 : w->head + 1;
     if (w->count < w->size)
         w->count++;
     return s;
@@ -225,7 +226,8 @@ static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layou
             n = v->encoded ? (size_t)v->i : v->len * sizeof(int64_t);
         else
             continue;
-        uint8_t *dst = s->arena.data + s->arena.len;
+        /* hardening: with nothing to copy the arena may still be NULL (NULL + 0 is undefined) */
+        uint8_t *dst = s->arena.data ? s->arena.data + s->arena.len : NULL;
         if (n)
             memcpy(dst, v->ptr, n);
         s->arena.len += n;
@@ -327,15 +329,17 @@ static void encode_scalar(rec_encoder *e, const rec_record *r, const rec_layout 
             continue;
         unsigned common = 0;
         uint32_t same = 0;
-        for (unsigned k = 0; k < lay->nrec; k++)
-            if (s->scalar[k] == cur[k]) {
-                common++;
-                same |= 1u << k;
-            }
+        for (unsigned k = 0; k < lay->nrec; k++) {
+            uint32_t eq = s->scalar[k] == cur[k];
+            common += eq;
+            same |= eq << k;
+        }
         if (common > best_common) {
             best_common = common;
             best = back;
             best_same = same;
+            if (common == lay->nrec) /* nothing can do better, and this is the most recent */
+                break;
         }
     }
     rec_counts *fc = &e->per_func[r->func];
@@ -377,8 +381,11 @@ static void encode_scalar(rec_encoder *e, const rec_record *r, const rec_layout 
             rec_put_svarint(out, cur[k]);
     }
     if (e->win.size) {
+        /* Only this function's records compare with the slot, through scalar[]. */
         rec_slot *s = window_push(&e->win);
-        copy_record(&s->rec, r, lay);
+        s->rec.func = r->func;
+        s->rec.depth = r->depth;
+        s->rec.thread = r->thread;
         memcpy(s->scalar, cur, lay->nrec * sizeof cur[0]);
     }
 }

@@ -195,9 +195,27 @@ static int classify_fd(int fd)
     return S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode);
 }
 
+/* File descriptors are small numbers used on almost every call: a direct
+ * table in front of the map (0: not cached; else id + 1, negated when the
+ * fd is excluded). Kept in step with the map by remember_fd and rt_handle_forget. */
+enum { FD_CACHE = 4096 };
+static int64_t fd_cache[FD_CACHE];
+
+static void remember_fd(space sp, uint64_t value, const slot *s)
+{
+    if (sp == SPACE_FD && value < FD_CACHE)
+        fd_cache[value] = s->excluded ? -(s->id + 1) : s->id + 1;
+}
+
 int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
 {
     int64_t id;
+    if (kind == REC_KIND_FD && value > 2 && value < FD_CACHE && fd_cache[value]) {
+        int64_t e = fd_cache[value];
+        if (e < 0)
+            c->skip = 1;
+        return (e < 0 ? -e : e) - 1;
+    }
     if (lookup_known(kind, value, &id))
         return id;
     space sp = space_of(kind);
@@ -223,6 +241,7 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
         s->excluded = 1;
         c->skip = 1;
     }
+    remember_fd(sp, value, s);
     return s->id;
 }
 
@@ -251,11 +270,14 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
         return -1;
     s->id = next_id[sp]++;
     s->excluded = c->skip;
+    remember_fd(sp, value, s);
     return s->id;
 }
 
 void rt_handle_forget(unsigned kind, uint64_t value)
 {
+    if (space_of(kind) == SPACE_FD && value < FD_CACHE)
+        fd_cache[value] = 0;
     slot *s = find(value, space_of(kind));
     if (s)
         erase(s);
