@@ -134,7 +134,11 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
     for (uint64_t i = 0; i < nranges; i++) {
         rec_rank_range *g = &s->ranges[i];
         uint64_t first = rec_get_varint(&in), count = rec_get_varint(&in), stride = rec_get_varint(&in);
-        if (in.failure || count == 0 || first >= nranks_total ||
+        /* hardening: count and stride bounded first, so that nothing below
+         * wraps (a wrapped product or member count let a rank's index in the
+         * set point far past its values) */
+        if (in.failure || count == 0 || count > nranks_total || (count > 1 && stride > nranks_total) ||
+            first >= nranks_total ||
             first + (count - 1) * (stride ? stride : 1) >= nranks_total) {
             *why = "rank set outside the trace's ranks";
             return -1;
@@ -144,7 +148,8 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
     }
     uint64_t nvars = rec_get_varint(&in);
     size_t vidx_cap = s->vars_cap;
-    if (in.failure || members > nranks_total || nvars > 2u + REC_MAX_FIELDS ||
+    /* hardening: an empty set (no range) is meaningless, and left values[] NULL */
+    if (in.failure || members == 0 || members > nranks_total || nvars > 2u + REC_MAX_FIELDS ||
         grow((void **)&s->vars, &s->vars_cap, nvars, sizeof *s->vars) ||
         grow((void **)&s->vidx, &vidx_cap, nvars, sizeof *s->vidx)) {
         *why = "bad variation count in a merge annotation";
@@ -220,8 +225,9 @@ void rec_merge_apply(const rec_merge_info *mi, const rec_layout *lay, rec_record
 {
     for (uint32_t v = 0; v < mi->nvars; v++) {
         const rec_variation *var = &mi->vars[v];
-        rec_value x = var->relation == REC_REL_AFFINE ? (rec_value){.i = var->a * (int64_t)rank + var->b}
-                                                      : var->values[index];
+        /* hardening: wrapping arithmetic, as in the writer (signed overflow is undefined) */
+        int64_t affine = (int64_t)((uint64_t)var->a * rank + (uint64_t)var->b);
+        rec_value x = var->relation == REC_REL_AFFINE ? (rec_value){.i = affine} : var->values[index];
         if (var->field == REC_FIELD_TSTART)
             r->tstart = (uint64_t)x.i;
         else if (var->field == REC_FIELD_TEND)

@@ -1,5 +1,6 @@
 /* meta.c: file headers, recorder.meta and N.meta. Layouts: docs/format.md. */
 #include "meta.h"
+#include "reader_fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +77,8 @@ int rec_check_file_header(rec_fixed *f, const char magic[4], const char *path, c
 
 /* ---- files ---- */
 
+const rec_reader_fs *rec_reader_fs_hook;
+
 int rec_write_file(const rec_io *io, const char *path, const void *data, size_t n, rec_error *err)
 {
     int (*open_fn)(const char *, int, ...) = io && io->open ? io->open : open;
@@ -108,7 +111,7 @@ int rec_write_file(const rec_io *io, const char *path, const void *data, size_t 
 
 int rec_read_file(const char *path, uint8_t **data, size_t *n, rec_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = rec_reader_fs_hook ? rec_reader_fs_hook->open(path) : fopen(path, "rb");
     if (!f) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", path, strerror(errno));
         return -1;

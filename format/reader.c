@@ -12,6 +12,7 @@
 #include "codec.h"
 #include "merged.h"
 #include "meta.h"
+#include "reader_fs.h"
 
 #include <uthash.h>
 
@@ -22,15 +23,20 @@
 #include <zstd.h>
 
 typedef struct rank_slot {
+    uint32_t rank;
     int state; /* 0 not loaded, 1 loaded, 2 missing, 3 bad */
     rec_rank_meta meta;
     char error[1024];
+    UT_hash_handle hh;
 } rank_slot;
 
 struct rec_trace {
     char *dir;
     rec_global g;
+    /* hardening: by rank, only the ranks asked for; a slot per rank of
+     * nranks, which a 100-byte recorder.meta may set to 2^24, took 18 GB */
     rank_slot *ranks;
+    rank_slot missing; /* the last rank found without N.meta (not kept) */
     rank_slot merged; /* merged traces: merged.meta, shared by every rank */
 };
 
@@ -53,7 +59,10 @@ rec_trace *rec_trace_open(const char *dir, rec_error *err)
     char path[4200];
     snprintf(path, sizeof path, "%s/recorder.meta", dir);
     struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    errno = 0; /* a path that exists but is no directory sets none */
+    int is_dir = rec_reader_fs_hook ? rec_reader_fs_hook->is_dir(dir) == 1
+                                    : stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    if (!is_dir) {
         snprintf(err->msg, sizeof err->msg, "%s: not a trace directory: %s", dir,
                  errno ? strerror(errno) : "not a directory");
         return NULL;
@@ -75,8 +84,7 @@ rec_trace *rec_trace_open(const char *dir, rec_error *err)
         return NULL;
     }
     t->dir = strdup(dir);
-    t->ranks = calloc(t->g.info.nranks, sizeof *t->ranks);
-    if (!t->dir || !t->ranks) {
+    if (!t->dir) {
         rec_trace_close(t);
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return NULL;
@@ -88,10 +96,14 @@ void rec_trace_close(rec_trace *t)
 {
     if (!t)
         return;
-    for (uint32_t r = 0; t->ranks && r < t->g.info.nranks; r++)
-        rec_rank_meta_free(&t->ranks[r].meta);
+    rank_slot *s, *tmp;
+    HASH_ITER(hh, t->ranks, s, tmp)
+    {
+        HASH_DEL(t->ranks, s);
+        rec_rank_meta_free(&s->meta);
+        free(s);
+    }
     rec_rank_meta_free(&t->merged.meta);
-    free(t->ranks);
     rec_global_free(&t->g);
     free(t->dir);
     free(t);
@@ -112,11 +124,21 @@ const char *rec_trace_dir(const rec_trace *t)
     return t->dir;
 }
 
-/* Loads N.meta once. Returns the slot; state 2 (missing) is not an error. */
+/* Loads N.meta once. Returns the slot (NULL: out of memory); state 2
+ * (missing) is not an error. */
 static rank_slot *load_rank(rec_trace *t, uint32_t rank)
 {
     int merged = rec_trace_is_merged(t);
-    rank_slot *s = merged ? &t->merged : &t->ranks[rank];
+    rank_slot *s = &t->merged;
+    if (!merged) {
+        HASH_FIND(hh, t->ranks, &rank, sizeof rank, s);
+        if (!s) {
+            if (!(s = calloc(1, sizeof *s)))
+                return NULL;
+            s->rank = rank;
+            HASH_ADD(hh, t->ranks, rank, sizeof s->rank, s);
+        }
+    }
     if (s->state)
         return s;
     char path[4200], stem[32];
@@ -127,7 +149,13 @@ static rank_slot *load_rank(rec_trace *t, uint32_t rank)
     size_t n;
     rec_error err;
     if (rec_read_file(path, &data, &n, &err) != 0) {
-        s->state = errno == ENOENT ? 2 : 3;
+        int missing = errno == ENOENT;
+        if (missing && !merged) { /* common (crashed ranks) and cheap to find again */
+            HASH_DEL(t->ranks, s);
+            free(s);
+            s = &t->missing;
+        }
+        s->state = missing ? 2 : 3;
         snprintf(s->error, sizeof s->error, "%s", err.msg);
         return s;
     }
@@ -152,8 +180,8 @@ const rec_rank_meta *rec_trace_rank_meta(rec_trace *t, uint32_t rank, rec_error 
         return NULL;
     }
     rank_slot *s = load_rank(t, rank);
-    if (s->state != 1) {
-        snprintf(err->msg, sizeof err->msg, "%s", s->error);
+    if (!s || s->state != 1) {
+        snprintf(err->msg, sizeof err->msg, "%s", s ? s->error : "out of memory");
         return NULL;
     }
     return &s->meta;
@@ -220,8 +248,8 @@ static rec_cursor *open_cursor(rec_trace *t, uint32_t rank, int mode, rec_error 
         return NULL;
     }
     rank_slot *s = load_rank(t, rank);
-    if (s->state == 3) {
-        snprintf(err->msg, sizeof err->msg, "%s", s->error);
+    if (!s || s->state == 3) {
+        snprintf(err->msg, sizeof err->msg, "%s", s ? s->error : "out of memory");
         return NULL;
     }
     rec_cursor *c = calloc(1, sizeof *c);
@@ -236,7 +264,7 @@ static rec_cursor *open_cursor(rec_trace *t, uint32_t rank, int mode, rec_error 
     char stem[32];
     stream_name(t, rank, stem, sizeof stem);
     snprintf(c->path, sizeof c->path, "%s/%s.rec", t->dir, stem);
-    c->file = fopen(c->path, "rb");
+    c->file = rec_reader_fs_hook ? rec_reader_fs_hook->open(c->path) : fopen(c->path, "rb");
     if (!c->file) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", c->path, strerror(errno));
         free(c);

@@ -224,8 +224,12 @@ int64_t rec_writer_path_id(rec_writer *w, const char *path)
 /* Writes the block being filled, if it holds anything. */
 static int flush_block(rec_writer *w, rec_error *err)
 {
-    if (w->failed)
+    if (w->failed) {
+        /* hardening: callers print err; it was left unset (garbage on stderr) */
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "%s: an earlier write failed", w->rec_path);
         return -1;
+    }
     if (w->block.len == 0)
         return 0;
     if (w->block.oom)

@@ -491,6 +491,15 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         return -1;
     }
     const rec_trace_info *info = rec_trace_get_info(t);
+    /* hardening: a damaged recorder.meta may claim up to 2^24 ranks; the
+     * last rank's stream must exist before per-rank state is allocated
+     * (20 GB and minutes, then "cannot open 2.rec", before) */
+    rec_cursor *last = rec_cursor_open(t, info->nranks - 1, err);
+    if (!last) {
+        rec_trace_close(t);
+        return -1;
+    }
+    rec_cursor_close(last);
     merger m = {.table = rec_trace_table(t), .window = o->window ? o->window : 200, .nranks = info->nranks};
     for (int s = 0; s < REC_SPACE_COUNT; s++)
         m.next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;

@@ -230,18 +230,24 @@ static wrec *copy_record(rank_state *rs, const rec_layout_view *lay, const rec_r
     memcpy(w->args, r->args, lay->nargs * sizeof(rec_value));
     w->ret = r->ret;
     uint8_t *p = (uint8_t *)&w->args[lay->nargs];
+    /* hardening: arrays first, strings after them, so that every int64_t
+     * element is aligned (a string before an array misaligned it) */
+    for (unsigned i = 0; i <= lay->nargs && i < lay->nfields; i++) {
+        rec_value *v = i < lay->nargs ? &w->args[i] : &w->ret;
+        if (lay->cls[i] == REC_CLASS_ARRAY) {
+            rec_value_array(v, (int64_t *)(void *)p, v->len);
+            v->ptr = p;
+            v->encoded = 0;
+            v->i = 0;
+            p += v->len * sizeof(int64_t);
+        }
+    }
     for (unsigned i = 0; i <= lay->nargs && i < lay->nfields; i++) {
         rec_value *v = i < lay->nargs ? &w->args[i] : &w->ret;
         if (lay->cls[i] == REC_CLASS_STR) {
             memcpy(p, v->ptr, v->len);
             v->ptr = p;
             p += v->len;
-        } else if (lay->cls[i] == REC_CLASS_ARRAY) {
-            rec_value_array(v, (int64_t *)(void *)p, v->len);
-            v->ptr = p;
-            v->encoded = 0;
-            v->i = 0;
-            p += v->len * sizeof(int64_t);
         }
     }
     return w;

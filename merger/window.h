@@ -18,7 +18,9 @@ struct sig_entry;
 typedef struct chunk {
     size_t used, cap;
     uint32_t live;
-    uint8_t data[];
+    /* hardening: records are carved from data[], so it must be aligned for
+     * them (at offset 20 every record was misaligned: undefined behaviour) */
+    _Alignas(16) uint8_t data[];
 } chunk;
 
 typedef struct wrec {

@@ -138,7 +138,7 @@ static void default_dir(char *out, size_t cap, long pid)
     snprintf(out, cap, "recorder-traces/%s-%ld", stamp, pid);
 }
 
-static void write_global_meta(const char *dir, uint32_t nranks)
+static int write_global_meta(const char *dir, uint32_t nranks)
 {
     rec_option opts[RT_MAX_OPTIONS];
     size_t n = rt_config_options(&config, opts, RT_MAX_OPTIONS);
@@ -150,8 +150,11 @@ static void write_global_meta(const char *dir, uint32_t nranks)
                            .options = opts};
     rec_io io = {real_open, real_write, real_close};
     rec_error err;
-    if (rec_write_global_metadata(dir, &info, NULL, &io, &err) != 0)
-        rt_warn("recorder: %s", err.msg);
+    if (rec_write_global_metadata(dir, &info, NULL, &io, &err) != 0) {
+        rt_warn("recorder: %s: tracing disabled", err.msg);
+        return -1;
+    }
+    return 0;
 }
 
 /* Creates the rank's trace file; on failure tracing stops, the program runs on. */
@@ -190,8 +193,10 @@ void rt_after_mpi_init(int ok)
         if (make_dirs(dir) != 0) {
             rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
             dir[0] = 0;
-        } else {
-            write_global_meta(dir, (uint32_t)size);
+        } else if (write_global_meta(dir, (uint32_t)size) != 0) {
+            /* hardening: without recorder.meta no rank's records can be read,
+             * so no rank writes any (and only rank 0 warns, once) */
+            dir[0] = 0;
         }
     }
     /* Also a barrier: no rank creates its file before the directory exists. */
@@ -210,13 +215,14 @@ void rt_after_mpi_finalize(void)
     finalize_pending = 1;
 }
 
-static void close_writer(int complete)
+/* quiet: after a failure already reported (one warning per process). */
+static void close_writer(int complete, int quiet)
 {
     if (!writer)
         return;
     rec_error err;
     int rc = complete ? rec_writer_close(writer, &err) : rec_writer_abandon(writer, &err);
-    if (rc != 0)
+    if (rc != 0 && !quiet)
         rt_warn("recorder: %s", err.msg);
     writer = NULL;
     rt_active = 0;
@@ -233,12 +239,14 @@ void rt_commit(rt_call *c)
         if (rec_writer_append(writer, &c->rec, &err) != 0) {
             if (!warned++)
                 rt_warn("recorder: %s: tracing stops here, the program runs on", err.msg);
-            close_writer(0);
+            /* hardening: abandoning a writer whose write failed fails again:
+             * that second warning (with an unset message) went to stderr too */
+            close_writer(0, 1);
         }
     }
     if (finalize_pending) {
         finalize_pending = 0;
-        close_writer(1);
+        close_writer(1, 0);
     }
     for (unsigned i = 0; i < c->nheap; i++)
         free(c->heap[i]);
@@ -339,8 +347,11 @@ __attribute__((constructor)) static void rt_start_tracing(void)
             writer = NULL;
             return;
         }
-        if (attach(dir, 0) == 0)
-            write_global_meta(dir, 1);
+        if (attach(dir, 0) == 0 && write_global_meta(dir, 1) != 0) {
+            /* hardening: records that no recorder.meta describes are unreadable */
+            rec_writer_discard(writer);
+            writer = NULL;
+        }
     }
     rt_active = writer != NULL;
 }
@@ -362,7 +373,7 @@ __attribute__((destructor)) static void rt_stop_tracing(void)
         }
     }
     /* An MPI program that never reached MPI_Finalize did not finish cleanly. */
-    close_writer(!mpi_started);
+    close_writer(!mpi_started, 0);
     pthread_mutex_unlock(&rt_mutex);
 }
 
