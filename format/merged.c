@@ -211,7 +211,7 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
     /* values[] may have moved while growing: point the vectors now. */
     for (uint64_t v = 0; v < nvars; v++)
         if (s->vars[v].relation == REC_REL_VECTOR)
-            s->vars[v].values = s->values + s->vidx[v];
+            s->vars[v].values = s->values ? s->values + s->vidx[v] : NULL; /* none: no ranks */
     s->info.nranges = (uint32_t)nranges;
     s->info.ranges = s->ranges;
     s->info.nranks = (uint32_t)members;

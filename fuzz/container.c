@@ -282,10 +282,8 @@ static int read_all(const char *path, uint8_t **data, size_t *n)
         len += got;
         if (len == cap) {
             uint8_t *grown = realloc(buf, cap *= 2);
-            if (!grown) {
+            if (!grown)
                 free(buf);
-                buf = NULL;
-            }
             buf = grown;
         }
     }

@@ -538,8 +538,10 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     for (uint32_t r = 0; r < m.nranks; r++) {
         rank_state *rs = &m.ranks[r];
         rs->rank = r;
-        rs->tick_offset =
-            (int64_t)((double)((uint64_t)rs->tick_offset - start_ns) / (info->time_resolution * 1e9) + 0.5);
+        double ticks = (double)((uint64_t)rs->tick_offset - start_ns) / (info->time_resolution * 1e9) + 0.5;
+        /* hardening: a tiny time resolution (any in (0, 1000) s is valid) can
+         * put this past int64_t, and converting such a double is undefined */
+        rs->tick_offset = ticks < 9.2e18 ? (int64_t)ticks : INT64_MAX;
         rs->ring = calloc(m.window, sizeof *rs->ring);
         rs->cursor = rec_cursor_open(t, r, err);
         if (!rs->ring || !rs->cursor) {

@@ -5,37 +5,45 @@
 # Configures BUILD_DIR (default: build-asan next to the source tree) with
 #   -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # for every target (tools, tracer, kernels, tests), builds it, and runs
-# ctest on a selection that takes a few minutes on 2 cores: the units, the
-# tracer and hardening tests, every kernel traced at 1 and 4 ranks, and a
-# few merges and diffs (SANITIZER_TESTS overrides the regular expression,
-# SANITIZER_LABELS the labels; CTEST_ARGS are passed on).
+# ctest on a selection that takes about 2 minutes on 2 cores (build 50 s,
+# tests 85 s, from scratch): the units, the tracer and hardening tests
+# (every kernel traced at 1 and 4 ranks, crashes, full disk ...), the
+# kernels, every merge and diff test (SANITIZER_LABELS and SANITIZER_TESTS
+# override the labels and the regular expression of test names,
+# SANITIZER_EXCLUDE what is left out; CTEST_ARGS are passed on). The
+# analysis, replay and codegen tests are left out while those components
+# are being written (SANITIZER_LABELS='.*' runs everything: about 5 min).
 #
 # Any sanitizer report fails the run, even in a process whose exit status a
 # test ignores: after ctest, the script looks for reports in the output of
 # every test (Testing/Temporary/LastTest.log) and in every file the tests
-# wrote (their saved stderr), prints them and exits non-zero. (ASan's
-# log_path cannot be used: it calls mkdir while ASan initialises, which
-# the preloaded tracer's wrapper answers before ASan is ready.)
+# wrote (their saved stderr), prints them and exits non-zero.
 #
 # The tracer under ASan: librecorder.so is instrumented, so the ASan runtime
 # must be in the process before it. The instrumented programs (kernels,
 # tests) link it themselves, but LD_PRELOAD libraries come first in the
 # search order, which ASan refuses by default; verify_asan_link_order=0
 # accepts that order, which works because neither preloaded library defines
-# an allocator. (Preloading an uninstrumented program, like /bin/true, with
-# the instrumented tracer would need LD_PRELOAD=$(gcc -print-file-name=libasan.so):...
-# first; the selection has no such case.) MPICH's hwloc plugins
-# (libxml2, OpenCL, X11) are dlclose'd at MPI_Finalize with unattributable
-# leaks: HWLOC_PLUGINS_PATH points nowhere so that none is loaded.
+# an allocator; with MPICH, mpiexec -genv LD_PRELOAD liboversubscribe.so:librecorder.so
+# is then used as in the normal build. What does not work: an uninstrumented
+# program (/bin/true, a kernel of the normal build) under the instrumented
+# tracer, even with LD_PRELOAD=$(gcc -print-file-name=libasan.so):... first:
+# it hangs in setlocale at start-up; the selection has no such case. ASan
+# options cannot point log_path anywhere either (ASan calls mkdir while it
+# initialises, and the tracer's wrapper, instrumented, crashes before ASan
+# is ready). MPICH's hwloc plugins (libxml2, OpenCL, X11) are dlclose'd at
+# MPI_Finalize with unattributable leaks: HWLOC_PLUGINS_PATH points nowhere
+# so that none is loaded.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build-asan}
 [ $# -gt 0 ] && shift
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 start=$(date +%s)
+mkdir -p "$build" || exit 2
 cmake -S "$src" -B "$build" -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_FLAGS="$flags" >"$build.configure.log" 2>&1 || { cat "$build.configure.log"; exit 2; }
-cmake --build "$build" -j2 >"$build.build.log" 2>&1 || { tail -50 "$build.build.log"; exit 2; }
+    -DCMAKE_C_FLAGS="$flags" >"$build/sanitizer-configure.log" 2>&1 || { cat "$build/sanitizer-configure.log"; exit 2; }
+cmake --build "$build" -j2 >"$build/sanitizer-build.log" 2>&1 || { tail -50 "$build/sanitizer-build.log"; exit 2; }
 built=$(date +%s)
 
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:verify_asan_link_order=0"
@@ -52,7 +60,7 @@ labels=${SANITIZER_LABELS:-unit|tracer|hardening}
 # the static-HDF5 test compiles a program with h5pcc, without the sanitizers,
 # against the instrumented archive.
 exclude=${SANITIZER_EXCLUDE:-^(tracer\.(same_results_on_bad_inputs|bad_inputs_known_bugs|fork_exec_child_keeps_parent_trace)|trace\.static-hdf5\.np2)$}
-tests=${SANITIZER_TESTS:-^(merge\.(ior-like|vpic-like|h5-chunked|nonblocking)\.np4|diff\.kernel\.(ior-like|vpic-like)|diff\.case\..*|reader\..*|codec\..*|format\..*)$}
+tests=${SANITIZER_TESTS:-^(merge|diff|kernel|reader|codec|format)\.}
 status=0
 pattern='ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: |SUMMARY: UndefinedBehaviorSanitizer'
 found=$build/sanitizer-reports.txt
