@@ -613,6 +613,8 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec
     if (e->protos)
         tpl_set(c, "protos", e->protos);
     tpl_setf(c, "nranks", "%u", m->nranks);
+    tpl_flag(c, "fixed", !o->elastic);
+    tpl_flag(c, "elastic", o->elastic);
     tpl_set(c, "program", o->program ? o->program : "kernel");
     if (e->uses_root)
         tpl_set(c, "root", e->root);

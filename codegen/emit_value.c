@@ -299,7 +299,7 @@ static const char *table_for(cg_emitter *e, const int64_t *tab, uint32_t n, int 
 static int nranks_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     int64_t n = e->m->nranks;
-    if (n < 2 || v < 2 * n || v > INT32_MAX || v % n || symbolic_kind(kind) ||
+    if (e->o->elastic || n < 2 || v < 2 * n || v > INT32_MAX || v % n || symbolic_kind(kind) ||
         rec_kind_class(kind) == REC_CLASS_STR)
         return 0;
     for (size_t i = 0; i < e->nblocks; i++)

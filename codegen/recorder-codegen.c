@@ -14,6 +14,7 @@ static void usage(FILE *out)
     fprintf(
         out,
         "usage: %s [OPTIONS] TRACE_DIR > kernel.c\n"
+        "       %s [OPTIONS] --elastic TRACE_A TRACE_B TRACE_C ... > kernel.c\n"
         "Writes a C program that makes, rank by rank, the top-level I/O calls of the traced run, every\n"
         "path re-rooted under its OUTDIR argument (default ./kernel-output). A per-rank trace is merged\n"
         "first. Build it with h5pcc -shlib kernel.c -o kernel; run it with mpirun -np N ./kernel [OUTDIR].\n"
@@ -21,8 +22,11 @@ static void usage(FILE *out)
         "  --templates DIR    use the .tmpl files in DIR instead of the built-in templates\n"
         "  --no-loops         one statement per call: no loop compression\n"
         "  --window N         the merge window when merging a per-rank trace (default 200)\n"
-        "  --name NAME        the kernel's name in its messages (default kernel)\n",
-        tool);
+        "  --name NAME        the kernel's name in its messages (default kernel)\n"
+        "  --elastic          one kernel for ANY number of ranks, from traces of the application at three\n"
+        "                     or more rank counts: values that change with the rank count are modelled\n"
+        "                     exactly (a + b*N, N/k, a + k/N, MPI_Dims_create grid), or refused by name\n",
+        tool, tool);
 }
 
 int main(int argc, char **argv)
@@ -31,12 +35,13 @@ int main(int argc, char **argv)
                                              {"no-loops", no_argument, 0, 'L'},
                                              {"window", required_argument, 0, 'w'},
                                              {"name", required_argument, 0, 'n'},
+                                             {"elastic", no_argument, 0, 'e'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     rec_codegen_options o;
     rec_codegen_options_init(&o);
     const char *output = NULL;
-    int c;
+    int c, elastic = 0;
     while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
@@ -61,6 +66,9 @@ int main(int argc, char **argv)
         case 'n':
             o.program = optarg;
             break;
+        case 'e':
+            elastic = 1;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -69,13 +77,17 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (optind != argc - 1) {
+    if (elastic ? argc - optind < 3 : optind != argc - 1) {
+        if (elastic)
+            fprintf(stderr, "%s: --elastic needs three or more trace directories\n", tool);
         usage(stderr);
         return 2;
     }
     rec_error err;
     char *kernel = NULL;
-    if (rec_codegen(argv[optind], &o, &kernel, &err) != 0) {
+    int rc = elastic ? rec_codegen_elastic((const char *const *)argv + optind, (unsigned)(argc - optind), &o, &kernel, &err)
+                     : rec_codegen(argv[optind], &o, &kernel, &err);
+    if (rc != 0) {
         fprintf(stderr, "%s: %s\n", tool, err.msg);
         return 1;
     }

@@ -15,11 +15,20 @@ typedef struct rec_codegen_options {
     unsigned window;       /* the merge window when the trace must be merged (0: the merger's default) */
     const char *templates; /* a directory of .tmpl files replacing the built-in ones (NULL: built in) */
     const char *program;   /* the kernel's name in its messages (default "kernel") */
+    int elastic;           /* for rec_codegen_elastic: no rank-count check, literal block strides */
 } rec_codegen_options;
 
 void rec_codegen_options_init(rec_codegen_options *o);
 /* Generates the kernel for the trace in trace_dir: 0 and *kernel (malloc'd
  * C source), or -1 with err naming the file and the reason. */
 int rec_codegen(const char *trace_dir, const rec_codegen_options *o, char **kernel, rec_error *err);
+
+/* One kernel that runs at any number of ranks, from traces of one application
+ * at 3 to 16 different rank counts (recorder-codegen --elastic): the traces'
+ * kernels must agree but for integer literals, each of which is modelled
+ * exactly in the rank count (a + b*n, n/k, a + k/n, a grid dimension).
+ * -1 with err naming the value no model fits. */
+int rec_codegen_elastic(const char *const *trace_dirs, unsigned ntraces, const rec_codegen_options *o, char **kernel,
+                        rec_error *err);
 
 #endif
