@@ -292,6 +292,40 @@ static void model_text(elastic *x, const model *m, const char *prev, sb *out)
     sb_free(&t);
 }
 
+/* The elastic emitter writes every coefficient and constant, as literals
+ * to model; those that stayed 1 or 0 go: "1 * x" is "x", "x + 0" is "x".
+ * Returns the new copy position. */
+static size_t simplify(const elastic *x, size_t at, size_t copied, sb *out)
+{
+    const toks *t = &x->t[x->k - 1];
+    const char *s = x->text[x->k - 1];
+    const tok *r = &t->v[at];
+    char prev = at >= 1 && t->v[at - 1].kind == TK_PUNCT ? s[t->v[at - 1].off] : 0;
+    char next = at + 1 < t->n && t->v[at + 1].kind == TK_PUNCT ? s[t->v[at + 1].off] : 0;
+    int prev_operand = at >= 1 && (t->v[at - 1].kind == TK_NUM || t->v[at - 1].kind == TK_IDENT);
+    if (r->value == 1 && next == '*' && !prev_operand && prev != '/' && prev != '%' && prev != '*' &&
+        prev != ')' && prev != ']') {
+        sb_printf(out, "%.*s", (int)(r->off - copied), s + copied);
+        size_t e = t->v[at + 1].off + 1;
+        while (s[e] == ' ')
+            e++;
+        return e;
+    }
+    if (r->value == 0 && (prev == '+' || prev == '-') && at >= 2 && next != '*' && next != '/' &&
+        next != '%' && next != '(' && next != '[') {
+        const tok *before = &t->v[at - 2];
+        char b = s[before->off];
+        if (before->kind == TK_NUM || before->kind == TK_IDENT || (before->kind == TK_PUNCT && (b == ')' || b == ']'))) {
+            size_t end = before->off + before->len;
+            if (end >= copied) {
+                sb_printf(out, "%.*s", (int)(end - copied), s + copied);
+                return r->off + r->len;
+            }
+        }
+    }
+    return copied;
+}
+
 static void strip_comments(toks *all, toks *out)
 {
     for (size_t i = 0; i < all->n; i++)
@@ -408,6 +442,8 @@ static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
             sb_printf(&out, "%.*s", (int)(r->off - copied), x->text[ref] + copied);
             model_text(x, &m, prev, &out);
             copied = r->off + r->len;
+        } else if (r->kind == TK_NUM && in_main) {
+            copied = simplify(x, at, copied, &out);
         }
         prev = s;
         at++;
@@ -479,8 +515,20 @@ int rec_codegen_elastic(const char *const *trace_dirs, unsigned ntraces, const r
         x.dir[at] = trace_dirs[i];
         x.k++;
     }
-    for (unsigned i = 0; i < x.k && rc == 0; i++) {
+    /* the largest run first: the others use the same ROOT */
+    char root[4096] = "";
+    for (unsigned j = x.k; j-- > 0 && rc == 0;) {
+        unsigned i = j;
         rc = rec_codegen(x.dir[i], &opts, &x.text[i], err);
+        if (rc == 0 && i == x.k - 1) {
+            const char *d = strstr(x.text[i], "\n#define ROOT \"");
+            if (d) {
+                d += strlen("\n#define ROOT \"");
+                size_t len = strcspn(d, "\"");
+                snprintf(root, sizeof root, "%.*s", (int)(len < sizeof root ? len : sizeof root - 1), d);
+            }
+            opts.root = root;
+        }
         if (rc == 0) {
             toks all = {0};
             tokenize(x.text[i], &all);

@@ -624,7 +624,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec
     tpl_free(c);
     sb_free(&body);
     if (!k.failed)
-        *out = cg_wrap_lines(sb_str(&text), 110);
+        *out = o->elastic ? cg_strdup(sb_str(&text)) : cg_wrap_lines(sb_str(&text), 110); /* elastic: wrapped once unified */
     else
         snprintf(err->msg, sizeof err->msg, "%s", k.err);
     sb_free(&text);

@@ -338,7 +338,7 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
         parts++;
     }
     /* "3 - (i % 2)" rather than "-(i % 2) + 3" */
-    int lead_c = !parts && n->nterms && n->terms[0].coef < 0 && n->c > 0;
+    int lead_c = !e->o->elastic && !parts && n->nterms && n->terms[0].coef < 0 && n->c > 0;
     if (lead_c) {
         put_coef(n->c, ll, out);
         parts++;
@@ -353,7 +353,7 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
         int64_t mag = coef < 0 ? -coef : coef;
         if (t->kind == CG_T_CTR && nranks_text(e, mag, REC_KIND_SIZE, out)) {
             sb_puts(out, " * "); /* a stride over every rank's block */
-        } else if (mag != 1 || ll) {
+        } else if (mag != 1 || ll || e->o->elastic) { /* elastic: a literal to model, even 1 */
             put_coef(mag, ll, out);
             sb_puts(out, " * ");
         }
@@ -382,7 +382,7 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
             break;
         }
     }
-    if (n->c && !lead_c) {
+    if ((n->c || (e->o->elastic && n->nterms)) && !lead_c) { /* elastic: even 0 */
         sb_puts(out, n->c < 0 ? " - " : " + ");
         if (!nranks_text(e, n->c < 0 ? -n->c : n->c, kind, out))
             put_coef(n->c < 0 ? -n->c : n->c, ll, out);
@@ -478,6 +478,10 @@ static int plain(const char *s, size_t n)
 
 void cg_choose_root(cg_emitter *e)
 {
+    if (e->o->root) { /* elastic: the directory the largest run chose */
+        e->root = *e->o->root ? cg_strdup(e->o->root) : NULL;
+        return;
+    }
     cg_model *m = e->m;
     char *seen = cg_calloc(m->nstrs + 1, 1);
     dir_count *dirs = NULL, *d, *tmp;

@@ -403,7 +403,22 @@ typedef struct loader {
     cg_inputs *inputs;
     uint32_t *ranks, *index; /* the set's ranks ascending, each one's position in set order */
     rec_record *recs, **rr;
+    uint32_t cap; /* slots in the four arrays above: the largest rank set so far */
 } loader;
+
+/* hardening: the arrays grow with the rank sets met, never to the trace's
+ * rank count up front (a 1 KB merged trace may claim 2^24 ranks: 7 GB of
+ * records) */
+static void reserve_ranks(loader *L, uint32_t n)
+{
+    if (n <= L->cap)
+        return;
+    L->ranks = cg_realloc(L->ranks, n * sizeof *L->ranks);
+    L->index = cg_realloc(L->index, n * sizeof *L->index);
+    L->recs = cg_realloc(L->recs, n * sizeof *L->recs);
+    L->rr = cg_realloc(L->rr, n * sizeof *L->rr);
+    L->cap = n;
+}
 
 static void take_record(loader *L, const rec_record *r, const rec_merge_info *mi)
 {
@@ -413,6 +428,7 @@ static void take_record(loader *L, const rec_record *r, const rec_merge_info *mi
     if (!tf || r->depth != 0)
         return;
     m->top_level++;
+    reserve_ranks(L, mi->nranks);
     /* the set's ranks, ascending, with their positions in set order */
     uint32_t nr = 0, pos = 0;
     for (uint32_t g = 0; g < mi->nranges; g++)
@@ -491,10 +507,6 @@ static int read_merged(cg_model *m, rec_trace *t, rec_error *err)
     if (!L.c)
         return -1;
     L.inputs = cg_inputs_new();
-    L.ranks = cg_alloc(m->nranks * sizeof *L.ranks);
-    L.index = cg_alloc(m->nranks * sizeof *L.index);
-    L.recs = cg_alloc(m->nranks * sizeof *L.recs);
-    L.rr = cg_alloc(m->nranks * sizeof *L.rr);
     rec_record r;
     rec_merge_info mi;
     int rc;

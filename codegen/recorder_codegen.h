@@ -16,6 +16,7 @@ typedef struct rec_codegen_options {
     const char *templates; /* a directory of .tmpl files replacing the built-in ones (NULL: built in) */
     const char *program;   /* the kernel's name in its messages (default "kernel") */
     int elastic;           /* for rec_codegen_elastic: no rank-count check, literal block strides */
+    const char *root;      /* elastic: the ROOT directory to use ("": none; NULL: the kernel chooses) */
 } rec_codegen_options;
 
 void rec_codegen_options_init(rec_codegen_options *o);
