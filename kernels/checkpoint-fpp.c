@@ -5,7 +5,13 @@
  * never leaves a half-written checkpoint under the final name. The rank then
  * stats it, reads the header back (read), checks the size (lseek SEEK_END),
  * verifies the payload with pread and, now that the new checkpoint exists,
- * unlinks the previous step's one. */
+ * unlinks the previous step's one.
+ *
+ * --scaling weak (default): --size payload bytes per rank per checkpoint.
+ * --scaling strong: --total-size payload bytes per checkpoint, all ranks
+ * together; each rank's file carries total/N of them in (total/chunk)/N
+ * pwrite calls of --chunk bytes, so N must divide total/chunk (48 by
+ * default). */
 #include "kernel_common.h"
 
 #include <fcntl.h>
@@ -18,6 +24,8 @@ typedef struct {
     int steps;
     int size;  /* payload bytes per rank per checkpoint */
     int chunk; /* bytes per pwrite/pread */
+    const char *scaling;
+    int total_size; /* strong scaling: payload bytes per checkpoint, all ranks together */
 } checkpoint_options;
 
 /* Fixed-size header at offset 0, written last to mark the file complete. */
@@ -112,15 +120,32 @@ static void verify_checkpoint(const checkpoint_options *opt, int step, unsigned 
 
 int main(int argc, char **argv)
 {
-    checkpoint_options opt = {.steps = 3, .size = 262144, .chunk = 65536};
+    /* 3145728 = 48 chunks of 65536 bytes: every N in {1, 2, 3, 4, 6, 8, 12, 16}
+     * gets a whole number of chunks. */
+    checkpoint_options opt = {.steps = 3, .size = 262144, .chunk = 65536, .scaling = "weak",
+                              .total_size = 3145728};
     const kernel_option options[] = {
+        KOPT_SCALING_OPT(&opt.scaling),
         KOPT_INT_OPT("--steps", &opt.steps, 1, "checkpoints written (only the last one is kept)"),
-        KOPT_INT_OPT("--size", &opt.size, 1, "payload bytes per rank per checkpoint"),
+        KOPT_INT_OPT("--size", &opt.size, 1, "weak: payload bytes per rank per checkpoint"),
+        KOPT_INT_OPT("--total-size", &opt.total_size, 1,
+                     "strong: payload bytes per checkpoint, all ranks together (N x --chunk must divide it)"),
         KOPT_INT_OPT("--chunk", &opt.chunk, 1, "bytes per pwrite/pread call"),
     };
     kernel_init(&argc, &argv, "checkpoint-fpp",
                 "File-per-process POSIX checkpoints: write to .tmp, fsync, rename, verify, drop the previous one.",
                 options, sizeof options / sizeof options[0]);
+    if (kernel_parse_scaling(opt.scaling, (const char *const[]){"--size", NULL},
+                             (const char *const[]){"--total-size", NULL}) == KERNEL_SCALING_STRONG) {
+        if (opt.total_size % opt.chunk != 0)
+            kernel_usage_error("--chunk %d does not divide --total-size %d", opt.chunk, opt.total_size);
+        const int chunks = opt.total_size / opt.chunk;
+        if (chunks % kernel.nprocs != 0)
+            kernel_scaling_error("--total-size %d is %d chunks of %d bytes, which cannot be split evenly "
+                                 "among N=%d ranks (N must divide %d)",
+                                 opt.total_size, chunks, opt.chunk, kernel.nprocs, chunks);
+        opt.size = opt.total_size / kernel.nprocs;
+    }
 
     unsigned char *buf = kernel_alloc((size_t)opt.chunk);
     unsigned char *expected = kernel_alloc((size_t)opt.chunk);

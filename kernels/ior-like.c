@@ -5,7 +5,13 @@
  * all ranks interleave (offset = segment*N*block + t*N*transfer +
  * rank*transfer). The file is preallocated with MPI_File_set_size, written
  * with MPI_File_write_at_all (or write_at), synced and size-checked, then
- * reopened and read back with read_at_all (or read_at) and compared. */
+ * reopened and read back with read_at_all (or read_at) and compared.
+ *
+ * --scaling weak (default): --block-size bytes per rank per segment, so a
+ * segment is N x block. --scaling strong: a segment is --segment-size bytes
+ * whatever N; each rank's block is segment-size/N, i.e. segment-size /
+ * (N x transfer-size) transfers of --transfer-size bytes, so N must divide
+ * the number of transfers per segment (48 by default). */
 #include "kernel_common.h"
 
 #include <stdlib.h>
@@ -17,6 +23,8 @@ typedef struct {
     int block_size;    /* bytes per rank per segment */
     int transfer_size; /* bytes per call */
     int segments;
+    const char *scaling;
+    int segment_size; /* strong scaling: bytes per segment, all ranks together */
 } ior_options;
 
 /* The file is filled with one byte stream indexed by file offset, so any
@@ -83,13 +91,18 @@ static void read_phase(const char *path, const ior_options *opt, unsigned char *
 
 int main(int argc, char **argv)
 {
+    /* 786432 = 48 transfers of 16384 bytes: every N in {1, 2, 3, 4, 6, 8, 12, 16}
+     * gets a whole number of transfers. */
     ior_options opt = {.mode = "segmented", .collective = 1, .block_size = 65536, .transfer_size = 16384,
-                       .segments = 4};
+                       .segments = 4, .scaling = "weak", .segment_size = 786432};
     const kernel_option options[] = {
+        KOPT_SCALING_OPT(&opt.scaling),
         KOPT_STRING_OPT("--mode", &opt.mode, "segmented (contiguous block per rank) or strided (interleaved transfers)"),
         KOPT_INT_OPT("--collective", &opt.collective, 0, "1: MPI_File_write_at_all/read_at_all, 0: write_at/read_at"),
-        KOPT_INT_OPT("--block-size", &opt.block_size, 1, "bytes per rank per segment"),
-        KOPT_INT_OPT("--transfer-size", &opt.transfer_size, 1, "bytes per I/O call (divides --block-size)"),
+        KOPT_INT_OPT("--block-size", &opt.block_size, 1, "weak: bytes per rank per segment"),
+        KOPT_INT_OPT("--segment-size", &opt.segment_size, 1,
+                     "strong: bytes per segment, all ranks together (N x --transfer-size must divide it)"),
+        KOPT_INT_OPT("--transfer-size", &opt.transfer_size, 1, "bytes per I/O call (divides --block-size; strong: N x it divides --segment-size)"),
         KOPT_INT_OPT("--segments", &opt.segments, 1, "segments in the file"),
     };
     kernel_init(&argc, &argv, "ior-like",
@@ -99,6 +112,18 @@ int main(int argc, char **argv)
         kernel_usage_error("--mode must be segmented or strided, got '%s'", opt.mode);
     if (opt.collective > 1)
         kernel_usage_error("--collective must be 0 or 1, got %d", opt.collective);
+    if (kernel_parse_scaling(opt.scaling, (const char *const[]){"--block-size", NULL},
+                             (const char *const[]){"--segment-size", NULL}) == KERNEL_SCALING_STRONG) {
+        if (opt.segment_size % opt.transfer_size != 0)
+            kernel_usage_error("--transfer-size %d does not divide --segment-size %d", opt.transfer_size,
+                               opt.segment_size);
+        const int transfers = opt.segment_size / opt.transfer_size;
+        if (transfers % kernel.nprocs != 0)
+            kernel_scaling_error("--segment-size %d is %d transfers of %d bytes, which cannot be split evenly "
+                                 "among N=%d ranks (N must divide %d)",
+                                 opt.segment_size, transfers, opt.transfer_size, kernel.nprocs, transfers);
+        opt.block_size = opt.segment_size / kernel.nprocs;
+    }
     if (opt.block_size % opt.transfer_size != 0)
         kernel_usage_error("--transfer-size %d does not divide --block-size %d", opt.transfer_size,
                            opt.block_size);

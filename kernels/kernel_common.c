@@ -79,12 +79,15 @@ static const char *g_summary;
 static const kernel_option *g_options;
 static size_t g_noptions;
 static char (*g_defaults)[DEFAULT_TEXT_MAX]; /* option defaults as text, taken before parsing */
+static bool *g_given;                        /* g_given[i]: option i was on the command line */
 
 static void remember_defaults(void)
 {
     g_defaults = kernel_alloc(g_noptions * sizeof *g_defaults);
+    g_given = kernel_alloc(g_noptions * sizeof *g_given);
     for (size_t i = 0; i < g_noptions; i++) {
         const kernel_option *o = &g_options[i];
+        g_given[i] = false;
         if (o->kind == KOPT_INT)
             snprintf(g_defaults[i], DEFAULT_TEXT_MAX, "%d", *(int *)o->value);
         else if (o->kind == KOPT_STRING)
@@ -129,6 +132,45 @@ static const kernel_option *find_option(const char *name)
     return NULL;
 }
 
+bool kernel_option_given(const char *name)
+{
+    const kernel_option *o = find_option(name);
+    return o && g_given[o - g_options];
+}
+
+kernel_scaling kernel_parse_scaling(const char *text, const char *const *weak_only,
+                                    const char *const *strong_only)
+{
+    kernel_scaling mode;
+    if (strcmp(text, "weak") == 0)
+        mode = KERNEL_SCALING_WEAK;
+    else if (strcmp(text, "strong") == 0)
+        mode = KERNEL_SCALING_STRONG;
+    else
+        kernel_usage_error("--scaling must be weak or strong, got '%s'", text);
+    const char *const *other = mode == KERNEL_SCALING_WEAK ? strong_only : weak_only;
+    for (; other && *other; other++)
+        if (kernel_option_given(*other))
+            kernel_usage_error("%s applies only under --scaling %s (this run is --scaling %s)", *other,
+                               mode == KERNEL_SCALING_WEAK ? "strong" : "weak", text);
+    return mode;
+}
+
+_Noreturn void kernel_scaling_error(const char *fmt, ...)
+{
+    if (kernel.rank == 0) {
+        char message[900];
+        va_list args;
+        va_start(args, fmt);
+        vsnprintf(message, sizeof message, fmt, args);
+        va_end(args);
+        fprintf(stderr, "%s: rank %d: --scaling strong: %s\n", kernel.name, kernel.rank, message);
+        fflush(stderr);
+    }
+    MPI_Finalize();
+    exit(2);
+}
+
 static void parse_int_option(const kernel_option *o, const char *text)
 {
     char *end;
@@ -164,6 +206,7 @@ static void parse_arguments(int argc, char **argv)
         const kernel_option *o = find_option(arg);
         if (!o)
             kernel_usage_error("unknown option '%s'", arg);
+        g_given[o - g_options] = true;
         if (o->kind == KOPT_FLAG) {
             *(bool *)o->value = true;
             continue;
@@ -233,6 +276,7 @@ int kernel_finish(void)
         fflush(stdout);
     }
     free(g_defaults);
+    free(g_given);
     MPI_Finalize();
     return 0;
 }

@@ -55,6 +55,9 @@ typedef struct {
 void kernel_init(int *argc, char ***argv, const char *name, const char *summary,
                  const kernel_option *options, size_t noptions);
 
+/* True if the option `name` (with "--") was given on the command line. */
+bool kernel_option_given(const char *name);
+
 /* Reports a usage problem found after parsing (e.g. a bad --mode) and exits. */
 _Noreturn void kernel_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
@@ -62,6 +65,36 @@ _Noreturn void kernel_usage_error(const char *fmt, ...)
 /* Prints the --expect lines if asked, a success line, MPI_Finalize; returns
  * the process exit status (0). */
 int kernel_finish(void);
+
+/* ---- weak and strong scaling ---------------------------------------------- */
+
+/* The kernels with scaling variants (vpic-like, vorpal-like, ior-like,
+ * checkpoint-fpp, n-to-m) take "--scaling weak|strong":
+ *   weak   the per-rank problem size is fixed (the kernel's historical
+ *          behaviour); totals grow with N;
+ *   strong the TOTAL problem size is fixed (a --total-... style option) and
+ *          divided evenly among the N ranks: per-rank sizes and, where the
+ *          kernel loops over fixed-size transfers, trip counts are
+ *          proportional to 1/N. An N that does not divide the total is
+ *          refused (kernel_scaling_error), never rounded. */
+typedef enum { KERNEL_SCALING_WEAK, KERNEL_SCALING_STRONG } kernel_scaling;
+
+#define KERNEL_SCALING_HELP \
+    "weak (per-rank size fixed, totals grow with N) or strong (total size fixed, split evenly over the N ranks)"
+#define KOPT_SCALING_OPT(var) KOPT_STRING_OPT("--scaling", (var), KERNEL_SCALING_HELP)
+
+/* Parses the --scaling value ("weak" or "strong"); a usage error otherwise.
+ * Also refuses, as usage errors, options that belong to the other mode when
+ * they were given explicitly: weak_only (NULL-terminated) under strong, and
+ * strong_only (NULL-terminated) under weak. */
+kernel_scaling kernel_parse_scaling(const char *text, const char *const *weak_only,
+                                    const char *const *strong_only);
+
+/* "<kernel>: rank 0: --scaling strong: <message>" on stderr (rank 0 only),
+ * then every rank finalizes MPI and exits with status 2. For an N the strong
+ * total cannot be divided by; call it on all ranks (the condition depends
+ * only on the options and N). */
+_Noreturn void kernel_scaling_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- failures ------------------------------------------------------------ */
 

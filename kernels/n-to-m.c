@@ -4,7 +4,17 @@
  * (G consecutive ranks per group); each group gathers its members' data on
  * the group leader, which writes group.<g> with POSIX write (one call per
  * member block), then reads the file back and verifies every block. Only
- * the leaders touch the file system. */
+ * the leaders touch the file system.
+ *
+ * Groups: the group size G is fixed (--group-size), so M = N/G grows with N
+ * and rank r writes to group.<r/G> and leads when r % G == 0; or, with
+ * --files M, the number of files is fixed and G = N/M (N must be a multiple
+ * of M).
+ * --scaling weak (default): --size bytes per rank; M = ceil(N/G), the last
+ * group being smaller when G does not divide N (the historical behaviour).
+ * --scaling strong: --total-size bytes in all, total/N per rank; every group
+ * must be full (N % G == 0) and N must divide the total, so each file holds
+ * G blocks of total/N bytes. */
 #include "kernel_common.h"
 
 #include <fcntl.h>
@@ -14,6 +24,9 @@
 typedef struct {
     int group_size;
     int size; /* bytes contributed by each rank */
+    int files; /* 0: --group-size decides; else fixed number of files (G = N/files) */
+    const char *scaling;
+    int total_size; /* strong scaling: bytes contributed by all ranks together */
 } n_to_m_options;
 
 /* Each rank's contribution is its own byte stream, so the leader can
@@ -25,14 +38,46 @@ static uint64_t member_stream(int world_rank)
 
 int main(int argc, char **argv)
 {
-    n_to_m_options opt = {.group_size = 2, .size = 65536};
+    /* 786432 = 2^18 x 3: divisible by every N in {1, 2, 3, 4, 6, 8, 12, 16}. */
+    n_to_m_options opt = {.group_size = 2, .size = 65536, .files = 0, .scaling = "weak", .total_size = 786432};
     const kernel_option options[] = {
-        KOPT_INT_OPT("--group-size", &opt.group_size, 1, "ranks per group (one file per group)"),
-        KOPT_INT_OPT("--size", &opt.size, 1, "bytes each rank contributes"),
+        KOPT_SCALING_OPT(&opt.scaling),
+        KOPT_INT_OPT("--group-size", &opt.group_size, 1,
+                     "ranks per group, one file per group (weak: last group may be smaller; strong: must divide N)"),
+        KOPT_INT_OPT("--files", &opt.files, 0,
+                     "if > 0: fixed number of files instead of --group-size, group size N/files (must divide N)"),
+        KOPT_INT_OPT("--size", &opt.size, 1, "weak: bytes each rank contributes"),
+        KOPT_INT_OPT("--total-size", &opt.total_size, 1, "strong: bytes all ranks contribute together (N must divide it)"),
     };
     kernel_init(&argc, &argv, "n-to-m",
                 "N-to-M: groups gather to a leader (MPI_Comm_split + MPI_Gather) that writes one POSIX file per group.",
                 options, sizeof options / sizeof options[0]);
+    const kernel_scaling scaling = kernel_parse_scaling(opt.scaling, (const char *const[]){"--size", NULL},
+                                                        (const char *const[]){"--total-size", NULL});
+    if (opt.files > 0) {
+        if (kernel_option_given("--group-size"))
+            kernel_usage_error("give --group-size or --files, not both");
+        if (kernel.nprocs % opt.files != 0) {
+            if (scaling == KERNEL_SCALING_STRONG)
+                kernel_scaling_error("N=%d ranks cannot be split evenly into --files %d groups (N must be a "
+                                     "multiple of --files)",
+                                     kernel.nprocs, opt.files);
+            kernel_usage_error("N=%d ranks cannot be split evenly into --files %d groups (N must be a multiple "
+                               "of --files)",
+                               kernel.nprocs, opt.files);
+        }
+        opt.group_size = kernel.nprocs / opt.files;
+    }
+    if (scaling == KERNEL_SCALING_STRONG) {
+        if (kernel.nprocs % opt.group_size != 0)
+            kernel_scaling_error("N=%d ranks cannot be split into full groups of --group-size %d (N must be a "
+                                 "multiple of the group size)",
+                                 kernel.nprocs, opt.group_size);
+        if (opt.total_size % kernel.nprocs != 0)
+            kernel_scaling_error("--total-size %d cannot be split evenly among N=%d ranks (N must divide it)",
+                                 opt.total_size, kernel.nprocs);
+        opt.size = opt.total_size / kernel.nprocs;
+    }
 
     const int group = kernel.rank / opt.group_size;
     MPI_Comm group_comm;

@@ -8,7 +8,10 @@
 #      --expect (so the expect lines printed are the real run's only);
 #      skipped when RUN_KERNEL_SKIP_SETUP=1, which the missing-input test uses;
 #   3. runs "LAUNCHER... KERNEL [KERNEL OPTIONS...] OUTDIR" and exits with its
-#      status.
+#      status; with RUN_KERNEL_SHOW_STATUS=1 it also prints
+#      "run_kernel.sh: exit status N" on stderr, which the tests of runs that
+#      must be refused match on (ctest ignores the exit status of a test that
+#      has a PASS_REGULAR_EXPRESSION).
 # Example:
 #   run_kernel.sh /tmp/out mpiexec -np 4 -genv LD_PRELOAD liboversubscribe.so \
 #       build/kernels/ior-like --mode strided
@@ -40,4 +43,10 @@ if [ "${RUN_KERNEL_SKIP_SETUP:-0}" != 1 ]; then
     fi
 fi
 
+if [ "${RUN_KERNEL_SHOW_STATUS:-0}" = 1 ]; then
+    "$@" "$outdir"
+    status=$?
+    echo "run_kernel.sh: exit status $status" >&2
+    exit "$status"
+fi
 "$@" "$outdir"

@@ -3,7 +3,12 @@
  * owns a contiguous run of particles; each timestep is a group holding eight
  * 1-D datasets (x, y, z, px, py, pz as float, id1, id2 as int) written
  * collectively, each rank into its slab at offset rank x particles. The file
- * is then reopened and every slab read back and compared. */
+ * is then reopened and every slab read back and compared.
+ *
+ * --scaling weak (default): --particles per rank, so the datasets hold
+ * N x particles elements. --scaling strong: the datasets hold
+ * --total-particles elements whatever N, and each rank owns total/N of them
+ * (offset rank x total/N); N must divide the total. */
 #include "kernel_common.h"
 
 #include <hdf5.h>
@@ -14,8 +19,10 @@ enum { NUM_VARIABLES = 8, NUM_FLOAT_VARIABLES = 6 };
 static const char *const variable_names[NUM_VARIABLES] = {"x", "y", "z", "px", "py", "pz", "id1", "id2"};
 
 typedef struct {
-    int particles; /* per rank */
+    int particles; /* per rank (under strong scaling: total_particles / N) */
     int steps;
+    const char *scaling;
+    int total_particles; /* strong scaling: elements per dataset */
 } vpic_options;
 
 /* The value of variable `var` for global particle `particle` at `step`: it
@@ -97,14 +104,26 @@ static void read_and_verify(const char *path, const vpic_options *opt, hid_t fap
 
 int main(int argc, char **argv)
 {
-    vpic_options opt = {.particles = 4096, .steps = 2};
+    /* 12288 = 2^12 x 3: divisible by every N in {1, 2, 3, 4, 6, 8, 12, 16}. */
+    vpic_options opt = {.particles = 4096, .steps = 2, .scaling = "weak", .total_particles = 12288};
     const kernel_option options[] = {
-        KOPT_INT_OPT("--particles", &opt.particles, 1, "particles per rank"),
+        KOPT_SCALING_OPT(&opt.scaling),
+        KOPT_INT_OPT("--particles", &opt.particles, 1, "weak: particles per rank"),
+        KOPT_INT_OPT("--total-particles", &opt.total_particles, 1,
+                     "strong: particles in all (total/N per rank; N must divide it)"),
         KOPT_INT_OPT("--steps", &opt.steps, 1, "timesteps (one HDF5 group each)"),
     };
     kernel_init(&argc, &argv, "vpic-like",
                 "VPIC-IO: 8 particle variables per timestep group, collective 1-D slabs in one HDF5 file.",
                 options, sizeof options / sizeof options[0]);
+    if (kernel_parse_scaling(opt.scaling, (const char *const[]){"--particles", NULL},
+                             (const char *const[]){"--total-particles", NULL}) == KERNEL_SCALING_STRONG) {
+        if (opt.total_particles % kernel.nprocs != 0)
+            kernel_scaling_error("--total-particles %d cannot be split evenly among N=%d ranks "
+                                 "(N must divide it)",
+                                 opt.total_particles, kernel.nprocs);
+        opt.particles = opt.total_particles / kernel.nprocs;
+    }
 
     char path[KERNEL_PATH_MAX];
     kernel_path(path, "vpic.h5");
