@@ -283,7 +283,8 @@ int ra_overlap_finish(ra_overlap *ov, const ra_overlap_hit **hits, size_t *nhits
         if (ra_ivstore_drain(ov->store, sweep, ov) != 0)
             ov->failed = 1;
         hit_trace = ov->t;
-        qsort(ov->hits, ov->nhits, sizeof *ov->hits, hit_order);
+        if (ov->nhits) /* qsort(NULL, 0, ...) is undefined (UBSan) */
+            qsort(ov->hits, ov->nhits, sizeof *ov->hits, hit_order);
     }
     if (hits)
         *hits = ov->hits;

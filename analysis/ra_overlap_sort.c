@@ -123,7 +123,8 @@ int ra_ivstore_drain(ra_ivstore *st, void (*fn)(void *ctx, const ra_interval *iv
     if (st->io_error)
         return -1;
     if (!st->nruns) {
-        qsort(st->buf, st->n, sizeof *st->buf, interval_order);
+        if (st->n) /* qsort(NULL, 0, ...) is undefined (UBSan) */
+            qsort(st->buf, st->n, sizeof *st->buf, interval_order);
         for (size_t i = 0; i < st->n; i++)
             fn(ctx, &st->buf[i]);
         return 0;

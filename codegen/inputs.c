@@ -115,7 +115,9 @@ static int name_in(const char *name, const char *const *names)
 
 static int succeeded(const rec_func_desc *f, const rec_record *r)
 {
-    int ptr = f->ret_ctype[strlen(f->ret_ctype) - 1] == '*';
+    /* hardening: the trace's function table may give an empty C type */
+    size_t n = strlen(f->ret_ctype);
+    int ptr = n > 0 && f->ret_ctype[n - 1] == '*';
     switch (f->fail) {
     case REC_FAIL_NEG1:
         return r->ret.i != -1;

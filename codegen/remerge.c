@@ -59,14 +59,16 @@ uint64_t cg_inst_shape(const cg_model *m, const cg_inst *in, int with_ranks)
 }
 
 /* The longest window [s, e) that is one SPMD sequence over the ranks it
- * covers; 0 when none changes anything. */
+ * covers; 0 when none changes anything. count[] is all zeros on entry and
+ * on return; the cost is the window's calls, never the trace's rank count
+ * (hardening: a check over every rank per call made a 1 KB trace claiming
+ * 2^24 ranks take seconds). */
 static size_t spmd_window(const cg_model *m, const cg_inst *in, size_t s, size_t end, uint32_t *count,
                           uint64_t *ref, size_t *len)
 {
     enum { MAX_WINDOW = 1024 };
-    uint32_t nranks = m->nranks, covered = 0, maxc = 0;
-    memset(count, 0, nranks * sizeof *count);
-    size_t best = 0;
+    uint32_t covered = 0, maxc = 0, at_max = 0; /* at_max: the covered ranks whose count is maxc */
+    size_t best = 0, done = s;
     for (size_t e = s; e < end && e - s < MAX_WINDOW; e++) {
         const cg_inst *x = &in[e];
         const cg_rankset *rs = &m->ranksets[x->rs];
@@ -79,28 +81,29 @@ static size_t spmd_window(const cg_model *m, const cg_inst *in, size_t s, size_t
             if (pos >= maxc) {
                 ref[pos] = shape;
                 maxc = pos + 1;
+                at_max = 1;
             } else if (ref[pos] != shape) {
                 bad = 1;
+            } else if (pos + 1 == maxc) {
+                at_max++;
             }
         }
+        done = e + 1;
         if (bad)
             break;
-        int balanced = covered > 1;
-        for (uint32_t r = 0; r < nranks && balanced; r++)
-            balanced = count[r] == 0 || count[r] == maxc;
-        if (balanced) {
+        if (covered > 1 && at_max == covered) {
             best = e + 1;
             *len = maxc;
         }
     }
+    for (size_t e = s; e < done; e++)
+        for (uint32_t k = 0; k < in[e].nr; k++)
+            count[m->ranksets[in[e].rs].ranks[k]] = 0;
     if (!best)
         return 0;
     /* Only worth it when some call does not already cover every rank of the window. */
-    uint32_t union_n = 0;
-    for (uint32_t r = 0; r < nranks; r++)
-        union_n += count[r] != 0;
     for (size_t e = s; e < best; e++)
-        if (in[e].nr != union_n)
+        if (in[e].nr != covered)
             return best;
     return 0;
 }
@@ -143,6 +146,9 @@ static void merge_window(cg_model *m, const cg_inst *in, size_t s, size_t e, siz
                 dst->v[(size_t)field * nr + kk] = src->v[(size_t)field * src->nr + k];
         }
     }
+    for (size_t x = s; x < e; x++)
+        for (uint32_t k = 0; k < in[x].nr; k++)
+            count[m->ranksets[in[x].rs].ranks[k]] = 0;
     free(ranks);
 }
 
@@ -157,7 +163,7 @@ void cg_remerge(cg_model *m)
         return;
     cg_inst *out = cg_alloc((m->ninsts + 1) * sizeof *out);
     size_t nout = 0;
-    uint32_t *count = cg_alloc(m->nranks * sizeof *count);
+    uint32_t *count = cg_calloc(m->nranks, sizeof *count);
     uint64_t *ref = cg_alloc((m->ninsts + 1) * sizeof *ref);
     for (size_t i = 0; i < m->ninsts;) {
         if (all_ranks(m, &m->insts[i])) {

@@ -168,12 +168,14 @@ static int blanks(const char *a, const char *b)
     return 1;
 }
 
-static int line_of(const char *text, const char *p)
+/* The line of p, counted on from the last position asked (*at, line *line):
+ * parse asks in increasing order, so a template is scanned once, not once
+ * per tag (hardening: quadratic in the template's length before). */
+static int line_of(const char **at, int *line, const char *p)
 {
-    int line = 1;
-    for (; text < p; text++)
-        line += *text == '\n';
-    return line;
+    for (; *at < p; ++*at)
+        *line += **at == '\n';
+    return *line;
 }
 
 static void add_text(tnode *parent, const char *a, const char *b, int line)
@@ -192,10 +194,11 @@ static int parse(const char *name, const char *text, tnode *root, char *err, siz
     tnode *stack[MAX_DEPTH];
     size_t depth = 0;
     stack[0] = root;
-    const char *seg = text, *p = text;
+    const char *seg = text, *p = text, *at = text;
+    int lines = 1;
     while ((p = strstr(seg, "{{")) != NULL) {
         const char *close = strstr(p + 2, "}}");
-        int line = line_of(text, p);
+        int seg_line = line_of(&at, &lines, seg), line = line_of(&at, &lines, p);
         if (!close) {
             snprintf(err, cap, "%s line %d: unterminated tag", name, line);
             return -1;
@@ -215,7 +218,7 @@ static int parse(const char *name, const char *text, tnode *root, char *err, siz
             eol++;
         int at_line_start = ls >= seg && blanks(ls, p);
         int standalone = is_block && at_line_start && (*eol == '\n' || *eol == 0);
-        add_text(stack[depth], seg, standalone ? ls : p, line_of(text, seg));
+        add_text(stack[depth], seg, standalone ? ls : p, seg_line);
         seg = standalone ? (*eol == '\n' ? eol + 1 : eol) : after;
         if (sigil == '!')
             continue;
@@ -247,7 +250,7 @@ static int parse(const char *name, const char *text, tnode *root, char *err, siz
             stack[++depth] = n;
         }
     }
-    add_text(stack[depth], seg, seg + strlen(seg), line_of(text, seg));
+    add_text(stack[depth], seg, seg + strlen(seg), line_of(&at, &lines, seg));
     if (depth) {
         snprintf(err, cap, "%s line %d: section {{#%s}} is never closed", name, stack[depth]->line,
                  stack[depth]->text);

@@ -39,7 +39,7 @@ static int run_file(const char *path)
 
 int main(int argc, char **argv)
 {
-    int files = 0, failed = 0;
+    int files = 0, failed = 0, ran = 0;
     for (int i = 1; i < argc; i++) {
         struct stat st;
         if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -49,17 +49,23 @@ int main(int argc, char **argv)
                 char path[4200];
                 snprintf(path, sizeof path, "%s/%s", argv[i], names[k]->d_name);
                 if (names[k]->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-                    failed |= run_file(path) != 0;
+                    int bad = run_file(path) != 0;
+                    failed |= bad;
+                    ran += !bad;
                     files++;
                 }
                 free(names[k]);
             }
             free(names);
         } else {
-            failed |= run_file(argv[i]) != 0;
+            int bad = run_file(argv[i]) != 0;
+            failed |= bad;
+            ran += !bad;
             files++;
         }
     }
-    printf("%s: %d inputs ran without a crash\n", argv[0], files);
+    printf("%s: %d inputs ran without a crash\n", argv[0], ran);
+    if (ran < files)
+        fprintf(stderr, "%s: %d of %d inputs could not be read\n", argv[0], files - ran, files);
     return failed;
 }

@@ -10,6 +10,10 @@
 #                     and merged traces, as containers with checksum repair
 #   SEED_DIR/merger/  the per-rank traces
 #   SEED_DIR/codec/   the first block's payload of each stream
+#   SEED_DIR/codegen/ per-rank and merged traces of 24 records per rank
+#   SEED_DIR/template/ each template of templates/ with a context that
+#                     sets every name it uses (fuzz_template.c's format),
+#                     and a few constructs on their own
 # SEED_DIR defaults to fuzz/seeds next to this script. Needs the main build
 # (tracer, kernels, recorder-merge, fuzz-seed-tool).
 set -euo pipefail
@@ -24,7 +28,58 @@ for f in "$tool" "$merge" "$build/tracer/librecorder.so"; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$seeds/reader" "$seeds/merger" "$seeds/codec"
+mkdir -p "$seeds/reader" "$seeds/merger" "$seeds/codec" "$seeds/codegen" "$seeds/template"
+
+# Template seeds: context '\0' text (fuzz_template.c). One context serves
+# every template: strings, multi-line values, flags on and off, lists.
+ctx='args=fd, buf, 4096
+assign=ssize_t r = 
+decls=int x;\nint y;\n
+function=pwrite
+body=f(1);\ng(2);
+condition=rank == 0
+counter=i
+count=8
+title=/data/out.h5
+ctype=int64_t
+name=tab
+n=4
+values=1, 2, 3, 4
+static?
+nranks=2
+program=kernel
+wsize=4096
+rsize=0
+header=/* h */
+dirs=
+files=
+grid!
+uses_P?
+uses_S!
+lines[
+prefix=/*
+text=first
+]
+lines[
+prefix= *
+text=second
+]
+includes[
+file=stdio.h
+]
+tables[
+table=static int t[2];
+]
+locals[
+local=int z;
+]
+'
+for t in "$here"/../templates/*.tmpl; do
+    { printf '%s\0' "$ctx"; cat "$t"; } >"$seeds/template/${t##*/}"
+done
+printf 'v=a\\nb\n\0  {{v}}\n{{#v}}x{{/v}}{{^v}}y{{/v}}{{! c }}\n' >"$seeds/template/indent-and-sections"
+printf 'l[\nv=1\n]\nl[\nv=2\n]\n\0{{#l}}\n{{v}}\n{{/l}}\n' >"$seeds/template/list"
+printf 'no tags at all\n' >"$seeds/template/plain-text"
 
 # seeds_from NAME TRACE_DIR: every seed of one real trace.
 seeds_from() {
@@ -45,6 +100,16 @@ seeds_from() {
         "$tool" pack "$w/merged" "$seeds/reader/$name.merged.filter" 3
         "$tool" codec "$w/merged/merged.rec" "$seeds/codec/$name.merged"
     fi
+    # codegen: shorter still (24 records, blocks of 8): a whole generation
+    # per input costs more than a read
+    "$tool" reduce "$trace" "$w/tiny" --ranks 2 --records 24 --flush 8
+    "$tool" raw "$w/tiny"
+    "$tool" pack "$w/tiny" "$seeds/codegen/$name" 1
+    if [ -e "$w/tiny/1.rec" ]; then
+        "$merge" "$w/tiny" -o "$w/tiny-merged" >/dev/null
+        "$tool" raw "$w/tiny-merged"
+        "$tool" pack "$w/tiny-merged" "$seeds/codegen/$name.merged" 1
+    fi
 }
 
 for kernel in $(ls "$build/kernels"); do
@@ -60,4 +125,5 @@ env LD_PRELOAD="$build/tracer/librecorder.so" RECORDER_TRACES_DIR="$work/trace-t
     "$build/tests/tracer/tracer-threads" "$work/threads-data" 3 10 >/dev/null
 seeds_from threads "$work/trace-threads"
 echo "make_seeds.sh: $(ls "$seeds/reader" | wc -l) reader, $(ls "$seeds/merger" | wc -l) merger," \
-    "$(ls "$seeds/codec" | wc -l) codec seeds in $seeds ($(du -sh "$seeds" | cut -f1))"
+    "$(ls "$seeds/codec" | wc -l) codec, $(ls "$seeds/codegen" | wc -l) codegen," \
+    "$(ls "$seeds/template" | wc -l) template seeds in $seeds ($(du -sh "$seeds" | cut -f1))"

@@ -386,6 +386,12 @@ int main(int argc, char **argv)
     char *text = NULL;
     uint64_t mismatched = 0;
     rp_summary(&ctx, replay_time, ctx.rank == 0 ? &prep : NULL, &text, &mismatched);
+    for (size_t i = 0; i < prep.ninputs; i++)
+        free(prep.inputs[i].key);
+    for (size_t i = 0; i < prep.nwarnings; i++)
+        free(prep.warnings[i]);
+    free(prep.inputs);
+    free(prep.warnings);
     MPI_Finalize();
     if (text)
         rp_say(1, "%s", text);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # run.sh SECONDS [BUILD_DIR] [TARGET...]: runs each libFuzzer target for
-# SECONDS, one after the other on one core (nice 10), and prints per target
+# SECONDS, one after the other on one core (nice 19), and prints per target
 # the executions, executions per second, new corpus entries and crashes.
 #
 # BUILD_DIR (default: build-fuzz next to the source tree) is a build
@@ -26,7 +26,7 @@ fi
 [ ${#targets[@]} -gt 0 ] || { echo "run.sh: no fuzz targets in $build/fuzz (see the header)" >&2; exit 2; }
 
 # Inputs of the trace targets are whole trace directories of a few KB.
-max_len() { case $1 in codec) echo 8192 ;; *) echo 16384 ;; esac; }
+max_len() { case $1 in codec | codegen) echo 8192 ;; template) echo 4096 ;; *) echo 16384 ;; esac; }
 
 printf '%-8s %8s %12s %10s %8s %8s\n' target seconds executions exec/s new crashes
 failed=0
@@ -38,7 +38,7 @@ for t in "${targets[@]}"; do
     seeds=()
     [ -d "$src/fuzz/seeds/$t" ] && seeds=("$src/fuzz/seeds/$t")
     # shellcheck disable=SC2086
-    nice -n 10 "$bin" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    nice -n 19 "$bin" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -max_len="$(max_len "$t")" -print_final_stats=1 -artifact_prefix="$arts/" ${FUZZ_ARGS:-} >"$log" 2>&1
     execs=$(awk "/stat::number_of_executed_units/ { print \$NF }" "$log")
     rate=$(awk "/stat::average_exec_per_sec/ { print \$NF }" "$log")

@@ -1,0 +1,58 @@
+/* fuzz_codegen: recorder-codegen's input. Input: a container (fuzz.h) with
+ * a merged or a per-rank trace, served from memory; rec_codegen generates
+ * the kernel from it (a per-rank trace is merged first, into a scratch
+ * directory under TMPDIR, which the target points at its own scratch
+ * directory). Flag bit 2 turns loop folding off; the high nibble is the
+ * merge window, as in fuzz_merger. Oracles: a failure has a message, a
+ * success a kernel with a main(). */
+#include "fuzz.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recorder_codegen.h"
+
+/* ASan's strstr checks the whole haystack at each call: rendering the
+ * kernel's templates would cost a template's length per tag. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "intercept_strstr=0";
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static int once;
+    if (!once) {
+        once = 1;
+        setenv("TMPDIR", fuzz_scratch_dir(), 1);
+    }
+    int flags = fuzz_mount(data, size);
+    if (flags < 0)
+        return 0;
+    rec_codegen_options o;
+    rec_codegen_options_init(&o);
+    o.loops = !((flags >> 2) & 1);
+    o.window = 8 + (unsigned)(flags >> 4);
+    char *kernel = NULL;
+    rec_error err;
+    memset(&err, 0, sizeof err);
+    if (rec_codegen(FUZZ_MEMORY_DIR, &o, &kernel, &err) == 0) {
+        if (!kernel || !strstr(kernel, "int main(")) {
+            fprintf(stderr, "fuzz_codegen: rec_codegen succeeded without a kernel\n");
+            abort();
+        }
+        if (getenv("FUZZ_VERBOSE"))
+            fprintf(stderr, "kernel: %zu bytes\n", strlen(kernel));
+    } else {
+        if (!err.msg[0]) {
+            fprintf(stderr, "fuzz_codegen: rec_codegen failed without a message\n");
+            abort();
+        }
+        if (getenv("FUZZ_VERBOSE"))
+            fprintf(stderr, "error: %s\n", err.msg);
+    }
+    free(kernel);
+    return 0;
+}
