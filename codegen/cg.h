@@ -87,7 +87,26 @@ typedef struct cg_model {
     uint64_t dropped_queries, dropped_console, dropped_threads, dropped_unknown, dropped_skeleton;
     uint64_t remerged_groups;
     char dropped_names[512];
+    /* elastic: the largest run records the form of each rank part, the others follow it */
+    rec_codegen_hints *hints;
+    int hint_on; /* while the emitter fits a statement's field (not while loops are folded) */
+    uint32_t hint_stmt, hint_field, hint_sub;
 } cg_model;
+
+/* The form of one field's rank part in the largest run: a term kind (or
+ * 255: none), its divisor, its grid. */
+typedef struct cg_hint {
+    uint32_t stmt, field, sub;
+    uint8_t kind, nd;
+    uint8_t coords; /* grid: the dimensions with a term */
+    int64_t div;
+} cg_hint;
+
+struct rec_codegen_hints {
+    int recording;
+    cg_hint *v;
+    size_t n, cap;
+};
 
 /* ---- load.c ---- */
 typedef rec_codegen_options cg_options;
@@ -155,9 +174,14 @@ typedef struct cg_dims {
     uint32_t count[CG_MAX_DEPTH]; /* the enclosing loops' counts, outermost first */
 } cg_dims;
 
+/* Parts of a term a rank count cannot tell (elastic kernels): one rank, or
+ * every rank in one group, says nothing of a coefficient or a divisor. */
+enum { CG_UNKNOWN_COEF = 1, CG_UNKNOWN_DIV = 2 };
+
 enum { CG_T_RANK, CG_T_RANKDIV, CG_T_RANKMOD, CG_T_COORD, CG_T_CTR, CG_T_CTRMOD };
 typedef struct cg_term {
     uint8_t kind, arg; /* arg: counter depth or grid dimension */
+    uint8_t unknown;   /* elastic: CG_UNKNOWN_* parts this rank count cannot tell */
     int64_t div;       /* RANKDIV, RANKMOD, CTRMOD: the divisor */
     int64_t coef;
 } cg_term;
@@ -175,6 +199,7 @@ typedef struct cg_num {
     int64_t *tab;      /* CG_TAB_RANK: nranks entries; CG_TAB_CTR: the counter's count */
     uint32_t ntab;
     int ternary; /* the rank part is a choice between values (in tab, per rank) */
+    int c_unknown; /* elastic: the constant cannot be told either */
     uint8_t grid_ndims;
     int grid_dims[3];
 } cg_num;
@@ -205,6 +230,13 @@ int cg_fit_num(const cg_fitctx *x, cg_num *out);
 int cg_fit_cat(const cg_fitctx *x, int allow_tables, cg_cat *out);
 void cg_num_free(cg_num *n);
 void cg_cat_free(cg_cat *c);
+
+/* Elastic hints (fit.c): the largest run's form of the value numbered sub of
+ * the field being fitted (NULL: none, or this is the largest run), and
+ * recording one (in the largest run only). */
+#define CG_HINT_STR_RUNS 3000u /* sub of a string field: div is the mask of its varying digit runs */
+const cg_hint *cg_hint_find(const cg_model *m, uint32_t sub);
+void cg_hint_put(cg_model *m, const cg_hint *h);
 
 /* ---- values.c: one field of a statement, by the class of its values ---- */
 enum { CG_FIT_NUM, CG_FIT_CAT, CG_FIT_STR, CG_FIT_ARR };

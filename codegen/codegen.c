@@ -22,6 +22,7 @@ int rec_codegen(const char *trace_dir, const rec_codegen_options *o, char **kern
         cg_model_free(&m);
         return -1;
     }
+    m.hints = o->hints;
     cg_remerge(&m);
     cg_resolve_handles(&m);
     cg_tree t = {0};

@@ -105,93 +105,97 @@ static void tokenize(const char *s, toks *t)
 
 /* ---- models of a literal in the number of ranks ---- */
 
-enum { M_CONST, M_LINEAR, M_NDIV, M_KDIV, M_DIMS };
+/* A model: a form over one variable x, the number of ranks N or a
+ * dimension D_j of N's MPI_Dims_create grid of nd dimensions. */
+enum { M_CONST, M_PROD, M_QUOT, M_XDIV }; /* a; a + b*x; a + b/x; x/b */
 
 typedef struct model {
-    int kind;
-    int64_t a, b; /* LINEAR: a + b*n; NDIV: n / b; KDIV: a + b/n; DIMS: a + b*D[j] of nd */
-    int nd, j;
+    int form;
+    int nd, j; /* the variable: N when nd == 0, else D_j */
+    int64_t a, b;
 } model;
 
-static int64_t dim_of(int64_t n, int nd, int j)
+static int64_t var_of(int nd, int j, int64_t n)
 {
+    if (!nd)
+        return n;
     int dims[3];
     cg_dims_create((int)n, nd, dims);
     return dims[j];
 }
 
-static int64_t model_eval(const model *m, int64_t n)
-{
-    switch (m->kind) {
-    case M_CONST:
-        return m->a;
-    case M_LINEAR:
-        return m->a + m->b * n;
-    case M_NDIV:
-        return n / m->b;
-    case M_KDIV:
-        return m->a + m->b / n;
-    default:
-        return m->a + m->b * dim_of(n, m->nd, m->j);
-    }
-}
-
 static int model_holds(const model *m, const int64_t *n, const int64_t *v, unsigned k)
 {
     for (unsigned i = 0; i < k; i++) {
-        if (m->kind == M_NDIV && n[i] % m->b)
-            return 0;
-        if (m->kind == M_KDIV && m->b % n[i])
-            return 0;
-        if (model_eval(m, n[i]) != v[i])
+        int64_t x = var_of(m->nd, m->j, n[i]), y;
+        switch (m->form) {
+        case M_CONST:
+            y = m->a;
+            break;
+        case M_PROD:
+            y = m->a + m->b * x;
+            break;
+        case M_QUOT:
+            if (!x || m->b % x)
+                return 0;
+            y = m->a + m->b / x;
+            break;
+        default:
+            if (!m->b || x % m->b)
+                return 0;
+            y = x / m->b;
+            break;
+        }
+        if (y != v[i])
             return 0;
     }
     return 1;
 }
 
-/* The first model, in order of simplicity, that gives every traced value
- * exactly (k >= 3 points, n ascending and distinct). */
-static int fit_model(const int64_t *n, const int64_t *v, unsigned k, model *out)
+/* The forms of `params` parameters over variable (nd, j) that fit exactly;
+ * a model is only trusted where the variable takes more distinct values
+ * than the model has parameters. */
+static int fit_var(const int64_t *n, const int64_t *v, unsigned k, int nd, int j, int params, model *out)
 {
-    model m = {M_CONST, v[0], 0, 0, 0};
-    if (model_holds(&m, n, v, k))
-        goto found;
-    int64_t dv = v[1] - v[0], dn = n[1] - n[0];
-    if (dv % dn == 0) {
-        m = (model){M_LINEAR, 0, dv / dn, 0, 0};
-        m.a = v[0] - m.b * n[0];
+    int64_t x[16];
+    unsigned distinct = 0;
+    for (unsigned i = 0; i < k; i++) {
+        x[i] = var_of(nd, j, n[i]);
+        unsigned p = 0;
+        while (p < i && x[p] != x[i])
+            p++;
+        distinct += p == i;
+    }
+    if (distinct <= (unsigned)params)
+        return -1;
+    unsigned q = 1; /* a second point with another x */
+    while (x[q] == x[0])
+        q++;
+    model m = {M_PROD, nd, j, 0, 0};
+    if (params == 1) {
+        if (x[0] && v[0] % x[0] == 0 && (m.b = v[0] / x[0]) != 0 && model_holds(&m, n, v, k))
+            goto found;
+        m = (model){M_XDIV, nd, j, 0, 0};
+        if (v[0] > 0 && x[0] % v[0] == 0 && (m.b = x[0] / v[0]) > 1 && model_holds(&m, n, v, k))
+            goto found;
+        m = (model){M_QUOT, nd, j, 0, v[0] * x[0]};
+        if (m.b && model_holds(&m, n, v, k))
+            goto found;
+        return -1;
+    }
+    int64_t dv = v[q] - v[0], dx = x[q] - x[0];
+    if (dv % dx == 0) {
+        m = (model){M_PROD, nd, j, 0, dv / dx};
+        m.a = v[0] - m.b * x[0];
         if (model_holds(&m, n, v, k))
             goto found;
     }
-    if (v[0] > 0 && n[0] % v[0] == 0) {
-        m = (model){M_NDIV, 0, n[0] / v[0], 0, 0};
-        if (m.b > 1 && model_holds(&m, n, v, k))
-            goto found;
-    }
-    /* a + b/n: v0 - v1 = b (n1 - n0) / (n0 n1) */
-    __int128 num = (__int128)dv * -1 * n[0] * n[1];
-    if (num % dn == 0) {
-        __int128 b = num / dn;
-        if (b > -INT64_MAX && b < INT64_MAX && b != 0) {
-            m = (model){M_KDIV, 0, (int64_t)b, 0, 0};
-            m.a = v[0] - m.b / n[0];
-            if (model_holds(&m, n, v, k))
-                goto found;
-        }
-    }
-    for (int nd = 2; nd <= 3; nd++) {
-        for (int j = 0; j < nd; j++) {
-            unsigned p = 1;
-            int64_t d0 = dim_of(n[0], nd, j);
-            while (p < k && dim_of(n[p], nd, j) == d0)
-                p++;
-            if (p == k)
-                continue;
-            int64_t dd = dim_of(n[p], nd, j) - d0;
-            if ((v[p] - v[0]) % dd)
-                continue;
-            m = (model){M_DIMS, 0, (v[p] - v[0]) / dd, nd, j};
-            m.a = v[0] - m.b * d0;
+    /* a + b/x: v0 - vq = b (xq - x0) / (x0 xq) */
+    __int128 num = -(__int128)dv * x[0] * x[q];
+    if (num % dx == 0 && num / dx > -INT64_MAX && num / dx < INT64_MAX && num / dx != 0) {
+        m = (model){M_QUOT, nd, j, 0, (int64_t)(num / dx)};
+        if (m.b % x[0] == 0) {
+            m.a = v[0] - m.b / x[0];
             if (model_holds(&m, n, v, k))
                 goto found;
         }
@@ -202,6 +206,30 @@ found:
     return 0;
 }
 
+/* The simplest model that gives every traced value exactly (k >= 2 points,
+ * n ascending and distinct): a constant; one parameter over N, then over
+ * the kernel's own grid, then the other grid; two parameters likewise. */
+static int fit_model(const int64_t *n, const int64_t *v, unsigned k, int prefer_nd, model *out)
+{
+    model m = {M_CONST, 0, 0, v[0], 0};
+    if (model_holds(&m, n, v, k)) {
+        *out = m;
+        return 0;
+    }
+    int first = prefer_nd == 3 ? 3 : 2, second = first == 3 ? 2 : 3;
+    for (int params = 1; params <= 2; params++) {
+        if (fit_var(n, v, k, 0, 0, params, out) == 0)
+            return 0;
+        for (int j = 0; j < first; j++)
+            if (fit_var(n, v, k, first, j, params, out) == 0)
+                return 0;
+        for (int j = 0; j < second; j++)
+            if (fit_var(n, v, k, second, j, params, out) == 0)
+                return 0;
+    }
+    return -1;
+}
+
 /* ---- the kernel ---- */
 
 typedef struct elastic {
@@ -210,9 +238,12 @@ typedef struct elastic {
     const char *dir[16]; /* their directories */
     char *text[16];      /* their kernels */
     toks t[16];          /* and tokens without comments */
-    uint32_t counts[5];  /* literals by model */
-    int64_t divides[64]; /* K of the k/n models: the rank count must divide them */
-    unsigned ndivides;
+    uint32_t by_n, by_grid; /* literals modelled in N, in a grid dimension */
+    char checks[32][96];    /* divisions the models need exact: "K % nranks" */
+    unsigned nchecks;
+    uint32_t single; /* values only one rank count tells */
+    uint32_t related; /* values that took the model of an equal value of their call */
+    int grid_nd; /* the dimensions of the kernel's grid (0: none) */
     int dims_used[4]; /* grids the models name, by dimensions */
 } elastic;
 
@@ -248,43 +279,52 @@ static int refuse(const elastic *x, size_t at, const char *why, rec_error *err)
     return -1;
 }
 
+/* A condition the run must meet for a model's division to be exact. */
+static void need_divisible(elastic *x, const char *c)
+{
+    for (unsigned i = 0; i < x->nchecks; i++)
+        if (!strcmp(x->checks[i], c))
+            return;
+    if (x->nchecks < sizeof x->checks / sizeof x->checks[0])
+        snprintf(x->checks[x->nchecks++], sizeof x->checks[0], "%s", c);
+}
+
 static void model_text(elastic *x, const model *m, const char *prev, sb *out)
 {
     int wrap = prev && (*prev == '/' || *prev == '%' || *prev == ')' || *prev == '*' || *prev == '-' || *prev == '~');
+    char var[32], cond[96];
+    if (m->nd) {
+        snprintf(var, sizeof var, "grid%d[%d]", m->nd, m->j);
+        x->dims_used[m->nd] = 1;
+        x->by_grid++;
+    } else {
+        snprintf(var, sizeof var, "nranks");
+        x->by_n++;
+    }
     sb t = {0};
-    switch (m->kind) {
-    case M_LINEAR:
+    switch (m->form) {
+    case M_PROD:
         if (m->b == 1)
-            sb_puts(&t, "nranks");
+            sb_puts(&t, var);
         else if (m->b == -1)
-            sb_puts(&t, "-nranks");
+            sb_printf(&t, "-%s", var);
         else
-            sb_printf(&t, "%" PRId64 " * nranks", m->b);
+            sb_printf(&t, "%" PRId64 " * %s", m->b, var);
         break;
-    case M_NDIV:
-        sb_printf(&t, "nranks / %" PRId64, m->b);
-        break;
-    case M_KDIV:
-        sb_printf(&t, "%" PRId64 " / nranks", m->b);
-        if (x->ndivides < sizeof x->divides / sizeof x->divides[0]) {
-            unsigned i = 0;
-            while (i < x->ndivides && x->divides[i] != m->b)
-                i++;
-            if (i == x->ndivides)
-                x->divides[x->ndivides++] = m->b;
-        }
+    case M_XDIV:
+        sb_printf(&t, "%s / %" PRId64, var, m->b);
+        snprintf(cond, sizeof cond, "%s %% %" PRId64, var, m->b);
+        need_divisible(x, cond);
         break;
     default:
-        if (m->b == 1)
-            sb_printf(&t, "grid%d[%d]", m->nd, m->j);
-        else
-            sb_printf(&t, "%" PRId64 " * grid%d[%d]", m->b, m->nd, m->j);
-        x->dims_used[m->nd] = 1;
+        sb_printf(&t, "%" PRId64 " / %s", m->b, var);
+        snprintf(cond, sizeof cond, "%" PRId64 "LL %% %s", m->b, var);
+        need_divisible(x, cond);
         break;
     }
     if (m->a)
         sb_printf(&t, " %c %" PRId64, m->a < 0 ? '-' : '+', m->a < 0 ? -m->a : m->a);
-    wrap |= m->a != 0 || m->kind == M_KDIV || m->kind == M_NDIV;
+    wrap |= m->a != 0 || m->form == M_QUOT || m->form == M_XDIV;
     if (wrap)
         sb_printf(out, "(%s)", sb_str(&t));
     else
@@ -339,17 +379,29 @@ static void header(const elastic *x, sb *out)
     for (unsigned i = 0; i < x->k; i++)
         sb_printf(out, "%s %s (%" PRId64 " ranks)", i ? "," : "", x->dir[i], x->n[i]);
     sb_printf(out,
-              ".\n * It runs at any number of ranks N: %u literals of the traced kernels depend on N,\n"
-              " * %u linearly (a + b*N), %u as N/k, %u as a + k/N, %u through the MPI_Dims_create grid.\n",
-              x->counts[M_LINEAR] + x->counts[M_NDIV] + x->counts[M_KDIV] + x->counts[M_DIMS],
-              x->counts[M_LINEAR], x->counts[M_NDIV], x->counts[M_KDIV], x->counts[M_DIMS]);
-    if (x->ndivides) {
-        sb_puts(out, " * N must divide");
-        for (unsigned i = 0; i < x->ndivides; i++)
-            sb_printf(out, "%s %" PRId64, i ? "," : "", x->divides[i]);
-        sb_puts(out, " (the traced runs shared them evenly among the ranks).\n");
-    }
+              ".\n * It runs at any number of ranks N: %u values of the traced kernels depend on N, %u of them\n"
+              " * through N's MPI_Dims_create grid (a + b*x, a + k/x or x/k, x = N or a grid dimension).\n",
+              x->by_n + x->by_grid, x->by_grid);
+    if (x->single)
+        sb_printf(out, " * %u value(s) only one rank count tells (a grid dimension of extent 1 elsewhere) are constant.\n",
+                  x->single);
+    if (x->related)
+        sb_printf(out, " * %u value(s) some rank counts cannot tell follow an equal value of the same call.\n", x->related);
+    if (x->nchecks)
+        sb_puts(out, " * It refuses an N at which a division of the models would not be exact.\n");
     sb_puts(out, " * Build: h5pcc -shlib kernel.c -o kernel; run: mpirun -np N ./kernel [OUTDIR=./kernel-output]\n */");
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
 static void check_text(const elastic *x, const char *program, sb *out)
@@ -357,18 +409,84 @@ static void check_text(const elastic *x, const char *program, sb *out)
     for (int nd = 2; nd <= 3; nd++)
         if (x->dims_used[nd])
             sb_printf(out, "int grid%d[%d] = {0};\n    MPI_Dims_create(nranks, %d, grid%d);\n    ", nd, nd, nd, nd);
-    if (!x->ndivides) {
+    if (!x->nchecks) {
         sb_puts(out, "/* any number of ranks */");
         return;
     }
-    sb_puts(out, "if (");
-    for (unsigned i = 0; i < x->ndivides; i++)
-        sb_printf(out, "%s%" PRId64 "LL %% nranks", i ? " || " : "", x->divides[i]);
-    sb_printf(out, ") {\n        if (rank == 0)\n            fprintf(stderr, \"%s: cannot run at %%d ranks: the traced runs shared",
-              program);
-    for (unsigned i = 0; i < x->ndivides; i++)
-        sb_printf(out, "%s %" PRId64, i ? "," : "", x->divides[i]);
-    sb_puts(out, " evenly among the ranks\\n\", nranks);\n        MPI_Finalize();\n        return 1;\n    }");
+    /* "K1LL % v || K2LL % v" is "gcd(K1, K2)LL % v": one test per variable */
+    sb cond = {0};
+    int done[32] = {0};
+    for (unsigned i = 0; i < x->nchecks; i++) {
+        if (done[i])
+            continue;
+        const char *pct = strchr(x->checks[i], '%');
+        if (strstr(x->checks[i], "LL %")) { /* K % var */
+            int64_t g = strtoll(x->checks[i], NULL, 10);
+            for (unsigned j = i + 1; j < x->nchecks; j++)
+                if (!done[j] && strstr(x->checks[j], "LL %") && !strcmp(strchr(x->checks[j], '%'), pct)) {
+                    g = gcd(g, strtoll(x->checks[j], NULL, 10));
+                    done[j] = 1;
+                }
+            sb_printf(&cond, "%s%" PRId64 "LL %s", cond.len ? " || " : "", g, pct);
+        } else {
+            sb_printf(&cond, "%s%s", cond.len ? " || " : "", x->checks[i]);
+        }
+    }
+    sb_printf(out,
+              "/* the traced runs divided their data evenly */\n"
+              "    if (%s) {\n"
+              "        if (rank == 0)\n"
+              "            fprintf(stderr, \"%s: cannot run at %%d ranks: they do not divide the data evenly\\n\", nranks);\n"
+              "        MPI_Finalize();\n        return 1;\n    }",
+              sb_str(&cond), program);
+    sb_free(&cond);
+}
+
+/* Token at of kernel i and of the reference agree but for a literal. */
+static int same_shape(const elastic *x, unsigned i, size_t at)
+{
+    const tok *o = &x->t[i].v[at], *r = &x->t[x->k - 1].v[at];
+    if (r->kind == TK_NUM)
+        return o->kind == TK_NUM || (o->kind == TK_IDENT && o->len == 11 && !memcmp(x->text[i] + o->off, "ELASTIC_ANY", 11));
+    return o->kind == r->kind && o->len == r->len && !memcmp(x->text[i] + o->off, x->text[x->k - 1] + r->off, r->len);
+}
+
+/* A value some rank counts cannot tell (a grid coordinate's coefficient
+ * where that dimension has extent 1) takes the model of another value of
+ * the same statement that equals it wherever it is told: the coefficient
+ * of a hyperslab's start is its count. 0 and the model, or -1. */
+static int adopt_related(const elastic *x, size_t at, const int64_t *n, const int64_t *v, unsigned known, model *out)
+{
+    const toks *t = &x->t[x->k - 1];
+    const char *s = x->text[x->k - 1];
+    size_t lo = at, hi = at;
+    while (lo > 0 && at - lo < 400 && !(t->v[lo - 1].kind == TK_PUNCT && s[t->v[lo - 1].off] == ';'))
+        lo--;
+    while (hi < t->n && hi - at < 400 && !(t->v[hi].kind == TK_PUNCT && s[t->v[hi].off] == ';'))
+        hi++;
+    for (size_t b = lo; b < hi; b++) {
+        if (b == at || t->v[b].kind != TK_NUM)
+            continue;
+        int64_t w[16];
+        int all = 1;
+        for (unsigned i = 0; i < x->k && all; i++) {
+            all = x->t[i].v[b].kind == TK_NUM;
+            w[i] = x->t[i].v[b].value;
+        }
+        model m;
+        if (!all || fit_model(x->n, w, x->k, x->grid_nd, &m) != 0 || m.form == M_CONST)
+            continue;
+        int same = 1;
+        for (unsigned p = 0; p < known && same; p++)
+            for (unsigned i = 0; i < x->k; i++)
+                if (x->n[i] == n[p])
+                    same = w[i] == v[p];
+        if (same) {
+            *out = m;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
@@ -377,10 +495,7 @@ static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
     for (unsigned i = 0; i < ref; i++) {
         if (x->t[i].n != x->t[ref].n) {
             size_t at = 0;
-            while (at < x->t[i].n && at < x->t[ref].n && x->t[i].v[at].kind == x->t[ref].v[at].kind &&
-                   (x->t[i].v[at].kind == TK_NUM || (x->t[i].v[at].len == x->t[ref].v[at].len &&
-                                                     !memcmp(x->text[i] + x->t[i].v[at].off,
-                                                             x->text[ref] + x->t[ref].v[at].off, x->t[i].v[at].len))))
+            while (at < x->t[i].n && at < x->t[ref].n && same_shape(x, i, at))
                 at++;
             if (at >= x->t[ref].n)
                 at = x->t[ref].n - 1;
@@ -390,6 +505,8 @@ static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
     }
     toks all = {0};
     tokenize(x->text[ref], &all);
+    const char *g = strstr(x->text[ref], "grid_coords(rank, nranks, ");
+    x->grid_nd = g ? atoi(g + strlen("grid_coords(rank, nranks, ")) : 0;
     sb out = {0};
     size_t copied = 0, at = 0;
     int in_main = 0;
@@ -410,7 +527,9 @@ static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
         int differs = 0;
         for (unsigned i = 0; i < ref; i++) {
             const tok *o = &x->t[i].v[at];
-            if (o->kind != r->kind)
+            if (r->kind == TK_NUM && o->kind == TK_IDENT && o->len == 11 && !memcmp(x->text[i] + o->off, "ELASTIC_ANY", 11))
+                differs = differs ? differs : 1; /* that rank count cannot tell it */
+            else if (o->kind != r->kind)
                 differs = 2;
             else if (r->kind == TK_NUM ? o->value != r->value
                                        : o->len != r->len || memcmp(x->text[i] + o->off, s, r->len) != 0)
@@ -424,11 +543,21 @@ static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
             return refuse(x, at, "the kernels differ", err);
         }
         if (differs && r->kind == TK_NUM) {
-            int64_t v[16];
-            for (unsigned i = 0; i < x->k; i++)
-                v[i] = x->t[i].v[at].value;
+            int64_t v[16], n[16];
+            unsigned known = 0;
+            for (unsigned i = 0; i < x->k; i++) {
+                if (x->t[i].v[at].kind == TK_NUM) {
+                    n[known] = x->n[i];
+                    v[known++] = x->t[i].v[at].value;
+                }
+            }
             model m;
-            if (fit_model(x->n, v, x->k, &m) != 0) {
+            if (known < x->k && adopt_related(x, at, n, v, known, &m) == 0) {
+                x->related++;
+            } else if (known < 2) { /* one rank count tells it (a grid dimension of extent 1 elsewhere): the simplest model */
+                m = (model){M_CONST, 0, 0, v[0], 0};
+                x->single++;
+            } else if (fit_model(n, v, known, x->grid_nd, &m) != 0) {
                 free(all.v);
                 sb_free(&out);
                 return refuse(x, at, "no exact model in the rank count for the value", err);
@@ -438,10 +567,13 @@ static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
                 sb_free(&out);
                 return refuse(x, at, "a value outside main (a constant table) depends on the rank count", err);
             }
-            x->counts[m.kind]++;
-            sb_printf(&out, "%.*s", (int)(r->off - copied), x->text[ref] + copied);
-            model_text(x, &m, prev, &out);
-            copied = r->off + r->len;
+            if (m.form == M_CONST) { /* the same wherever it is told */
+                copied = simplify(x, at, copied, &out);
+            } else {
+                sb_printf(&out, "%.*s", (int)(r->off - copied), x->text[ref] + copied);
+                model_text(x, &m, prev, &out);
+                copied = r->off + r->len;
+            }
         } else if (r->kind == TK_NUM && in_main) {
             copied = simplify(x, at, copied, &out);
         }
@@ -517,6 +649,8 @@ int rec_codegen_elastic(const char *const *trace_dirs, unsigned ntraces, const r
     }
     /* the largest run first: the others use the same ROOT */
     char root[4096] = "";
+    rec_codegen_hints hints = {.recording = 1};
+    opts.hints = &hints;
     for (unsigned j = x.k; j-- > 0 && rc == 0;) {
         unsigned i = j;
         rc = rec_codegen(x.dir[i], &opts, &x.text[i], err);
@@ -528,6 +662,17 @@ int rec_codegen_elastic(const char *const *trace_dirs, unsigned ntraces, const r
                 snprintf(root, sizeof root, "%.*s", (int)(len < sizeof root ? len : sizeof root - 1), d);
             }
             opts.root = root;
+            hints.recording = 0;
+        }
+        const char *dump = getenv("RECORDER_CODEGEN_ELASTIC_DUMP"); /* a directory: each run's kernel, to compare */
+        if (rc == 0 && dump) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/kernel.%" PRId64 ".c", dump, x.n[i]);
+            FILE *f = fopen(path, "w");
+            if (f) {
+                fputs(x.text[i], f);
+                fclose(f);
+            }
         }
         if (rc == 0) {
             toks all = {0};
@@ -538,6 +683,7 @@ int rec_codegen_elastic(const char *const *trace_dirs, unsigned ntraces, const r
     }
     if (rc == 0)
         rc = unify(&x, opts.program ? opts.program : "kernel", kernel, err);
+    free(hints.v);
     for (unsigned i = 0; i < x.k; i++) {
         free(x.text[i]);
         free(x.t[i].v);

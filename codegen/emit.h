@@ -58,6 +58,9 @@ typedef struct cg_emitter {
 const char *cg_counter_name(unsigned depth);
 /* A C condition that holds exactly on the ranks of rs (nranks in all). */
 void cg_rank_condition(const cg_rankset *rs, uint32_t nranks, sb *out);
+/* Elastic kernels: every arithmetic progression as in_ranks(rank, first, step, last),
+ * literals to model (a single rank's step is unknown but in the largest run). */
+void cg_rank_condition_elastic(const cg_rankset *rs, int largest, sb *out);
 /* The same for a loop counter or any index var over 0 .. total-1. */
 void cg_index_condition(const uint32_t *idx, uint32_t n, uint32_t total, const char *var, sb *out);
 /* A numeric expression; kind picks symbolic names for constants. */

@@ -205,7 +205,10 @@ static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t 
         while (body.len && body.s[body.len - 1] == '\n')
             body.s[--body.len] = 0;
         sb cond = {0};
-        cg_rank_condition(&e->m->ranksets[rs], e->m->nranks, &cond);
+        if (e->o->elastic)
+            cg_rank_condition_elastic(&e->m->ranksets[rs], e->m->hints && e->m->hints->recording, &cond);
+        else
+            cg_rank_condition(&e->m->ranksets[rs], e->m->nranks, &cond);
         tpl_ctx *c = tpl_new();
         tpl_set(c, "condition", sb_str(&cond));
         tpl_set(c, "body", sb_str(&body));

@@ -264,9 +264,14 @@ static int fit_field(cg_emitter *e, cg_stmtinfo *s, unsigned field, int cls, int
     }
     cg_fitctx x = {
         .m = e->m, .rs = &e->m->ranksets[first->rs], .dims = e->dims, .ninsts = n->ninsts, .vals = rows};
+    e->m->hint_on = 1; /* elastic: the fits of the kernel's own fields follow the largest run */
+    e->m->hint_stmt = (uint32_t)(s - e->stmts);
+    e->m->hint_field = field;
+    e->m->hint_sub = 0;
     int rc = cg_fit_values(&x, cls, el_cls, tables, fit);
     if (rc) /* a loop's validation guarantees a fit; a value stays visible anyway */
         rc = cg_fit_values(&x, CG_FIT_CAT, CG_FIT_CAT, 1, fit);
+    e->m->hint_on = 0;
     free(cells);
     free(rows);
     return rc;

@@ -65,6 +65,21 @@ void cg_rank_condition(const cg_rankset *rs, uint32_t nranks, sb *out)
     cg_index_condition(rs->ranks, rs->n, nranks, "rank", out);
 }
 
+void cg_rank_condition_elastic(const cg_rankset *rs, int largest, sb *out)
+{
+    const uint32_t *r = rs->ranks, n = rs->n;
+    uint32_t step = n > 1 ? r[1] - r[0] : 1;
+    for (uint32_t k = 2; k < n; k++)
+        if (r[k] - r[k - 1] != step) {
+            cg_index_condition(r, n, UINT32_MAX, "rank", out);
+            return;
+        }
+    if (n == 1 && !largest)
+        sb_printf(out, "in_ranks(rank, %u, ELASTIC_ANY, %u)", r[0], r[0]);
+    else
+        sb_printf(out, "in_ranks(rank, %u, %u, %u)", r[0], step, r[n - 1]);
+}
+
 void cg_index_condition(const uint32_t *r, uint32_t n, uint32_t total, const char *var, sb *out)
 {
     uint32_t first = r[0], last = r[n - 1];
@@ -196,10 +211,16 @@ static void term_text(cg_emitter *e, const cg_num *n, const cg_term *t, sb *out)
         sb_puts(out, "rank");
         break;
     case CG_T_RANKDIV:
-        sb_printf(out, "(rank / %" PRId64 ")", t->div);
+        if (t->unknown & CG_UNKNOWN_DIV)
+            sb_puts(out, "(rank / ELASTIC_ANY)");
+        else
+            sb_printf(out, "(rank / %" PRId64 ")", t->div);
         break;
     case CG_T_RANKMOD:
-        sb_printf(out, "(rank %% %" PRId64 ")", t->div);
+        if (t->unknown & CG_UNKNOWN_DIV)
+            sb_puts(out, "(rank % ELASTIC_ANY)");
+        else
+            sb_printf(out, "(rank %% %" PRId64 ")", t->div);
         break;
     case CG_T_COORD:
         if (!e->grid_ndims)
@@ -354,12 +375,15 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
         if (t->kind == CG_T_CTR && nranks_text(e, mag, REC_KIND_SIZE, out)) {
             sb_puts(out, " * "); /* a stride over every rank's block */
         } else if (mag != 1 || ll || e->o->elastic) { /* elastic: a literal to model, even 1 */
-            put_coef(mag, ll, out);
+            if (t->unknown & CG_UNKNOWN_COEF)
+                sb_puts(out, "ELASTIC_ANY"); /* elastic: what this rank count cannot tell */
+            else
+                put_coef(mag, ll, out);
             sb_puts(out, " * ");
         }
         size_t at = out->len;
         term_text(e, n, t, out);
-        if (n->nterms == 1 && !parts && coef == 1 && !ll && !n->c && out->s[at] == '(') {
+        if (!e->o->elastic && n->nterms == 1 && !parts && coef == 1 && !ll && !n->c && out->s[at] == '(') {
             /* alone, "rank / 2" needs no parentheses */
             memmove(out->s + at, out->s + at + 1, out->len - at - 2);
             out->len -= 2;
@@ -384,7 +408,9 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
     }
     if ((n->c || (e->o->elastic && n->nterms)) && !lead_c) { /* elastic: even 0 */
         sb_puts(out, n->c < 0 ? " - " : " + ");
-        if (!nranks_text(e, n->c < 0 ? -n->c : n->c, kind, out))
+        if (n->c_unknown)
+            sb_puts(out, "ELASTIC_ANY");
+        else if (!nranks_text(e, n->c < 0 ? -n->c : n->c, kind, out))
             put_coef(n->c < 0 ? -n->c : n->c, ll, out);
     }
     int grid = 0;

@@ -147,7 +147,7 @@ static int fit_counters(const cg_dims *d, uint32_t n, const int64_t *A, apart *p
 static void add_term(cg_num *o, uint8_t kind, uint8_t arg, int64_t div, int64_t coef)
 {
     if (coef && o->nterms < sizeof o->terms / sizeof o->terms[0])
-        o->terms[o->nterms++] = (cg_term){kind, arg, div, coef};
+        o->terms[o->nterms++] = (cg_term){kind, arg, 0, div, coef};
 }
 
 /* G over a rank function g(rank): coefficient a with G[k] = a * (g(r_k) - g(r_0)). */
@@ -262,6 +262,151 @@ static size_t table_cost(const cg_model *m, const int64_t *v, uint32_t n)
     return cost + (m->nranks > n ? 3 * (m->nranks - n) : 0);
 }
 
+/* ---- elastic hints: the largest run's forms, followed by the others ---- */
+
+const cg_hint *cg_hint_find(const cg_model *m, uint32_t sub)
+{
+    if (!m->hints || !m->hint_on || m->hints->recording)
+        return NULL;
+    for (size_t i = 0; i < m->hints->n; i++) {
+        const cg_hint *h = &m->hints->v[i];
+        if (h->stmt == m->hint_stmt && h->field == m->hint_field && h->sub == sub)
+            return h;
+    }
+    return NULL;
+}
+
+static void record_hint(cg_model *m, const cg_num *o)
+{
+    if (!m->hints || !m->hint_on || !m->hints->recording)
+        return;
+    cg_hint h = {m->hint_stmt, m->hint_field, m->hint_sub, 255, 0, 0, 0};
+    for (unsigned i = 0; i < o->nterms && !o->table && !o->ternary; i++)
+        if (o->terms[i].kind == CG_T_COORD)
+            h.coords |= (uint8_t)(1u << o->terms[i].arg);
+    for (unsigned i = 0; i < o->nterms && !o->table && !o->ternary; i++) {
+        const cg_term *t = &o->terms[i];
+        if (t->kind == CG_T_RANK || t->kind == CG_T_RANKDIV || t->kind == CG_T_RANKMOD || t->kind == CG_T_COORD) {
+            h.kind = t->kind;
+            h.div = t->div;
+            h.nd = o->grid_ndims;
+            break;
+        }
+    }
+    cg_hint_put(m, &h);
+}
+
+void cg_hint_put(cg_model *m, const cg_hint *hint)
+{
+    rec_codegen_hints *hs = m->hints;
+    if (!hs || !m->hint_on || !hs->recording)
+        return;
+    cg_hint h = *hint;
+    size_t i = 0;
+    while (i < hs->n && !(hs->v[i].stmt == h.stmt && hs->v[i].field == h.field && hs->v[i].sub == h.sub))
+        i++;
+    if (i == hs->n) {
+        if (hs->n == hs->cap) {
+            hs->cap = hs->cap ? 2 * hs->cap : 64;
+            cg_hint *v = realloc(hs->v, hs->cap * sizeof *v);
+            if (!v)
+                abort();
+            hs->v = v;
+        }
+        hs->n++;
+    }
+    hs->v[i] = h;
+}
+
+static void add_unknown(cg_num *o, uint8_t kind, uint8_t arg, int64_t div, int64_t coef, uint8_t unknown)
+{
+    if (o->nterms < sizeof o->terms / sizeof o->terms[0])
+        o->terms[o->nterms++] =
+            (cg_term){kind, arg, unknown, unknown & CG_UNKNOWN_DIV ? 1 : div, unknown & CG_UNKNOWN_COEF ? 1 : coef};
+}
+
+/* The grid of nd dimensions whatever its shape at this rank count: the
+ * coefficients of dimensions of extent 1 cannot be told. */
+static int fit_grid_forced(const cg_model *m, const cg_rankset *rs, const int64_t *G, int nd, unsigned with, cg_num *o)
+{
+    if (rs->n != m->nranks || rs->ranks[0] != 0 || nd < 2 || nd > 3)
+        return -1;
+    int dims[3] = {1, 1, 1};
+    cg_dims_create((int)m->nranks, nd, dims);
+    int64_t coef[3] = {0, 0, 0}, stride = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+        if (dims[d] > 1)
+            coef[d] = G[stride];
+        stride *= dims[d];
+    }
+    for (uint32_t r = 0; r < m->nranks; r++) {
+        int64_t c[3] = {0, 0, 0};
+        coords_of(r, nd, dims, c);
+        if (G[r] != coef[0] * c[0] + coef[1] * c[1] + coef[2] * c[2])
+            return -1;
+    }
+    o->grid_ndims = (uint8_t)nd;
+    memcpy(o->grid_dims, dims, sizeof dims);
+    for (int d = 0; d < nd; d++)
+        if (!(with & (1u << d)) && coef[d])
+            return -1;
+    for (int d = 0; d < nd; d++)
+        if (with & (1u << d))
+            add_unknown(o, CG_T_COORD, (uint8_t)d, 0, coef[d], dims[d] > 1 ? 0 : CG_UNKNOWN_COEF);
+    return 0;
+}
+
+/* The rank part in the form the largest run found (h): 0, or -1 when the
+ * values do not have it. Every term of the form is kept, its coefficient 0
+ * or unknown if need be, so that the kernels agree token for token. */
+static int fit_hinted(const cg_fitctx *x, const int64_t *G, const cg_hint *h, cg_num *o)
+{
+    const cg_rankset *rs = x->rs;
+    int64_t a, r0 = rs->ranks[0], n = x->m->nranks;
+    int any = 0;
+    for (uint32_t k = 0; k < rs->n; k++)
+        any |= G[k] != 0;
+    switch (h->kind) {
+    case CG_T_RANK:
+        if (rs->n == 1) {
+            add_unknown(o, CG_T_RANK, 0, 0, 1, CG_UNKNOWN_COEF);
+            o->c_unknown = r0 != 0;
+            return 0;
+        }
+        if (fit_scaled(rs, G, g_rank, 1, &a) != 0)
+            return -1;
+        add_unknown(o, CG_T_RANK, 0, 0, a, 0);
+        o->c -= a * r0;
+        return 0;
+    case CG_T_RANKDIV:
+    case CG_T_RANKMOD:
+        if (!any) { /* one group, or one rank: nothing to tell */
+            add_unknown(o, h->kind, 0, 0, 1, CG_UNKNOWN_COEF | CG_UNKNOWN_DIV);
+            o->c_unknown = r0 != 0;
+            return 0;
+        }
+        for (int64_t q = 2; q < n; q++) {
+            if (fit_scaled(rs, G, h->kind == CG_T_RANKDIV ? g_div : g_mod, q, &a) == 0) {
+                add_unknown(o, h->kind, 0, q, a, 0);
+                o->terms[o->nterms - 1].coef = a;
+                o->c -= a * (h->kind == CG_T_RANKDIV ? r0 / q : r0 % q);
+                return 0;
+            }
+        }
+        if (h->kind == CG_T_RANKMOD && fit_scaled(rs, G, g_rank, 1, &a) == 0) {
+            add_unknown(o, CG_T_RANKMOD, 0, 0, a, CG_UNKNOWN_DIV); /* rank % q, q beyond every rank */
+            o->terms[o->nterms - 1].coef = a;
+            o->c -= a * r0;
+            return 0;
+        }
+        return -1;
+    case CG_T_COORD:
+        return fit_grid_forced(x->m, rs, G, h->nd, h->coords, o);
+    default:
+        return -1;
+    }
+}
+
 static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num *o)
 {
     const cg_rankset *rs = x->rs;
@@ -270,6 +415,13 @@ static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num
         any |= G[k] != 0;
     int64_t a, r0 = rs->ranks[0];
     o->c = base;
+    const cg_hint *h = cg_hint_find(x->m, x->m->hint_sub);
+    if (h && h->kind != 255) {
+        cg_num saved = *o;
+        if (fit_hinted(x, G, h, o) == 0)
+            return;
+        *o = saved;
+    }
     if (!any)
         return;
     if (fit_scaled(rs, G, g_rank, 1, &a) == 0) {
@@ -329,6 +481,10 @@ int cg_fit_num(const cg_fitctx *x, cg_num *o)
     apart p;
     if (rc == 0)
         rc = fit_counters(&x->dims, x->ninsts, A, &p);
+    if (rc == 0 && p.table_dim >= 0 && x->m->hints) {
+        free(p.tab); /* elastic: a table of numbers by iteration would be one per rank count */
+        rc = -1;
+    }
     if (rc == 0) {
         fit_ranks(x, G, p.c, o);
         if (p.table_dim >= 0 && (o->table || o->ternary)) {
@@ -349,6 +505,8 @@ int cg_fit_num(const cg_fitctx *x, cg_num *o)
             add_term(o, CG_T_CTRMOD, (uint8_t)p.mod_dim, p.mod, p.mod_coef);
         free(p.tab);
     }
+    if (rc == 0)
+        record_hint(x->m, o);
     if (rc)
         cg_num_free(o);
     free(G);

@@ -10,6 +10,9 @@
 
 #include "recorder_format.h"
 
+/* Elastic kernels: how the largest run's values depend on the rank, for the others. */
+typedef struct rec_codegen_hints rec_codegen_hints;
+
 typedef struct rec_codegen_options {
     int loops;             /* fold repeated call sequences into loops (default 1) */
     unsigned window;       /* the merge window when the trace must be merged (0: the merger's default) */
@@ -17,6 +20,7 @@ typedef struct rec_codegen_options {
     const char *program;   /* the kernel's name in its messages (default "kernel") */
     int elastic;           /* for rec_codegen_elastic: no rank-count check, literal block strides */
     const char *root;      /* elastic: the ROOT directory to use ("": none; NULL: the kernel chooses) */
+    rec_codegen_hints *hints; /* elastic: recorded by the largest run, followed by the others */
 } rec_codegen_options;
 
 void rec_codegen_options_init(rec_codegen_options *o);

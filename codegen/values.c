@@ -94,7 +94,17 @@ static int fit_str_pattern(const cg_fitctx *x, int allow_tables, cg_fieldfit *o)
         if (varies[j] && lead0 && !one_width)
             rc = -1;
         width[j] = lead0 ? (int)sp[0].runlen[j] : 0;
+        /* elastic: the runs the largest run found varying vary here too, even if equal */
+        const cg_hint *h = rc == 0 ? cg_hint_find(x->m, CG_HINT_STR_RUNS) : NULL;
+        if (h && j < 64 && ((uint64_t)h->div >> j & 1) && !varies[j] && !lead0)
+            varies[j] = 1;
         nvar += (uint32_t)varies[j];
+    }
+    if (rc == 0 && x->m->hints && x->m->hints->recording) {
+        uint64_t mask = 0;
+        for (uint32_t j = 0; j < sp[0].nruns && j < 64; j++)
+            mask |= (uint64_t)(varies[j] != 0) << j;
+        cg_hint_put(x->m, &(cg_hint){x->m->hint_stmt, x->m->hint_field, CG_HINT_STR_RUNS, 254, 0, 0, (int64_t)mask});
     }
     if (rc == 0 && nvar == 0)
         rc = -1; /* all equal: a constant */
@@ -142,6 +152,7 @@ static int fit_str_pattern(const cg_fitctx *x, int allow_tables, cg_fieldfit *o)
                 cells[i] = sp[i].run[j];
             o->width[v] = width[j];
             o->llrun[v] = ll[j];
+            x->m->hint_sub = 1000 + v; /* elastic hints: which number of the field */
             rc = cg_fit_num(&sub, &o->runs[v]);
             /* numbers from a table are no pattern: the strings themselves are clearer */
             if (rc == 0 && (o->runs[v].table || o->runs[v].ternary))
@@ -193,6 +204,7 @@ static int fit_str_prefixes(const cg_fitctx *x, int allow_tables, cg_fieldfit *o
         o->llrun = cg_calloc(1, sizeof *o->llrun);
         cg_fitctx sub = *x;
         sub.vals = rows;
+        x->m->hint_sub = 2000;
         rc = cg_fit_num(&sub, &o->runs[0]);
         if (rc == 0 && !allow_tables && o->runs[0].table)
             rc = -1;
@@ -250,7 +262,7 @@ int cg_fit_values(const cg_fitctx *x, int cls, int el_cls, int allow_tables, cg_
                         break;
                     }
                 }
-            int grid_nd = varying >= 2 && nr == x->m->nranks ? (n0 == 2 ? 2 : 3) : 0;
+            int grid_nd = varying >= 2 && nr == x->m->nranks ? (varying == 2 ? 2 : 3) : 0;
             for (uint32_t e = 0; e < n0 && rc == 0; e++) {
                 for (uint32_t t = 0; t < x->ninsts; t++) {
                     for (uint32_t k = 0; k < nr; k++) {
@@ -262,6 +274,7 @@ int cg_fit_values(const cg_fitctx *x, int cls, int el_cls, int allow_tables, cg_
                 cg_fitctx sub = *x;
                 sub.vals = rows;
                 sub.grid_nd = grid_nd;
+                x->m->hint_sub = e + 1;
                 rc = cg_fit_values(&sub, el_cls, CG_FIT_NUM, allow_tables, &o->el[e]);
                 if (rc)
                     o->nel = e;

@@ -45,7 +45,7 @@ fi
 
 for np in ${ELASTIC_AT:-3 6 16}; do
   traced_run "$np" "$work/r$np" "$@"
-  mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/k$np" \
+  timeout 120 mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/k$np" \
     "$work/kernel" "$work/kout$np" > "$logs/kernel.$np.txt" 2>&1 ||
     { cat "$logs/kernel.$np.txt" >&2; fail "the elastic kernel failed at $np ranks"; }
   "$build/analysis/recorder-diff" "$work/r$np" "$work/k$np" > "$logs/diff.$np.txt" 2>&1 ||
