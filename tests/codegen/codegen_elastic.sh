@@ -35,7 +35,7 @@ for np in ${ELASTIC_FROM:-2 4 8}; do
 done
 (cd "$work" && "$build/codegen/recorder-codegen" --elastic "${traces[@]}" -o kernel.c) 2> "$logs/codegen.err" ||
   { cat "$logs/codegen.err" >&2; fail "recorder-codegen --elastic failed"; }
-echo "codegen_elastic: $name: kernel.c is $(wc -c < "$work/kernel.c") bytes; $(sed -n 2p "$work/kernel.c" | sed 's/^ \* //')"
+echo "codegen_elastic: $name: kernel.c is $(wc -c < "$work/kernel.c") bytes; $(grep -m1 "It runs at" "$work/kernel.c" | sed "s/^ \* //")"
 (cd "$work" && h5pcc -shlib -Wall -Wextra -Werror kernel.c -o kernel) > "$logs/compile.txt" 2>&1 ||
   { cat "$logs/compile.txt" >&2; fail "kernel.c does not compile cleanly"; }
 if command -v clang-format > /dev/null; then

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# codegen_elastic_refusals.sh BUILD_DIR: what recorder-codegen --elastic and
+# recorder-extrap refuse, and how they say it.
+#   - fewer than three traces, two traces at one rank count, a missing trace;
+#   - n-to-m with groups of 3 (a short last group at 2, 4 and 8 ranks): the
+#     kernels differ in structure, named with each rank count's kernel line;
+#   - recorder-extrap without --ranks, or into an existing directory.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
+work=$build/codegen-runs/elastic-refusals
+rm -rf "$work" && mkdir -p "$work"
+preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
+cg=$build/codegen/recorder-codegen
+fail() {
+  echo "codegen_elastic_refusals: $*" >&2
+  exit 1
+}
+expect() { # STATUS PATTERN COMMAND...: the command exits with STATUS, its stderr matches PATTERN
+  local want=$1 pattern=$2
+  shift 2
+  local got=0
+  "$@" > /dev/null 2> "$work/err.txt" || got=$?
+  [ "$got" = "$want" ] || fail "$*: exit status $got, expected $want ($(head -3 "$work/err.txt"))"
+  grep -qE -- "$pattern" "$work/err.txt" || fail "$*: stderr does not match '$pattern': $(head -3 "$work/err.txt")"
+  echo "codegen_elastic_refusals: ok: $(head -1 "$work/err.txt" | cut -c1-160)"
+}
+for np in 2 4 8; do
+  bash "$src/kernels/run_kernel.sh" "$work/out" mpiexec -np "$np" -genv LD_PRELOAD "$preload" \
+    -genv RECORDER_TRACES_DIR "$work/t$np" "$build/kernels/n-to-m" --group-size 3 > /dev/null 2>&1 ||
+    fail "n-to-m failed at $np ranks"
+done
+cp -r "$work/t4" "$work/t4copy"
+cd "$work"
+expect 2 'needs three or more trace directories' "$cg" --elastic t2 t4
+expect 1 '^recorder-codegen: --elastic: t4 and t4copy were both traced at 4 ranks$' "$cg" --elastic t2 t4 t4copy
+expect 1 '^recorder-codegen: .*nowhere' "$cg" --elastic t2 t4 nowhere
+expect 1 '^recorder-codegen: --elastic: the kernels differ in structure .*: 2 ranks, line [0-9]+: .*; 4 ranks, line [0-9]+: .*; 8 ranks, line [0-9]+: ' \
+  "$cg" --elastic t2 t4 t8
+expect 2 'needs three or more trace directories, --ranks N and -o TRACE_N' "$build/codegen/recorder-extrap" t2 t4 t8 -o x
+mkdir -p exists
+expect 1 '^recorder-extrap: exists: already exists' "$build/codegen/recorder-extrap" t2 t4 t8 --ranks 6 -o exists
