@@ -5,14 +5,14 @@
 # Configures BUILD_DIR (default: build-asan next to the source tree) with
 #   -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 # for every target (tools, tracer, kernels, tests), builds it, and runs
-# ctest on a selection that takes about 2 minutes on 2 cores (build 50 s,
-# tests 85 s, from scratch): the units, the tracer and hardening tests
-# (every kernel traced at 1 and 4 ranks, crashes, full disk ...), the
-# kernels, every merge and diff test (SANITIZER_LABELS and SANITIZER_TESTS
-# override the labels and the regular expression of test names,
-# SANITIZER_EXCLUDE what is left out; CTEST_ARGS are passed on). The
-# analysis, replay and codegen tests are left out while those components
-# are being written (SANITIZER_LABELS='.*' runs everything: about 5 min).
+# ctest on a selection (scripts/test.sh runs it after the normal suite):
+# the units, the tracer and hardening tests (every kernel traced at 1 and 4
+# ranks, crashes, full disk, every fuzz regression ...), the kernels, every
+# merge and diff test, and the analysis, replay and codegen tests
+# (SANITIZER_LABELS and SANITIZER_TESTS override the labels and the regular
+# expression of test names, SANITIZER_EXCLUDE what is left out; CTEST_ARGS
+# are passed on). About 2.5 min of build and 5 min of tests on 2 idle
+# cores, from scratch.
 #
 # Any sanitizer report fails the run, even in a process whose exit status a
 # test ignores: after ctest, the script looks for reports in the output of
@@ -53,13 +53,18 @@ export HWLOC_PLUGINS_PATH=/nonexistent
 stamp=$build/sanitizer-start
 touch "$stamp"
 
-labels=${SANITIZER_LABELS:-unit|tracer|hardening}
+labels=${SANITIZER_LABELS:-unit|tracer|hardening|analysis|replay|codegen}
 # Left out: the bad-inputs tests pass invalid arguments on purpose (UBSan's
 # nonnull check stops the untraced program); the exec'd child of the
 # fork-exec test is /bin/true, uninstrumented, with the instrumented tracer;
 # the static-HDF5 test compiles a program with h5pcc, without the sanitizers,
-# against the instrumented archive.
-exclude=${SANITIZER_EXCLUDE:-^(tracer\.(same_results_on_bad_inputs|bad_inputs_known_bugs|fork_exec_child_keeps_parent_trace)|trace\.static-hdf5\.np2)$}
+# against the instrumented archive; so do the codegen tests that build and
+# run the generated kernel (codegen.KERNEL.npN, codegen.elastic.*: h5pcc,
+# then the uninstrumented kernel under the instrumented tracer segfaults);
+# replay.layers.mpiio.* hangs under ASan only (rank 3 of the vpic-like
+# replay enters MPI_File_write_at_all while ranks 0-2 are in
+# MPI_File_set_view: a known, open replay bug, issue 10's report).
+exclude=${SANITIZER_EXCLUDE:-^(tracer\.(same_results_on_bad_inputs|bad_inputs_known_bugs|fork_exec_child_keeps_parent_trace)|trace\.static-hdf5\.np2|codegen\.[a-z0-9-]+\.np[0-9]+|codegen\.elastic\..*|replay\.layers\.mpiio\..*)$}
 tests=${SANITIZER_TESTS:-^(merge|diff|kernel|reader|codec|format)\.}
 status=0
 pattern='ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: |SUMMARY: UndefinedBehaviorSanitizer'
