@@ -434,14 +434,19 @@ static void take_record(loader *L, const rec_record *r, const rec_merge_info *mi
     for (uint32_t g = 0; g < mi->nranges; g++)
         for (uint32_t k = 0; k < mi->ranges[g].count; k++, pos++) {
             uint32_t rank = mi->ranges[g].first + k * (mi->ranges[g].stride ? mi->ranges[g].stride : 1);
-            uint32_t at = nr++;
-            while (at > 0 && L->ranks[at - 1] > rank) {
-                L->ranks[at] = L->ranks[at - 1];
-                L->index[at] = L->index[at - 1];
+            uint32_t at = nr;
+            while (at > 0 && L->ranks[at - 1] > rank)
                 at--;
-            }
+            /* hardening: overlapping ranges name a rank twice; its first
+             * place counts, as for rec_merge_info_find (a set listing rank 0
+             * four times made a rank condition divide by zero) */
+            if (at > 0 && L->ranks[at - 1] == rank)
+                continue;
+            memmove(&L->ranks[at + 1], &L->ranks[at], (nr - at) * sizeof *L->ranks);
+            memmove(&L->index[at + 1], &L->index[at], (nr - at) * sizeof *L->index);
             L->ranks[at] = rank;
             L->index[at] = pos;
+            nr++;
         }
     for (uint32_t k = 0; k < nr; k++) {
         rec_record *x = &L->recs[k];
