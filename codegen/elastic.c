@@ -243,6 +243,7 @@ typedef struct elastic {
     unsigned nchecks;
     uint32_t single; /* values only one rank count tells */
     uint32_t related; /* values that took the model of an equal value of their call */
+    uint32_t bounds; /* buffer sizes given a bound rather than a model */
     int grid_nd; /* the dimensions of the kernel's grid (0: none) */
     int dims_used[4]; /* grids the models name, by dimensions */
 } elastic;
@@ -412,6 +413,8 @@ static void header(const elastic *x, sb *out)
                   x->single);
     if (x->related)
         sb_printf(out, " * %u value(s) some rank counts cannot tell follow an equal value of the same call.\n", x->related);
+    if (x->bounds)
+        sb_printf(out, " * %u buffer size(s) no exact model fits have room for c*N + the largest traced size.\n", x->bounds);
     if (x->nchecks)
         sb_puts(out, " * It refuses an N at which a division of the models would not be exact.\n");
     sb_puts(out, " * Build: h5pcc -shlib kernel.c -o kernel; run: mpirun -np N ./kernel [OUTDIR=./kernel-output]\n */");
@@ -577,7 +580,19 @@ static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
                 }
             }
             model m;
-            if (known < x->k && adopt_related(x, at, n, v, known, &m) == 0) {
+            const tok *pt = &x->t[ref].v[at - 1];
+            int size_macro = pt->kind == TK_IDENT && pt->len == 5 &&
+                             (!memcmp(x->text[ref] + pt->off, "WSIZE", 5) || !memcmp(x->text[ref] + pt->off, "RSIZE", 5));
+            if (size_macro && known == x->k && fit_model(n, v, known, x->grid_nd, &m) != 0) {
+                /* a buffer's capacity: room enough, c*N + max, where no exact model fits */
+                int64_t c = 0, max = 0;
+                for (unsigned i = 0; i < known; i++) {
+                    c = (v[i] + n[i] - 1) / n[i] > c ? (v[i] + n[i] - 1) / n[i] : c;
+                    max = v[i] > max ? v[i] : max;
+                }
+                m = (model){M_PROD, 0, 0, max, c};
+                x->bounds++;
+            } else if (known < x->k && adopt_related(x, at, n, v, known, &m) == 0) {
                 x->related++;
             } else if (known < 2) { /* one rank count tells it (a grid dimension of extent 1 elsewhere): the simplest model */
                 m = (model){M_CONST, 0, 0, v[0], 0};
@@ -587,7 +602,7 @@ static int unify(elastic *x, const char *program, char **kernel, rec_error *err)
                 sb_free(&out);
                 return refuse(x, at, "no exact model in the rank count for the value", err);
             }
-            if (!in_main) {
+            if (!in_main && !size_macro) {
                 free(all.v);
                 sb_free(&out);
                 return refuse(x, at, "a value outside main (a constant table) depends on the rank count", err);

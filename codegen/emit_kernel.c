@@ -606,8 +606,13 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec
     int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_text;
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);
-    tpl_setf(c, "wsize", "%lld", (long long)(e->wsize > 0 ? e->wsize : 1));
-    tpl_setf(c, "rsize", "%lld", (long long)(e->rsize > 0 ? e->rsize : 1));
+    /* elastic: the sizes as macros, which the models give at any rank count */
+    tpl_setf(c, o->elastic ? "wsize_bytes" : "wsize", "%lld", (long long)(e->wsize > 0 ? e->wsize : 1));
+    tpl_setf(c, o->elastic ? "rsize_bytes" : "rsize", "%lld", (long long)(e->rsize > 0 ? e->rsize : 1));
+    if (o->elastic) {
+        tpl_set(c, "wsize", "WSIZE");
+        tpl_set(c, "rsize", "RSIZE");
+    }
     tpl_flag(c, "uses_P", e->uses_P);
     tpl_flag(c, "uses_S", e->uses_S);
     tpl_flag(c, "traced", e->uses_P || e->uses_S);

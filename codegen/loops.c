@@ -347,7 +347,8 @@ static int try_fold(folder *F, uint32_t i, uint32_t L, uint32_t rmax)
     size_t before = 0;
     for (uint32_t k = 0; k < r * L; k++)
         before += F->seq[i + k]->cost;
-    if (loop->cost >= before) {
+    /* elastic kernels fold whatever repeats: a run of 2 at one rank count is a loop of N at another */
+    if (loop->cost >= before && !F->m->hints) {
         node_free(loop);
         return 0;
     }

@@ -40,12 +40,14 @@ static void usage(FILE *out)
             tool);
 }
 
-static int run(char *const argv[], const char *log)
+static int run(char *const argv[], const char *log, const char *cwd)
 {
     pid_t pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        if (cwd && chdir(cwd) != 0)
+            _exit(127);
         if (log && !freopen(log, "w", stdout))
             _exit(127);
         if (log)
@@ -175,6 +177,9 @@ int main(int argc, char **argv)
         free(kernel);
         return 1;
     }
+    char absolute[PATH_MAX];
+    if (scratch[0] != '/' && realpath(scratch, absolute)) /* the compiler runs in it */
+        snprintf(scratch, sizeof scratch, "%s", absolute);
     snprintf(src, sizeof src, "%s/kernel.c", scratch);
     snprintf(bin, sizeof bin, "%s/kernel", scratch);
     snprintf(outdir, sizeof outdir, "%s/out", scratch);
@@ -197,7 +202,8 @@ int main(int argc, char **argv)
     }
     const char *cc = getenv("H5PCC");
     char *compile[] = {(char *)(cc && *cc ? cc : "h5pcc"), "-shlib", "-O1", src, "-o", bin, NULL};
-    if (run(compile, log) != 0) {
+    /* in the scratch directory: h5pcc leaves kernel.o in its working directory */
+    if (run(compile, log, scratch) != 0) {
         fprintf(stderr, "%s: %s: the elastic kernel does not compile:\n", tool, src);
         show_log(log);
         goto done;
@@ -210,7 +216,7 @@ int main(int argc, char **argv)
     const char *mpiexec = getenv("MPIEXEC");
     char *launch[] = {(char *)(mpiexec && *mpiexec ? mpiexec : "mpiexec"), "-np", np, "-genv", "LD_PRELOAD", preload,
                       "-genv", "RECORDER_TRACES_DIR", traces, bin, outdir, NULL};
-    int status = run(launch, log);
+    int status = run(launch, log, NULL);
     if (status != 0) {
         fprintf(stderr, "%s: the elastic kernel failed at %ld ranks (status %d):\n", tool, ranks, status);
         show_log(log);
