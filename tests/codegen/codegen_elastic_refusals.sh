@@ -40,3 +40,16 @@ expect 1 '^recorder-codegen: --elastic: the kernels differ in structure .*: 2 ra
 expect 2 'needs three or more trace directories, --ranks N and -o TRACE_N' "$build/codegen/recorder-extrap" t2 t4 t8 -o x
 mkdir -p exists
 expect 1 '^recorder-extrap: exists: already exists' "$build/codegen/recorder-extrap" t2 t4 t8 --ranks 6 -o exists
+
+# n-to-m with groups of 2, traced at 2, 4 and 8 ranks: its elastic kernel
+# runs at 6 but stops at 3, where the last group would be short.
+for np in 2 4 8; do
+  bash "$src/kernels/run_kernel.sh" "$work/out2" mpiexec -np "$np" -genv LD_PRELOAD "$preload" \
+    -genv RECORDER_TRACES_DIR "$work/g$np" "$build/kernels/n-to-m" > /dev/null 2>&1 ||
+    fail "n-to-m failed at $np ranks"
+done
+"$cg" --elastic g2 g4 g8 -o pairs.c 2> "$work/err.txt" || fail "recorder-codegen --elastic: $(cat "$work/err.txt")"
+h5pcc -shlib pairs.c -o pairs > "$work/cc.txt" 2>&1 || fail "pairs.c does not compile: $(head -5 "$work/cc.txt")"
+run() { mpiexec -np "$1" -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" ./pairs "$work/pairs$1"; }
+run 6 > /dev/null 2>&1 || fail "the elastic n-to-m kernel failed at 6 ranks"
+expect 1 'kernel: rank [0-9]+: no rank set 0, 0 \+ 2, \.\.\., 1 here' run 3
