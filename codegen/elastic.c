@@ -264,6 +264,40 @@ static void line_at(const char *s, size_t off, char *out, size_t cap, unsigned *
     snprintf(out, cap, "%.*s", (int)(e - b < 200 ? e - b : 200), s + b);
 }
 
+/* "argument 2 (offset) of MPI_File_write_at_all": the call argument the
+ * reference kernel's token at sits in, named from the function table. */
+static void argument_of(const elastic *x, size_t at, char *out, size_t cap)
+{
+    const toks *t = &x->t[x->k - 1];
+    const char *s = x->text[x->k - 1];
+    *out = 0;
+    int depth = 0;
+    unsigned commas = 0;
+    for (size_t b = at; b-- > 0;) {
+        char c = t->v[b].kind == TK_PUNCT ? s[t->v[b].off] : 0;
+        if (c == ')' || c == '}' || c == ']')
+            depth++;
+        else if ((c == '(' || c == '{' || c == '[') && depth > 0)
+            depth--;
+        else if (c == ',' && depth == 0)
+            commas++;
+        else if (c == ';')
+            return;
+        else if (c == '(' && depth == 0) {
+            if (b == 0 || t->v[b - 1].kind != TK_IDENT)
+                continue; /* a parenthesised expression: the call is further out */
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(t->v[b - 1].len < 63 ? t->v[b - 1].len : 63), s + t->v[b - 1].off);
+            const rec_func_desc *f = rec_function_by_name(name);
+            if (f && commas < f->nargs)
+                snprintf(out, cap, " (argument %u, %s, of %s)", commas + 1, f->args[commas].name, f->name);
+            else if (!f)
+                continue; /* a helper such as P() or in_ranks(): the call is further out */
+            return;
+        }
+    }
+}
+
 static int refuse(const elastic *x, size_t at, const char *why, rec_error *err)
 {
     const tok *r = &x->t[x->k - 1].v[at];
@@ -286,8 +320,10 @@ static int refuse(const elastic *x, size_t at, const char *why, rec_error *err)
         }
         return -1;
     }
-    int n = snprintf(err->msg, sizeof err->msg, "--elastic: %s at `%.*s` in `%s` (line %u of the %" PRId64 "-rank kernel);",
-                     why, (int)(r->len < 40 ? r->len : 40), x->text[x->k - 1] + r->off, line, no, x->n[x->k - 1]);
+    char arg[160];
+    argument_of(x, at, arg, sizeof arg);
+    int n = snprintf(err->msg, sizeof err->msg, "--elastic: %s at `%.*s`%s in `%s` (line %u of the %" PRId64 "-rank kernel);",
+                     why, (int)(r->len < 40 ? r->len : 40), x->text[x->k - 1] + r->off, arg, line, no, x->n[x->k - 1]);
     for (unsigned i = 0; i < x->k && n > 0 && (size_t)n < sizeof err->msg; i++) {
         const tok *o = &x->t[i].v[at];
         n += snprintf(err->msg + n, sizeof err->msg - n, " %" PRId64 " ranks: %.*s%s", x->n[i],

@@ -53,3 +53,15 @@ h5pcc -shlib pairs.c -o pairs > "$work/cc.txt" 2>&1 || fail "pairs.c does not co
 run() { mpiexec -np "$1" -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" ./pairs "$work/pairs$1"; }
 run 6 > /dev/null 2>&1 || fail "the elastic n-to-m kernel failed at 6 ranks"
 expect 1 'kernel: rank [0-9]+: no rank set 0, 0 \+ 2, \.\.\., 1 here' run 3
+
+# ior-like whose run at 8 ranks has bigger blocks (another input, not another
+# rank count): no exact model, named with the call's argument.
+for np in 2 4 8; do
+  extra=()
+  [ "$np" = 8 ] && extra=(--block-size 147456)
+  bash "$src/kernels/run_kernel.sh" "$work/out3" mpiexec -np "$np" -genv LD_PRELOAD "$preload" \
+    -genv RECORDER_TRACES_DIR "$work/i$np" "$build/kernels/ior-like" "${extra[@]}" > /dev/null 2>&1 ||
+    fail "ior-like failed at $np ranks"
+done
+expect 1 '^recorder-codegen: --elastic: no exact model in the rank count for the value at `4718592` \(argument 2, size, of MPI_File_set_size\) in `MPI_File_set_size\(fh, 4718592\);` \(line [0-9]+ of the 8-rank kernel\); 2 ranks: 524288, 4 ranks: 1048576, 8 ranks: 4718592$' \
+  "$cg" --elastic i2 i4 i8
