@@ -453,9 +453,12 @@ static void take_record(loader *L, const rec_record *r, const rec_merge_info *mi
         *x = *r;
         for (uint32_t v = 0; v < mi->nvars; v++) {
             const rec_variation *var = &mi->vars[v];
-            rec_value val = var->relation == REC_REL_AFFINE
-                                ? (rec_value){.i = var->a * (int64_t)L->ranks[k] + var->b}
-                                : var->values[L->index[k]];
+            /* hardening: wrapping arithmetic, as the writer and the reader
+             * (format/merged.c); signed overflow is undefined */
+            rec_value val =
+                var->relation == REC_REL_AFFINE
+                    ? (rec_value){.i = (int64_t)((uint64_t)var->a * L->ranks[k] + (uint64_t)var->b)}
+                    : var->values[L->index[k]];
             if (var->field == REC_FIELD_TSTART)
                 x->tstart = (uint64_t)val.i;
             else if (var->field == REC_FIELD_TEND)

@@ -22,8 +22,8 @@
 #include "emit.h"
 #include "template.h"
 
-static const char *const builtin[] = {"kernel.c.tmpl", "header.tmpl", "loop.tmpl",     "guard.tmpl",
-                                      "section.tmpl",  "table.tmpl",  "call_posix.tmpl", "call_mpi.tmpl",
+static const char *const builtin[] = {"kernel.c.tmpl",   "header.tmpl",   "loop.tmpl",       "guard.tmpl",
+                                      "section.tmpl",    "table.tmpl",    "call_posix.tmpl", "call_mpi.tmpl",
                                       "call_mpiio.tmpl", "call_hdf5.tmpl"};
 
 static char *copy(const uint8_t *p, size_t n)
@@ -87,7 +87,8 @@ static void check_render(const char *name, const char *text, const tpl_ctx *c)
         abort();
     }
     if (!strstr(text, "{{") && (!out || strcmp(out, text))) {
-        fprintf(stderr, "fuzz_template: text without tags did not render to itself (%s)\n", out ? "changed" : err);
+        fprintf(stderr, "fuzz_template: text without tags did not render to itself (%s)\n",
+                out ? "changed" : err);
         abort();
     }
     if (getenv("FUZZ_VERBOSE"))
