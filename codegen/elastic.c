@@ -441,7 +441,7 @@ static void header(const elastic *x, sb *out)
         line += (size_t)n;
     }
     sb_printf(out,
-              "\n * It runs at any number of ranks N: %u values of the traced kernels depend on N, %u of them\n"
+              "\n * It runs at any number of ranks N: %u value(s) of the traced kernels depend on N, %u of them\n"
               " * through N's MPI_Dims_create grid (a + b*x, a + k/x or x/k, x = N or a grid dimension).\n",
               x->by_n + x->by_grid, x->by_grid);
     if (x->single)

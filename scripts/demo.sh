@@ -73,4 +73,20 @@ EXTRA_PRELOAD=$BUILD_DIR/tracer/librecorder.so mpirun_cmd "$NP" -genv RECORDER_T
   "$DEMO_DIR/kernel" "$DEMO_DIR/kernel-output"
 "$BIN/analysis/recorder-diff" "$TRACE" "$DEMO_DIR/kernel-trace"
 
-say "done: trace $TRACE, merged $DEMO_DIR/merged, replay $DEMO_DIR/replay, kernel $DEMO_DIR/kernel.c"
+say "9. elastic: vpic-like traced at 2, 4 and 8 ranks -> one kernel for any rank count (recorder-codegen --elastic), run at 6 and compared with vpic-like traced at 6; the trace extrapolated to 6 (recorder-extrap)"
+for np in 2 4 8 6; do # without --expect, whose gather is rank-count specific
+  rm -rf "$DEMO_DIR/vpic-output"
+  EXTRA_PRELOAD=$BUILD_DIR/tracer/librecorder.so mpirun_cmd "$np" -genv RECORDER_TRACES_DIR "$DEMO_DIR/trace$np" \
+    "$BIN/kernels/vpic-like" "$DEMO_DIR/vpic-output" > /dev/null
+done
+(cd "$DEMO_DIR" && "$BIN/codegen/recorder-codegen" --elastic trace2 trace4 trace8 -o elastic.c)
+sed -n '1,/^ \*\//p' "$DEMO_DIR/elastic.c"
+(cd "$DEMO_DIR" && h5pcc -shlib elastic.c -o elastic)
+EXTRA_PRELOAD=$BUILD_DIR/tracer/librecorder.so mpirun_cmd 6 -genv RECORDER_TRACES_DIR "$DEMO_DIR/elastic-trace" \
+  "$DEMO_DIR/elastic" "$DEMO_DIR/elastic-output"
+"$BIN/analysis/recorder-diff" "$DEMO_DIR/trace6" "$DEMO_DIR/elastic-trace"
+RECORDER_EXTRAP_PRELOAD=$BUILD_DIR/tests/support/liboversubscribe.so \
+  "$BIN/codegen/recorder-extrap" "$DEMO_DIR/trace2" "$DEMO_DIR/trace4" "$DEMO_DIR/trace8" --ranks 6 -o "$DEMO_DIR/extrap6"
+"$BIN/analysis/recorder-diff" "$DEMO_DIR/trace6" "$DEMO_DIR/extrap6"
+
+say "done: trace $TRACE, merged $DEMO_DIR/merged, replay $DEMO_DIR/replay, kernel $DEMO_DIR/kernel.c, elastic kernel $DEMO_DIR/elastic.c"
