@@ -250,47 +250,78 @@ static int fits_int(const int64_t *v, uint32_t n)
 }
 
 /* A choice between values by rank: (rank == 0 ? a : b). */
+typedef struct tern_item {
+    int64_t v;
+    uint32_t at;
+} tern_item;
+
+static int tern_order(const void *a, const void *b)
+{
+    const tern_item *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->at < y->at ? -1 : x->at > y->at;
+}
+
+typedef struct tern_group {
+    uint32_t first, last, n, start; /* start: the group's first item in the sorted array */
+} tern_group;
+
+static int tern_group_order(const void *a, const void *b)
+{
+    const tern_group *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* hardening: sorted, not compared pairwise (a table of 47,857 ranks took
+ * seconds); the same text */
 static void ternary_text(cg_emitter *e, const int64_t *tab, uint32_t ntab, unsigned kind, cg_value_text text,
                          const char *var, sb *out)
 {
-    /* the most frequent value goes last, without a condition */
-    uint32_t best = 0, best_n = 0;
-    for (uint32_t r = 0; r < ntab; r++) {
-        uint32_t c = 0;
-        for (uint32_t q = 0; q < ntab; q++)
-            c += tab[q] == tab[r];
-        if (c >= best_n) { /* ties: the last index's value goes last */
-            best_n = c;
-            best = r;
-        }
+    tern_item *it = cg_alloc(ntab * sizeof *it);
+    tern_group *g = cg_alloc(ntab * sizeof *g);
+    for (uint32_t r = 0; r < ntab; r++)
+        it[r] = (tern_item){tab[r], r};
+    qsort(it, ntab, sizeof *it, tern_order);
+    uint32_t ng = 0;
+    for (uint32_t k = 0; k < ntab; k++) {
+        if (k == 0 || it[k].v != it[k - 1].v)
+            g[ng++] = (tern_group){it[k].at, it[k].at, 0, k};
+        g[ng - 1].last = it[k].at;
+        g[ng - 1].n++;
     }
+    /* the most frequent value goes last, without a condition; ties: the
+     * value found at the highest index */
+    uint32_t best = 0;
+    for (uint32_t k = 1; k < ng; k++)
+        if (g[k].n > g[best].n || (g[k].n == g[best].n && g[k].last > g[best].last))
+            best = k;
+    int64_t best_v = it[g[best].start].v;
+    qsort(g, ng, sizeof *g, tern_group_order); /* the other values by first appearance */
     sb_putc(out, '(');
     uint32_t *ranks = cg_alloc(ntab * sizeof *ranks);
-    for (uint32_t r = 0; r < ntab; r++) {
-        if (tab[r] == tab[best])
+    for (uint32_t k = 0; k < ng; k++) {
+        int64_t v = it[g[k].start].v;
+        if (v == best_v)
             continue;
-        uint32_t q = 0, n = 0;
-        for (q = 0; q < r && tab[q] != tab[r]; q++)
-            ;
-        if (q < r)
-            continue; /* this value's condition was written already */
-        for (q = r; q < ntab; q++)
-            if (tab[q] == tab[r])
-                ranks[n++] = q;
-        cg_index_condition(ranks, n, ntab, var, out);
+        for (uint32_t q = 0; q < g[k].n; q++)
+            ranks[q] = it[g[k].start + q].at;
+        cg_index_condition(ranks, g[k].n, ntab, var, out);
         sb_puts(out, " ? ");
         if (text)
-            text(e, tab[r], kind, out);
+            text(e, v, kind, out);
         else
-            cg_const_text(tab[r], kind, out);
+            cg_const_text(v, kind, out);
         sb_puts(out, " : ");
     }
     if (text)
-        text(e, tab[best], kind, out);
+        text(e, best_v, kind, out);
     else
-        cg_const_text(tab[best], kind, out);
+        cg_const_text(best_v, kind, out);
     sb_putc(out, ')');
     free(ranks);
+    free(it);
+    free(g);
     e->n_ternary++;
 }
 
