@@ -6,7 +6,7 @@
 # BUILD_DIR (default: build-fuzz next to the source tree) is a build
 # configured with  CC=clang cmake -S . -B build-fuzz -DRECORDER_FUZZ=ON  and
 # built with  cmake --build build-fuzz --target fuzz.  TARGETs are names
-# such as reader, merger, codec (default: every fuzz-* binary there).
+# such as reader, merger, codec, codegen, template (default: every fuzz-* binary there).
 # Each target keeps its corpus in BUILD_DIR/fuzz-corpus/TARGET (seeded from
 # fuzz/seeds/TARGET) and writes crashers to BUILD_DIR/fuzz-artifacts/TARGET/;
 # a crash stops that target's run (libFuzzer's default). Exit status: the
