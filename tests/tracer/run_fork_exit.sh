@@ -66,6 +66,12 @@ fork | exec | exit)
     ;;
 mpi)
     mpiexec=$6 oversubscribe=$7
+    # Known race, open (issue 10): now and then a rank exits without its
+    # exit-time flush (its N.rec holds the header only) although mpiexec
+    # reports success. The run is repeated up to 3 times then, and says so;
+    # every other check is strict.
+    for attempt in 1 2 3; do
+    rm -rf "$work/trace" "$work/data" && mkdir -p "$work/data"
     timeout 90 "$mpiexec" -np 2 -genv LD_PRELOAD "$oversubscribe:$lib" -genv RECORDER_TRACES_DIR "$work/trace" \
         "$prog" "$work/data" $N >"$work/out" 2>"$work/mpiexec.stderr"
     rc=$?
@@ -80,6 +86,13 @@ mpi)
     rc=$?
     cat "$work/r2t.stderr"
     [ $rc -eq 0 ] || fail "recorder2text exited with $rc"
+    empty=0
+    for r in 0 1; do
+        [ "$(stat -c %s "$work/trace/$r.rec")" -le 80 ] && empty=1
+    done
+    [ $empty = 1 ] && [ $attempt -lt 3 ] && { echo "attempt $attempt: a rank's trace holds no block (the known exit race): again"; continue; }
+    break
+    done
     for r in 0 1; do
         grep -q "rank $r did not close its trace" "$work/r2t.stderr" ||
             fail "recorder2text did not report rank $r as incomplete"
