@@ -650,3 +650,27 @@ int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
     copy_record(&window_push(&d->win)->rec, r, lay);
     return 1;
 }
+
+static void prefetch_slot(const rec_slot *s, int write)
+{
+    /* the record's header and first arguments, and its return value and errno */
+    if (write) {
+        __builtin_prefetch(&s->rec, 1);
+        __builtin_prefetch((const char *)&s->rec + 64, 1);
+        __builtin_prefetch(&s->rec.ret, 1);
+    } else {
+        __builtin_prefetch(&s->rec);
+        __builtin_prefetch((const char *)&s->rec + 64);
+        __builtin_prefetch(&s->rec.ret);
+    }
+}
+
+void rec_decoder_prefetch(const rec_decoder *d)
+{
+    const rec_window *w = &d->win;
+    if (!w->size)
+        return;
+    prefetch_slot(&w->slots[w->head], 1);
+    if (w->count)
+        prefetch_slot(&w->slots[w->head ? w->head - 1 : w->size - 1], 0);
+}

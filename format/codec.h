@@ -93,5 +93,7 @@ typedef struct rec_def {
 /* Decodes the next entry: 1 = a record in *r, 2 = a definition in *def,
  * -1 = malformed (in->failure says why, in->failure_at where). */
 int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def);
+/* Starts loading the window slots the next rec_decode reads and writes. */
+void rec_decoder_prefetch(const rec_decoder *d);
 
 #endif

@@ -654,3 +654,18 @@ void rec_cursor_close(rec_cursor *c)
     free(c->raw);
     free(c);
 }
+
+void rec_cursor_prefetch(const rec_cursor *c, int stage)
+{
+    if (stage == 0) {
+        __builtin_prefetch(&c->in);
+        __builtin_prefetch(&c->dec);
+        __builtin_prefetch(&c->block_records);
+        return;
+    }
+    if (c->in_block && c->in.p) {
+        __builtin_prefetch(c->in.p);
+        __builtin_prefetch(c->in.p + 48);
+    }
+    rec_decoder_prefetch(&c->dec);
+}

@@ -202,6 +202,11 @@ void rec_cursor_want(rec_cursor *c, unsigned func_id);
  * pointing into the trace stay valid until the cursor moves to another block,
  * at the earliest on the next call. */
 int rec_cursor_next(rec_cursor *c, rec_record *r, rec_error *err);
+/* A hint for programs reading thousands of streams in turn (the merger):
+ * starts loading what the next rec_cursor_next will touch. Stage 0 touches
+ * nothing itself (the cursor's own hot lines); stage 1, called a few
+ * streams later, reads them and loads what they point to. */
+void rec_cursor_prefetch(const rec_cursor *c, int stage);
 /* The path with this id on the cursor's rank (NULL if undefined). */
 const char *rec_cursor_path(const rec_cursor *c, int64_t id);
 /* Counts over the records decoded so far (all records, wanted or not). */

@@ -20,8 +20,9 @@ void rec_merge_options_init(rec_merge_options *o)
     o->tool = "recorder-merge";
 }
 
-void layout_of(const rec_func_desc *f, rec_layout_view *lay)
+static void layout_of(const rec_func_desc *f, rec_layout_view *lay)
 {
+    memset(lay, 0, sizeof *lay);
     lay->nargs = f->nargs;
     lay->nfields = f->nargs;
     for (unsigned a = 0; a < f->nargs; a++) {
@@ -34,6 +35,24 @@ void layout_of(const rec_func_desc *f, rec_layout_view *lay)
         lay->kind[lay->nfields] = REC_KIND_ERRNO;
         lay->cls[lay->nfields++] = REC_CLASS_INT;
     }
+    lay->own_fields = lay->used_handles = lay->created_handles = 0;
+    for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
+        lay->space[i] = (uint8_t)rec_kind_handle_space(lay->kind[i]);
+        lay->created[i] = i < lay->nargs ? (f->args[i].flags & REC_ARG_CREATE) != 0 : (f->flags & REC_FN_CREATES) != 0;
+        if (lay->cls[i] == REC_CLASS_PATH || (lay->space[i] && lay->cls[i] == REC_CLASS_ARRAY))
+            lay->own_fields |= 1u << i;
+        else if (lay->space[i] && lay->cls[i] == REC_CLASS_INT)
+            *(lay->created[i] ? &lay->created_handles : &lay->used_handles) |= 1u << i;
+    }
+}
+
+const rec_layout_view *layout_for(merger *m, unsigned func)
+{
+    if (!m->layout_ready[func]) {
+        layout_of(rec_table_lookup(m->table, func), &m->layouts[func]);
+        m->layout_ready[func] = 1;
+    }
+    return &m->layouts[func];
 }
 
 static double now(void)
@@ -49,6 +68,22 @@ static int by_rank(const void *a, const void *b)
 {
     uint32_t x = (*(rank_state *const *)a)->rank, y = (*(rank_state *const *)b)->rank;
     return x < y ? -1 : x > y;
+}
+
+/* The ranks whose head has signature s, ascending. */
+static uint32_t group_of(const merger *m, const sig_entry *s, rank_state **group)
+{
+    uint32_t n = 0;
+    if (s->head_count == m->live) { /* every rank still running: no list to walk, nothing to sort */
+        for (uint32_t i = 0; i < m->nranks; i++)
+            if (m->ranks[i].count)
+                group[n++] = &m->ranks[i];
+        return n;
+    }
+    for (const rank_state *r = s->heads; r; r = r->hnext)
+        group[n++] = (rank_state *)r;
+    qsort(group, n, sizeof *group, by_rank); /* heads are listed newest first */
+    return n;
 }
 
 /* Fills group[] with the ranks to merge now (ascending); returns how many. */
@@ -71,13 +106,8 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
             m->max_bucket--;
         s = m->max_bucket ? m->bucket[m->max_bucket] : NULL;
     }
-    if (s) {
-        uint32_t n = 0;
-        for (rank_state *r = s->heads; r; r = r->hnext)
-            group[n++] = r;
-        qsort(group, n, sizeof *group, by_rank); /* heads are listed newest first */
-        return n;
-    }
+    if (s)
+        return group_of(m, s, group);
     /* The paper's rule: the head whose nearest match is farthest away, with
      * the distance taken once per distinct head signature (heads that share
      * one share it). Better than the paper: a collective head waits for its
@@ -112,11 +142,7 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
         group[0] = best;
         return 1;
     }
-    uint32_t n = 0;
-    for (rank_state *r = best->head_sig->heads; r; r = r->hnext)
-        group[n++] = r;
-    qsort(group, n, sizeof *group, by_rank);
-    return n;
+    return group_of(m, best->head_sig, group);
 }
 
 /* ---- building the merged record ---- */
@@ -176,20 +202,40 @@ static rec_value get_value(const wrec *r, const rec_layout_view *lay, unsigned f
     return field < lay->nargs ? r->args[field] : r->ret;
 }
 
-/* One variation for `field` if the members disagree: affine in the rank
- * when an exact relation holds, else a vector. Returns 1 if one was added. */
-static int vary(rank_state **group, uint32_t n, const rec_layout_view *lay, unsigned field, emit_buffers *b,
+/* Which fields differ between the members: bit i for field i, bits
+ * REC_MAX_FIELDS and REC_MAX_FIELDS + 1 for the start and end times. One pass
+ * over the members, not one per field: at thousands of ranks each pass
+ * reads every member's record again from beyond the first-level cache. */
+static uint64_t fields_that_differ(wrec *const *recs, uint32_t n, const rec_layout_view *lay)
+{
+    const uint64_t times = 3ull << REC_MAX_FIELDS;
+    uint64_t all = times, differ = 0;
+    for (unsigned i = 0; i < lay->nfields; i++)
+        if (lay->cls[i] != REC_CLASS_NONE)
+            all |= 1ull << i;
+    const wrec *first = recs[0];
+    for (uint32_t k = 1; k < n && differ != all; k++) {
+        const wrec *r = recs[k];
+        if (r->tstart != first->tstart)
+            differ |= 1ull << REC_MAX_FIELDS;
+        if (r->tend != first->tend)
+            differ |= 2ull << REC_MAX_FIELDS;
+        for (uint64_t todo = all & ~differ & ~times; todo; todo &= todo - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(todo);
+            rec_value x = get_value(first, lay, i), y = get_value(r, lay, i);
+            if (!same_value(lay->cls[i], &x, &y))
+                differ |= 1ull << i;
+        }
+    }
+    return differ;
+}
+
+/* The variation of a field the members disagree on: affine in the rank when
+ * an exact relation holds, else a vector. */
+static void vary(rank_state **group, uint32_t n, const rec_layout_view *lay, unsigned field, emit_buffers *b,
                 uint32_t *nvars, size_t *nvalues)
 {
     unsigned cls = field >= REC_FIELD_TSTART ? REC_CLASS_INT : lay->cls[field];
-    rec_value first = get_value(b->recs[0], lay, field);
-    int differ = 0;
-    for (uint32_t k = 1; k < n && !differ; k++) {
-        rec_value v = get_value(b->recs[k], lay, field);
-        differ = !same_value(cls, &first, &v);
-    }
-    if (!differ)
-        return 0;
     rec_variation *var = &b->vars[(*nvars)++];
     *var = (rec_variation){.field = (uint16_t)field, .relation = REC_REL_VECTOR};
     if (cls == REC_CLASS_INT || cls == REC_CLASS_PATH) {
@@ -207,36 +253,19 @@ static int vary(rank_state **group, uint32_t n, const rec_layout_view *lay, unsi
                 var->relation = REC_REL_AFFINE;
                 var->a = a;
                 var->b = c;
-                return 1;
+                return;
             }
         }
     }
     var->values = b->values + *nvalues;
     for (uint32_t k = 0; k < n; k++)
         b->values[(*nvalues)++] = get_value(b->recs[k], lay, field);
-    return 1;
 }
 
 static int64_t unify_lookup(rank_state *rs, unsigned space, int64_t id)
 {
-    keyed *k;
-    uint64_t key = handle_key(space, id);
-    HASH_FIND(hh, rs->unified, &key, sizeof key, k);
-    return k ? k->value : id;
-}
-
-static int remember(keyed **map, uint64_t key, int64_t value)
-{
-    keyed *k;
-    HASH_FIND(hh, *map, &key, sizeof key, k);
-    if (!k) {
-        if (!(k = calloc(1, sizeof *k)))
-            return -1;
-        k->key = key;
-        HASH_ADD(hh, *map, key, sizeof k->key, k);
-    }
-    k->value = value;
-    return 0;
+    int64_t merged;
+    return keymap_get(&rs->unified, handle_key(space, id), &merged) ? merged : id;
 }
 
 /* The merged trace's id for a handle the group creates in field `field`:
@@ -249,22 +278,21 @@ static int unify_created(merger *m, rec_writer *w, rank_state **group, uint32_t 
     if (own < REC_HANDLE_DYNAMIC_BASE)
         return 0;
     int64_t merged = own;
-    keyed *used;
+    int64_t used;
     uint64_t key = handle_key(space, merged);
-    HASH_FIND(hh, m->merged_ids_used, &key, sizeof key, used);
-    if (used) {
+    if (keymap_get(&m->merged_ids_used, key, &used)) {
         merged = m->next_merged_id[space]++;
         key = handle_key(space, merged);
     }
     if (merged >= m->next_merged_id[space])
         m->next_merged_id[space] = merged + 1;
-    if (remember(&m->merged_ids_used, key, 1) != 0)
+    if (keymap_put(&m->merged_ids_used, key, 1) != 0)
         return -1;
     for (uint32_t k = 0; k < n; k++) {
         rec_value *v = field < lay->nargs ? &b->recs[k]->args[field] : &b->recs[k]->ret;
         if (v->i < REC_HANDLE_DYNAMIC_BASE)
             continue; /* this rank's call failed: its value stays */
-        if (remember(&group[k]->unified, handle_key(space, v->i), merged) != 0)
+        if (keymap_put(&group[k]->unified, handle_key(space, v->i), merged) != 0)
             return -1;
         if (v->i != merged && rec_writer_handle_alias(w, group[k]->rank, kind, merged, v->i) != 0)
             return -1;
@@ -286,35 +314,32 @@ static int unify_used(merger *m, rec_writer *w, rank_state **group, uint32_t n, 
         rec_value *v = field < lay->nargs ? &b->recs[k]->args[field] : &b->recs[k]->ret;
         if (v->i < REC_HANDLE_DYNAMIC_BASE || b->done[k])
             continue;
-        keyed *known;
+        int64_t known;
         uint64_t key = handle_key(space, v->i);
-        HASH_FIND(hh, group[k]->unified, &key, sizeof key, known);
-        if (known) {
-            v->i = known->value;
+        if (keymap_get(&group[k]->unified, key, &known)) {
+            v->i = known;
             continue;
         }
         int64_t own = v->i, merged = own;
-        keyed *used;
+        int64_t used;
         uint64_t mkey = handle_key(space, merged);
-        HASH_FIND(hh, m->merged_ids_used, &mkey, sizeof mkey, used);
-        if (used) {
+        if (keymap_get(&m->merged_ids_used, mkey, &used)) {
             merged = m->next_merged_id[space]++;
             mkey = handle_key(space, merged);
         }
         if (merged >= m->next_merged_id[space])
             m->next_merged_id[space] = merged + 1;
-        if (remember(&m->merged_ids_used, mkey, 1) != 0)
+        if (keymap_put(&m->merged_ids_used, mkey, 1) != 0)
             return -1;
         /* every member still to come with the same number shares it */
         for (uint32_t j = k; j < n; j++) {
             rec_value *x = field < lay->nargs ? &b->recs[j]->args[field] : &b->recs[j]->ret;
             if (x->i != own || b->done[j])
                 continue;
-            keyed *mine;
-            HASH_FIND(hh, group[j]->unified, &key, sizeof key, mine);
-            if (mine)
+            int64_t mine;
+            if (keymap_get(&group[j]->unified, key, &mine))
                 continue;
-            if (remember(&group[j]->unified, key, merged) != 0)
+            if (keymap_put(&group[j]->unified, key, merged) != 0)
                 return -1;
             if (merged != own && rec_writer_handle_alias(w, group[j]->rank, kind, merged, own) != 0)
                 return -1;
@@ -329,55 +354,48 @@ static int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_b
                 rec_error *err)
 {
     const wrec *head = group[0]->ring[group[0]->head];
-    const rec_func_desc *f = rec_table_lookup(m->table, head->func);
-    rec_layout_view lay;
-    layout_of(f, &lay);
+    const rec_layout_view *lay = layout_for(m, head->func);
     for (uint32_t k = 0; k < n; k++) {
+        prefetch_ahead(m, group, n, k);
         rank_state *rs = group[k];
         wrec *r = rs->ring[rs->head];
         b->recs[k] = r; /* translated in place: the window's copy is popped next */
         r->tstart += (uint64_t)rs->tick_offset;
         r->tend += (uint64_t)rs->tick_offset;
-        for (unsigned i = 0; i < lay.nfields && i <= lay.nargs; i++) {
-            rec_value *v = i < lay.nargs ? &r->args[i] : &r->ret;
-            unsigned kind = lay.kind[i], space = rec_kind_handle_space(kind);
-            int created = i < lay.nargs ? (f->args[i].flags & REC_ARG_CREATE) != 0 : (f->flags & REC_FN_CREATES) != 0;
-            if (lay.cls[i] == REC_CLASS_PATH) {
+        for (uint32_t todo = lay->own_fields; todo; todo &= todo - 1) {
+            unsigned i = (unsigned)__builtin_ctz(todo);
+            rec_value *v = i < lay->nargs ? &r->args[i] : &r->ret;
+            if (lay->cls[i] == REC_CLASS_PATH) {
                 const char *p = rec_cursor_path(rs->cursor, v->i);
                 v->i = p ? rec_writer_path_id(w, p) : -1;
-            } else if (space && lay.cls[i] == REC_CLASS_INT && !created) {
-                continue; /* below, across the group */
-            } else if (space && lay.cls[i] == REC_CLASS_ARRAY) {
+            } else {
                 int64_t *e = (int64_t *)v->ptr; /* the window's own copy */
                 for (uint32_t x = 0; x < v->len; x++)
-                    e[x] = unify_lookup(rs, space, e[x]);
+                    e[x] = unify_lookup(rs, lay->space[i], e[x]);
             }
         }
     }
-    for (unsigned i = 0; i < lay.nfields && i <= lay.nargs; i++) {
-        int created = i < lay.nargs ? (f->args[i].flags & REC_ARG_CREATE) != 0 : (f->flags & REC_FN_CREATES) != 0;
-        if (!created && rec_kind_handle_space(lay.kind[i]) && lay.cls[i] == REC_CLASS_INT &&
-            unify_used(m, w, group, n, b, &lay, i) != 0) {
+    for (uint32_t todo = lay->used_handles; todo; todo &= todo - 1)
+        if (unify_used(m, w, group, n, b, lay, (unsigned)__builtin_ctz(todo)) != 0) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
-    }
-    for (unsigned i = 0; i < lay.nfields && i <= lay.nargs; i++) {
-        int created = i < lay.nargs ? (f->args[i].flags & REC_ARG_CREATE) != 0 : (f->flags & REC_FN_CREATES) != 0;
-        if (created && rec_kind_handle_space(lay.kind[i]) && lay.cls[i] == REC_CLASS_INT &&
-            unify_created(m, w, group, n, b, &lay, i) != 0) {
+    for (uint32_t todo = lay->created_handles; todo; todo &= todo - 1)
+        if (unify_created(m, w, group, n, b, lay, (unsigned)__builtin_ctz(todo)) != 0) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
-    }
     uint32_t nvars = 0;
     size_t nvalues = 0;
     if (n > 1) {
-        for (unsigned i = 0; i < lay.nfields; i++)
-            if (lay.cls[i] != REC_CLASS_NONE)
-                vary(group, n, &lay, i, b, &nvars, &nvalues);
-        vary(group, n, &lay, REC_FIELD_TSTART, b, &nvars, &nvalues);
-        vary(group, n, &lay, REC_FIELD_TEND, b, &nvars, &nvalues);
+        uint64_t differ = fields_that_differ(b->recs, n, lay);
+        for (unsigned i = 0; i < lay->nfields; i++)
+            if (differ >> i & 1)
+                vary(group, n, lay, i, b, &nvars, &nvalues);
+        if (differ >> REC_MAX_FIELDS & 1)
+            vary(group, n, lay, REC_FIELD_TSTART, b, &nvars, &nvalues);
+        if (differ >> (REC_MAX_FIELDS + 1) & 1)
+            vary(group, n, lay, REC_FIELD_TEND, b, &nvars, &nvalues);
     }
     rec_merge_info mi = {.nranks = n, .nvars = nvars, .vars = b->vars, .ranges = b->ranges};
     mi.nranges = rank_ranges(group, n, b->ranges);
@@ -415,19 +433,19 @@ static int make_dirs(const char *path)
 
 static void merger_free(merger *m)
 {
-    for (uint32_t i = 0; m->ranks && i < m->nranks; i++) {
+    /* last opened first: glibc unlinks a closed FILE by walking its list of
+     * open ones from the newest, which in opening order costs O(ranks) each */
+    for (uint32_t i = m->nranks; m->ranks && i-- > 0;) {
         rank_state *rs = &m->ranks[i];
         while (rs->count)
             pop(m, rs);
-        rank_sig *e, *tmp;
-        HASH_ITER(hh, rs->sigs, e, tmp)
-        {
-            HASH_DEL(rs->sigs, e);
-            free(e);
+        for (wrec *w = rs->queue_first, *next; rs->queued; rs->queued--, w = next) {
+            next = w->next_same;
+            chunk_release(rs, w);
         }
-        free_keys(&rs->canon);
-        free_keys(&rs->seen);
-        free_keys(&rs->unified);
+        free(rs->sig_tab);
+        keymap_free(&rs->canon);
+        keymap_free(&rs->unified);
         free(rs->current);
         free(rs->spare);
         free(rs->ring);
@@ -439,7 +457,9 @@ static void merger_free(merger *m)
         HASH_DEL(m->sigs, s);
         free(s);
     }
-    free_keys(&m->merged_ids_used);
+    keymap_free(&m->merged_ids_used);
+    free(m->layouts);
+    free(m->layout_ready);
     free(m->ranks);
     free(m->bucket);
 }
@@ -504,8 +524,12 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     for (int s = 0; s < REC_SPACE_COUNT; s++)
         m.next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;
     st->nranks = info->nranks;
-    m.ranks = calloc(m.nranks, sizeof *m.ranks);
+    m.ranks = aligned_alloc(_Alignof(rank_state), (size_t)m.nranks * sizeof *m.ranks); /* whole cache lines */
+    if (m.ranks)
+        memset(m.ranks, 0, (size_t)m.nranks * sizeof *m.ranks);
     m.bucket = calloc((size_t)m.nranks + 1, sizeof *m.bucket);
+    m.layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *m.layouts);
+    m.layout_ready = calloc(REC_FUNCTION_ID_LIMIT, 1);
     rank_state **group = calloc(m.nranks, sizeof *group);
     emit_buffers b = {
         .recs = calloc(m.nranks, sizeof *b.recs),
@@ -516,7 +540,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     };
     rec_writer *w = NULL;
     int rc = -1;
-    if (!m.ranks || !m.bucket || !group || !b.recs || !b.values || !b.vars || !b.ranges) {
+    if (!m.ranks || !m.bucket || !m.layouts || !m.layout_ready || !group || !b.recs || !b.values || !b.vars || !b.ranges) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;
     }
@@ -563,6 +587,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     for (uint32_t r = 0; r < m.nranks; r++)
         if (fill(&m, &m.ranks[r], err) != 0)
             goto done;
+    for (uint32_t r = 0; r < m.nranks; r++)
+        m.live += m.ranks[r].count != 0;
     double last_report = t0;
     for (;;) {
         uint32_t n = choose(&m, o->paper_rule, group, st);
@@ -571,9 +597,11 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         if (emit(&m, w, group, n, &b, st, err) != 0)
             goto done;
         for (uint32_t k = 0; k < n; k++) {
+            prefetch_ahead(&m, group, n, k);
             pop(&m, group[k]);
             if (fill(&m, group[k], err) != 0)
                 goto done;
+            m.live -= !group[k]->count;
         }
         if (o->progress && (st->records_out & 4095) == 0) {
             double tnow = now();

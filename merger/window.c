@@ -31,57 +31,26 @@ static uint64_t masked_hash(uint64_t h, const void *bytes, size_t n)
     return mix(h, n ? 1 : 0);
 }
 
-static keyed *find_key(keyed *map, uint64_t key)
-{
-    keyed *k;
-    HASH_FIND(hh, map, &key, sizeof key, k);
-    return k;
-}
-
-static int put_key(keyed **map, uint64_t key, int64_t value)
-{
-    keyed *k = find_key(*map, key);
-    if (!k) {
-        k = calloc(1, sizeof *k);
-        if (!k)
-            return -1;
-        k->key = key;
-        HASH_ADD(hh, *map, key, sizeof k->key, k);
-    }
-    k->value = value;
-    return 0;
-}
-
-void free_keys(keyed **map)
-{
-    keyed *k, *tmp;
-    HASH_ITER(hh, *map, k, tmp)
-    {
-        HASH_DEL(*map, k);
-        free(k);
-    }
-}
-
 uint64_t handle_key(unsigned space, int64_t id)
 {
     return (uint64_t)space << 56 ^ (uint64_t)id;
 }
 
 /* A handle as the signature sees it: what created it, not its number. */
-static uint64_t canonical(const rank_state *rs, unsigned kind, int64_t id)
+static uint64_t canonical(rank_state *rs, unsigned kind, int64_t id)
 {
     unsigned space = rec_kind_handle_space(kind);
     if (id < REC_HANDLE_DYNAMIC_BASE)
         return mix(space, (uint64_t)id); /* predefined or invalid: the same everywhere */
-    keyed *k = find_key(rs->canon, handle_key(space, id));
-    return k ? (uint64_t)k->value : mix(space + 100, (uint64_t)id);
+    int64_t value;
+    return keymap_get(&rs->canon, handle_key(space, id), &value) ? (uint64_t)value : mix(space + 100, (uint64_t)id);
 }
 
 /* The signature, and in *coarse the same without sizes and other plain
  * numbers: what a created handle is known by, so that a rank-specific size
  * (uneven decompositions) does not make every later use of the handle look
  * rank-specific too. */
-static uint64_t signature(const merger *m, const rank_state *rs, const rec_func_desc *f, const rec_record *r,
+static uint64_t signature(const merger *m, rank_state *rs, const rec_func_desc *f, const wrec *r,
                           uint64_t *coarse)
 {
     uint64_t h = mix(mix(mix(0x5151, r->func), r->depth), r->thread);
@@ -139,7 +108,7 @@ static uint64_t signature(const merger *m, const rank_state *rs, const rec_func_
  * identities of every later handle there). Two handles made by identical
  * calls look alike, which only lets their uses merge; each rank's own values
  * stay in the merged record. */
-static int note_created(rank_state *rs, const rec_func_desc *f, const rec_record *r, uint64_t coarse)
+static int note_created(rank_state *rs, const rec_func_desc *f, const wrec *r, uint64_t coarse)
 {
     int creates_ret = (f->flags & REC_FN_CREATES) && rec_kind_handle_space(f->ret_kind) && r->ret.i >= 0;
     int creates_arg = 0;
@@ -149,12 +118,12 @@ static int note_created(rank_state *rs, const rec_func_desc *f, const rec_record
         return 0;
     uint64_t base = mix(coarse, 0x77);
     if (creates_ret && r->ret.i >= REC_HANDLE_DYNAMIC_BASE &&
-        put_key(&rs->canon, handle_key(rec_kind_handle_space(f->ret_kind), r->ret.i), (int64_t)mix(base, 999)))
+        keymap_put(&rs->canon, handle_key(rec_kind_handle_space(f->ret_kind), r->ret.i), (int64_t)mix(base, 999)))
         return -1;
     for (unsigned a = 0; a < f->nargs; a++)
         if ((f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind) &&
             r->args[a].i >= REC_HANDLE_DYNAMIC_BASE &&
-            put_key(&rs->canon, handle_key(rec_kind_handle_space(f->args[a].kind), r->args[a].i),
+            keymap_put(&rs->canon, handle_key(rec_kind_handle_space(f->args[a].kind), r->args[a].i),
                     (int64_t)mix(base, a)))
             return -1;
     return 0;
@@ -307,6 +276,83 @@ static sig_entry *global_sig(merger *m, uint64_t sig)
     return s;
 }
 
+/* ---- the rank's signature table ---- */
+
+static uint32_t sig_home(uint64_t sig, uint32_t cap)
+{
+    return (uint32_t)(sig ^ sig >> 29) & (cap - 1);
+}
+
+/* The entry for sig, or NULL. */
+static rank_sig *rank_sig_find(const rank_state *rs, uint64_t sig)
+{
+    for (uint32_t i = rs->sig_cap ? sig_home(sig, rs->sig_cap) : 0; rs->sig_cap; i = (i + 1) & (rs->sig_cap - 1)) {
+        rank_sig *e = &rs->sig_tab[i];
+        if (!e->used)
+            return NULL;
+        if (e->sig == sig)
+            return e;
+    }
+    return NULL;
+}
+
+static rank_sig *sig_insert_slot(rank_sig *tab, uint32_t cap, uint64_t sig)
+{
+    rank_sig *tomb = NULL;
+    for (uint32_t i = sig_home(sig, cap);; i = (i + 1) & (cap - 1)) {
+        rank_sig *e = &tab[i];
+        if (!e->used)
+            return tomb ? tomb : e;
+        if (e->sig == sig)
+            return e;
+        if (!e->count && !tomb)
+            tomb = e;
+    }
+}
+
+/* Rebuilds the table with the live entries only (twice their number at
+ * least, so that it stays at most half full), then points the window's
+ * records at their entries' new places. */
+static int sig_rebuild(const merger *m, rank_state *rs)
+{
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < rs->sig_cap; i++)
+        live += rs->sig_tab[i].count != 0;
+    uint32_t cap = 16;
+    while (cap < 4 * (live + 1))
+        cap *= 2;
+    rank_sig *tab = calloc(cap, sizeof *tab);
+    if (!tab)
+        return -1;
+    for (uint32_t i = 0; i < rs->sig_cap; i++)
+        if (rs->sig_tab[i].count)
+            *sig_insert_slot(tab, cap, rs->sig_tab[i].sig) = rs->sig_tab[i];
+    free(rs->sig_tab);
+    rs->sig_tab = tab;
+    rs->sig_cap = cap;
+    rs->sig_used = live;
+    for (unsigned k = 0; k < rs->count; k++) {
+        wrec *w = rs->ring[(rs->head + k) % m->window];
+        w->rsig = rank_sig_find(rs, w->sig);
+    }
+    return 0;
+}
+
+/* The entry for sig, made (count 0) if there is none; NULL: out of memory. */
+static rank_sig *rank_sig_get(const merger *m, rank_state *rs, uint64_t sig)
+{
+    rank_sig *e = rank_sig_find(rs, sig);
+    if (e)
+        return e;
+    if ((rs->sig_used + 1) * 4 > rs->sig_cap * 3 && sig_rebuild(m, rs) != 0)
+        return NULL;
+    e = sig_insert_slot(rs->sig_tab, rs->sig_cap, sig);
+    if (!e->used)
+        rs->sig_used++;
+    *e = (rank_sig){.sig = sig, .used = 1};
+    return e;
+}
+
 static void set_head(merger *m, rank_state *rs, sig_entry *s)
 {
     rs->head_sig = s;
@@ -322,13 +368,10 @@ static void set_head(merger *m, rank_state *rs, sig_entry *s)
 static int push(merger *m, rank_state *rs, wrec *w)
 {
     sig_entry *s = global_sig(m, w->sig);
-    rank_sig *e;
-    HASH_FIND(hh, rs->sigs, &w->sig, sizeof w->sig, e);
-    if (!s || (!e && !(e = calloc(1, sizeof *e))))
+    rank_sig *e = s ? rank_sig_get(m, rs, w->sig) : NULL;
+    if (!e)
         return -1;
     if (!e->count) {
-        e->sig = w->sig;
-        HASH_ADD(hh, rs->sigs, sig, sizeof e->sig, e);
         s->ranks_with++;
         e->first = w;
     } else {
@@ -346,32 +389,60 @@ static int push(merger *m, rank_state *rs, wrec *w)
     return 0;
 }
 
-/* Reads records until the window is full or the rank's stream ends. */
-int fill(merger *m, rank_state *rs, rec_error *err)
+/* Reads up to READ_AHEAD records into the rank's queue of records not yet in
+ * the window: a rank's stream, decoder and handle tables are then worked on
+ * while they are in the cache, instead of once per merged record, which at
+ * thousands of ranks cost a dozen cache misses each. Signatures depend on
+ * the rank's own earlier records only, so reading ahead changes nothing. */
+static int read_ahead(merger *m, rank_state *rs, rec_error *err)
 {
-    while (!rs->done && rs->count < m->window) {
+    while (!rs->eof && rs->queued < READ_AHEAD) {
         rec_record r;
         int rc = rec_cursor_next(rs->cursor, &r, err);
         if (rc < 0)
             return -1;
         if (rc == 0) {
-            rs->done = 1;
+            rs->eof = 1;
             break;
         }
         const rec_func_desc *f = rec_table_lookup(m->table, r.func);
-        rec_layout_view lay;
-        layout_of(f, &lay);
-        wrec *w = copy_record(rs, &lay, &r);
+        wrec *w = copy_record(rs, layout_for(m, r.func), &r);
         if (!w) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
-        rec_record decoded; /* arrays decoded, as signatures read them */
-        wrec_to_record(w, &decoded);
         uint64_t coarse;
-        w->sig = signature(m, rs, f, &decoded, &coarse);
+        w->sig = signature(m, rs, f, w, &coarse);
         w->pos = rs->next_pos++;
-        if (note_created(rs, f, &decoded, coarse) != 0 || push(m, rs, w) != 0) {
+        w->next_same = NULL; /* the queue's link until the window takes it */
+        if (rs->queued++)
+            rs->queue_last->next_same = w;
+        else
+            rs->queue_first = w;
+        rs->queue_last = w;
+        if (note_created(rs, f, w, coarse) != 0) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Moves records into the window until it is full or the rank's stream ends. */
+int fill(merger *m, rank_state *rs, rec_error *err)
+{
+    while (!rs->done && rs->count < m->window) {
+        if (!rs->queued && read_ahead(m, rs, err) != 0)
+            return -1;
+        if (!rs->queued) {
+            rs->done = 1;
+            break;
+        }
+        wrec *w = rs->queue_first;
+        rs->queue_first = w->next_same;
+        w->next_same = NULL;
+        rs->queued--;
+        if (push(m, rs, w) != 0) {
             chunk_release(rs, w);
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
@@ -389,8 +460,7 @@ void pop(merger *m, rank_state *rs)
     rank_sig *e = w->rsig;
     e->first = w->next_same;
     if (--e->count == 0) {
-        HASH_DEL(rs->sigs, e);
-        free(e);
+        e->last = NULL;
         s->ranks_with--;
     }
     if (rs->hprev)
@@ -417,8 +487,7 @@ uint64_t distance(const merger *m, const rank_state *rs)
         const rank_state *o = &m->ranks[j];
         if (o == rs || !o->count)
             continue;
-        rank_sig *e;
-        HASH_FIND(hh, o->sigs, &sig, sizeof sig, e);
+        const rank_sig *e = rank_sig_find(o, sig);
         if (e && e->count) {
             uint64_t d = e->first->pos - o->ring[o->head]->pos;
             if (d < best)
@@ -426,4 +495,65 @@ uint64_t distance(const merger *m, const rank_state *rs)
         }
     }
     return best;
+}
+
+/* ---- prefetching ----
+ * At thousands of ranks nothing of a rank is still in the cache when its
+ * turn comes again, and each record would wait for a dozen cache lines one
+ * after the other. The merge loops call these a few ranks ahead instead, so
+ * that those lines arrive while other ranks are being worked on: the far
+ * stage loads what the near stage's addresses come from. */
+void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint32_t k)
+{
+    enum { FAR = 24, MID = 16, NEAR = 8, LAST = 4 };
+    if (k + FAR < n) {
+        __builtin_prefetch(group[k + FAR], 1);
+        __builtin_prefetch((const char *)group[k + FAR] + 64, 1);
+    }
+    if (k + MID < n) {
+        const rank_state *rs = group[k + MID];
+        if (rs->count)
+            __builtin_prefetch(&rs->ring[rs->head]);
+        __builtin_prefetch(&rs->ring[(rs->head + rs->count) % m->window], 1);
+        if (rs->queued) {
+            __builtin_prefetch(rs->queue_first, 1);
+        } else if (!rs->done) { /* it reads ahead this time */
+            __builtin_prefetch((const char *)rs + 128, 1);
+            __builtin_prefetch((const char *)rs + 192, 1);
+        }
+    }
+    if (k + NEAR < n) {
+        const rank_state *rs = group[k + NEAR];
+        if (rs->count) {
+            const wrec *w = rs->ring[rs->head];
+            for (unsigned line = 0; line < 256; line += 64)
+                __builtin_prefetch((const char *)w + line, 1);
+            if (rs->count > 1) /* pop makes it the head */
+                __builtin_prefetch(rs->ring[rs->head + 1 < m->window ? rs->head + 1 : 0]);
+        }
+        if (rs->queued) {
+            const wrec *q = rs->queue_first;
+            if (rs->sig_cap)
+                __builtin_prefetch(&rs->sig_tab[sig_home(q->sig, rs->sig_cap)], 1);
+            __builtin_prefetch((const char *)q - 64, 1); /* most often the last of its signature */
+        } else if (!rs->done) {
+            rec_cursor_prefetch(rs->cursor, 0);
+            if (rs->current)
+                __builtin_prefetch(rs->current, 1);
+        }
+    }
+    if (k + LAST < n) {
+        const rank_state *rs = group[k + LAST];
+        if (rs->count) {
+            const wrec *w = rs->ring[rs->head];
+            __builtin_prefetch(w->rsig, 1);
+            __builtin_prefetch(w->home, 1);
+        }
+        if (!rs->queued && !rs->done) {
+            rec_cursor_prefetch(rs->cursor, 1);
+            if (rs->current)
+                for (unsigned line = 0; line < 512; line += 64)
+                    __builtin_prefetch(rs->current->data + rs->current->used + line, 1);
+        }
+    }
 }

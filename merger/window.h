@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <uthash.h>
 
+#include "keymap.h"
 #include "recorder_format.h"
 
 /* One record in a rank's window: a deep copy (strings and arrays live in
@@ -15,6 +16,9 @@ struct sig_entry;
 
 /* Window records of a rank come from chunks: they leave in the order they
  * came, so a chunk is recycled once its last record is gone. */
+/* How many records a rank reads at a time. */
+enum { READ_AHEAD = 16 };
+
 typedef struct chunk {
     size_t used, cap;
     uint32_t live;
@@ -41,34 +45,38 @@ typedef struct wrec {
 
 struct sig_entry;
 
-/* Per rank: how many window records carry a signature, the first and last. */
+/* Per rank: how many window records carry a signature, the first and last.
+ * The entries live in the rank's open-addressing table (rank_state.sig_tab):
+ * one cache line a lookup. An entry whose count fell to 0 stays as a
+ * tombstone, revived when its signature comes back; the table is rebuilt when
+ * tombstones fill it. */
 typedef struct rank_sig {
     uint64_t sig;
     uint32_t count;
+    uint32_t used; /* 0: never used (ends a probe) */
     wrec *first, *last;
-    UT_hash_handle hh;
 } rank_sig;
 
-typedef struct keyed {
-    uint64_t key;
-    int64_t value;
-    UT_hash_handle hh;
-} keyed;
-
 typedef struct rank_state {
-    uint32_t rank;
-    rec_cursor *cursor;
-    int done;
-    wrec **ring; /* the window, oldest first from `head` */
-    unsigned head, count;
-    uint64_t next_pos;   /* stream index of the next record to read */
-    int64_t tick_offset; /* added to times to put them on the merged trace's clock */
-    rank_sig *sigs;
-    keyed *canon;   /* (space, id) -> canonical identity of the handle */
-    keyed *seen;    /* signature -> how many records of it created handles */
-    keyed *unified; /* (space, this rank's id) -> the merged trace's id */
+    /* What every merged record touches, in the first two cache lines (prefetched
+     * together, see prefetch_ahead); the rest is for reading ahead. */
+    _Alignas(64) uint32_t rank;
+    unsigned head, count; /* the window: ring[head] is the oldest of count */
+    int done;             /* the window will get no more records */
+    wrec **ring;
     struct sig_entry *head_sig;
     struct rank_state *hprev, *hnext; /* ranks whose head has head_sig */
+    rank_sig *sig_tab; /* sig_cap entries, a power of two */
+    uint32_t sig_cap, queued;
+    wrec *queue_first, *queue_last; /* read, not yet in the window (see read_ahead), linked by next_same */
+    int64_t tick_offset; /* added to times to put them on the merged trace's clock */
+    keymap unified;      /* (space, this rank's id) -> the merged trace's id; its memo is hot */
+    /* reading ahead */
+    rec_cursor *cursor;
+    int eof;           /* the stream has none left to read */
+    uint32_t sig_used; /* signature table entries used since its last rebuild */
+    uint64_t next_pos; /* stream index of the next record to read */
+    keymap canon;      /* (space, id) -> canonical identity of the handle */
     chunk *current, *spare;
 } rank_state;
 

@@ -1,11 +1,12 @@
 /* bench-merge: merge throughput and its growth with the number of ranks.
- *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M]
+ *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--keep]
  * For each rank count, writes a synthetic SPMD trace (N records per rank:
  * strided pwrites at rank-dependent offsets, a barrier every 50 calls, and
  * now and then a call only some ranks make), merges it, and prints records
  * per second, the time per record relative to the smallest run, merged
  * records per rank record, and peak memory. Each size runs in its own child
- * process, so peak memory is that size's alone. */
+ * process, so peak memory is that size's alone. --keep leaves each trace and
+ * its merge in place (their paths on stderr), to profile recorder-merge alone. */
 #define _GNU_SOURCE
 #include "rec_function_ids.h"
 #include "recorder_merge.h"
@@ -88,7 +89,7 @@ typedef struct result {
     int ok;
 } result;
 
-static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window)
+static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window, int keep)
 {
     result res = {0};
     char dir[4096], out[4200];
@@ -127,6 +128,10 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
     getrusage(RUSAGE_SELF, &ru);
     res.peak_kb = ru.ru_maxrss;
     res.ok = 1;
+    if (keep) {
+        fprintf(stderr, "bench-merge: kept %s (merged: %s)\n", dir, out);
+        return res;
+    }
     char cmd[4300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
@@ -138,6 +143,7 @@ int main(int argc, char **argv)
 {
     uint64_t records = 10000;
     unsigned window = 200;
+    int keep = 0;
     char ranks_list[256] = "64,256,1024,4096";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--records") && i + 1 < argc)
@@ -146,8 +152,10 @@ int main(int argc, char **argv)
             snprintf(ranks_list, sizeof ranks_list, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--window") && i + 1 < argc)
             window = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--keep"))
+            keep = 1;
         else {
-            fprintf(stderr, "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M]\n");
+            fprintf(stderr, "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--keep]\n");
             return 2;
         }
     }
@@ -171,7 +179,7 @@ int main(int argc, char **argv)
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            result res = run_size(base, nranks, records, window);
+            result res = run_size(base, nranks, records, window, keep);
             if (write(fds[1], &res, sizeof res) != sizeof res)
                 _exit(1);
             _exit(0);
@@ -193,7 +201,8 @@ int main(int argc, char **argv)
                (unsigned long long)res.records_out, (double)res.records_out / (double)records);
         fflush(stdout);
     }
-    rmdir(base);
+    if (!keep)
+        rmdir(base);
     printf("goals: 4096 ranks x 10k records merged in <= 60 s; per-record time grows <= 1.3x from 64 to 4096 ranks\n");
     return 0;
 }
