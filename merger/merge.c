@@ -1,10 +1,8 @@
-/* merge.c: the merge loop, and how a group of records becomes one merged
- * record: a rank set, the first rank's values, and for each field that
- * differs an affine relation with the rank or a per-rank vector. Handles a
- * group creates get one id in the merged trace (aliases keep each rank's
- * own id recoverable). */
+/* merge.c: the merge loop: which group of ranks goes next (the complete-group
+ * rule, or paper 003's farthest-match rule when none is complete), the
+ * driver, and the merged trace's metadata. Records are built in emit.c. */
 #define _GNU_SOURCE
-#include "merge_internal.h"
+#include "emit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -38,11 +36,28 @@ static void layout_of(const rec_func_desc *f, rec_layout_view *lay)
     lay->own_fields = lay->used_handles = lay->created_handles = 0;
     for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
         lay->space[i] = (uint8_t)rec_kind_handle_space(lay->kind[i]);
-        lay->created[i] = i < lay->nargs ? (f->args[i].flags & REC_ARG_CREATE) != 0 : (f->flags & REC_FN_CREATES) != 0;
+        lay->created[i] =
+            i < lay->nargs ? (f->args[i].flags & REC_ARG_CREATE) != 0 : (f->flags & REC_FN_CREATES) != 0;
         if (lay->cls[i] == REC_CLASS_PATH || (lay->space[i] && lay->cls[i] == REC_CLASS_ARRAY))
             lay->own_fields |= 1u << i;
         else if (lay->space[i] && lay->cls[i] == REC_CLASS_INT)
             *(lay->created[i] ? &lay->created_handles : &lay->used_handles) |= 1u << i;
+    }
+    for (unsigned i = 0; i < lay->nfields; i++)
+        if (lay->cls[i] == REC_CLASS_STR || lay->cls[i] == REC_CLASS_ARRAY)
+            lay->bytes_fields |= 1u << i;
+    for (unsigned a = 0; a < f->nargs; a++) {
+        const rec_arg_desc *d = &f->args[a];
+        if (!(d->flags & REC_ARG_SIG) || (d->flags & REC_ARG_CREATE))
+            continue;
+        /* A collective call matches across its communicator by definition: what
+         * each rank moves (counts, sizes, datatypes) may differ and stays in the
+         * merged record as per-rank values. */
+        if ((f->flags & REC_FN_COLLECTIVE) &&
+            (d->kind == REC_KIND_MPI_DATATYPE || d->kind == REC_KIND_MPI_DATATYPE_ARRAY ||
+             ((lay->cls[a] == REC_CLASS_INT || lay->cls[a] == REC_CLASS_ARRAY) && !lay->space[a])))
+            continue;
+        lay->sig_fields |= 1u << a;
     }
 }
 
@@ -145,275 +160,6 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
     return group_of(m, best->head_sig, group);
 }
 
-/* ---- building the merged record ---- */
-
-typedef struct emit_buffers {
-    wrec **recs;          /* per group member: its window record, read in place */
-    uint8_t *done;        /* per group member: already translated */
-    rec_value *values;    /* per variation x member */
-    rec_variation *vars;
-    rec_rank_range *ranges;
-} emit_buffers;
-
-static int same_value(unsigned cls, const rec_value *a, const rec_value *b)
-{
-    switch (cls) {
-    case REC_CLASS_STR:
-        return a->len == b->len && (!a->len || memcmp(a->ptr, b->ptr, a->len) == 0);
-    case REC_CLASS_ARRAY:
-        return a->len == b->len && (!a->len || memcmp(a->ptr, b->ptr, a->len * sizeof(int64_t)) == 0);
-    default:
-        return a->i == b->i;
-    }
-}
-
-/* Ranks ascending -> (first, count, stride) runs. */
-static uint32_t rank_ranges(rank_state **group, uint32_t n, rec_rank_range *out)
-{
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n;) {
-        rec_rank_range g = {group[i]->rank, 1, 1};
-        if (i + 1 < n) {
-            g.stride = group[i + 1]->rank - group[i]->rank;
-            while (i + g.count < n && group[i + g.count]->rank == g.first + g.count * g.stride)
-                g.count++;
-        }
-        if (g.count == 1)
-            g.stride = 1;
-        out[k++] = g;
-        i += g.count;
-    }
-    return k;
-}
-
-static int64_t get_scalar(const wrec *r, const rec_layout_view *lay, unsigned field)
-{
-    if (field == REC_FIELD_TSTART)
-        return (int64_t)r->tstart;
-    if (field == REC_FIELD_TEND)
-        return (int64_t)r->tend;
-    return field < lay->nargs ? r->args[field].i : field == lay->nargs ? r->ret.i : r->err;
-}
-
-static rec_value get_value(const wrec *r, const rec_layout_view *lay, unsigned field)
-{
-    if (field >= REC_FIELD_TSTART || field > lay->nargs)
-        return (rec_value){.i = get_scalar(r, lay, field)};
-    return field < lay->nargs ? r->args[field] : r->ret;
-}
-
-/* Which fields differ between the members: bit i for field i, bits
- * REC_MAX_FIELDS and REC_MAX_FIELDS + 1 for the start and end times. One pass
- * over the members, not one per field: at thousands of ranks each pass
- * reads every member's record again from beyond the first-level cache. */
-static uint64_t fields_that_differ(wrec *const *recs, uint32_t n, const rec_layout_view *lay)
-{
-    const uint64_t times = 3ull << REC_MAX_FIELDS;
-    uint64_t all = times, differ = 0;
-    for (unsigned i = 0; i < lay->nfields; i++)
-        if (lay->cls[i] != REC_CLASS_NONE)
-            all |= 1ull << i;
-    const wrec *first = recs[0];
-    for (uint32_t k = 1; k < n && differ != all; k++) {
-        const wrec *r = recs[k];
-        if (r->tstart != first->tstart)
-            differ |= 1ull << REC_MAX_FIELDS;
-        if (r->tend != first->tend)
-            differ |= 2ull << REC_MAX_FIELDS;
-        for (uint64_t todo = all & ~differ & ~times; todo; todo &= todo - 1) {
-            unsigned i = (unsigned)__builtin_ctzll(todo);
-            rec_value x = get_value(first, lay, i), y = get_value(r, lay, i);
-            if (!same_value(lay->cls[i], &x, &y))
-                differ |= 1ull << i;
-        }
-    }
-    return differ;
-}
-
-/* The variation of a field the members disagree on: affine in the rank when
- * an exact relation holds, else a vector. */
-static void vary(rank_state **group, uint32_t n, const rec_layout_view *lay, unsigned field, emit_buffers *b,
-                uint32_t *nvars, size_t *nvalues)
-{
-    unsigned cls = field >= REC_FIELD_TSTART ? REC_CLASS_INT : lay->cls[field];
-    rec_variation *var = &b->vars[(*nvars)++];
-    *var = (rec_variation){.field = (uint16_t)field, .relation = REC_REL_VECTOR};
-    if (cls == REC_CLASS_INT || cls == REC_CLASS_PATH) {
-        int64_t r0 = group[0]->rank, r1 = group[1]->rank;
-        int64_t v0 = get_scalar(b->recs[0], lay, field), v1 = get_scalar(b->recs[1], lay, field);
-        int64_t dv = (int64_t)((uint64_t)v1 - (uint64_t)v0);
-        if (dv % (r1 - r0) == 0) {
-            int64_t a = dv / (r1 - r0);
-            int64_t c = (int64_t)((uint64_t)v0 - (uint64_t)a * (uint64_t)r0);
-            int affine = 1;
-            for (uint32_t k = 2; k < n && affine; k++)
-                affine = get_scalar(b->recs[k], lay, field) ==
-                         (int64_t)((uint64_t)a * (uint64_t)group[k]->rank + (uint64_t)c);
-            if (affine) {
-                var->relation = REC_REL_AFFINE;
-                var->a = a;
-                var->b = c;
-                return;
-            }
-        }
-    }
-    var->values = b->values + *nvalues;
-    for (uint32_t k = 0; k < n; k++)
-        b->values[(*nvalues)++] = get_value(b->recs[k], lay, field);
-}
-
-static int64_t unify_lookup(rank_state *rs, unsigned space, int64_t id)
-{
-    int64_t merged;
-    return keymap_get(&rs->unified, handle_key(space, id), &merged) ? merged : id;
-}
-
-/* The merged trace's id for a handle the group creates in field `field`:
- * the first rank's own id if no other handle took it, else a fresh one. */
-static int unify_created(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b,
-                         const rec_layout_view *lay, unsigned field)
-{
-    unsigned kind = lay->kind[field], space = rec_kind_handle_space(kind);
-    int64_t own = field < lay->nargs ? b->recs[0]->args[field].i : b->recs[0]->ret.i;
-    if (own < REC_HANDLE_DYNAMIC_BASE)
-        return 0;
-    int64_t merged = own;
-    int64_t used;
-    uint64_t key = handle_key(space, merged);
-    if (keymap_get(&m->merged_ids_used, key, &used)) {
-        merged = m->next_merged_id[space]++;
-        key = handle_key(space, merged);
-    }
-    if (merged >= m->next_merged_id[space])
-        m->next_merged_id[space] = merged + 1;
-    if (keymap_put(&m->merged_ids_used, key, 1) != 0)
-        return -1;
-    for (uint32_t k = 0; k < n; k++) {
-        rec_value *v = field < lay->nargs ? &b->recs[k]->args[field] : &b->recs[k]->ret;
-        if (v->i < REC_HANDLE_DYNAMIC_BASE)
-            continue; /* this rank's call failed: its value stays */
-        if (keymap_put(&group[k]->unified, handle_key(space, v->i), merged) != 0)
-            return -1;
-        if (v->i != merged && rec_writer_handle_alias(w, group[k]->rank, kind, merged, v->i) != 0)
-            return -1;
-        v->i = merged;
-    }
-    return 0;
-}
-
-/* A handle the record uses: its merged id if its creation was seen. A handle
- * first seen in use (made by an untraced call, e.g. inside MPI-IO) is
- * unified here, once per distinct value across the group, so that its number
- * can never be mistaken for another handle's merged id. */
-static int unify_used(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b,
-                      const rec_layout_view *lay, unsigned field)
-{
-    unsigned kind = lay->kind[field], space = rec_kind_handle_space(kind);
-    memset(b->done, 0, n);
-    for (uint32_t k = 0; k < n; k++) {
-        rec_value *v = field < lay->nargs ? &b->recs[k]->args[field] : &b->recs[k]->ret;
-        if (v->i < REC_HANDLE_DYNAMIC_BASE || b->done[k])
-            continue;
-        int64_t known;
-        uint64_t key = handle_key(space, v->i);
-        if (keymap_get(&group[k]->unified, key, &known)) {
-            v->i = known;
-            continue;
-        }
-        int64_t own = v->i, merged = own;
-        int64_t used;
-        uint64_t mkey = handle_key(space, merged);
-        if (keymap_get(&m->merged_ids_used, mkey, &used)) {
-            merged = m->next_merged_id[space]++;
-            mkey = handle_key(space, merged);
-        }
-        if (merged >= m->next_merged_id[space])
-            m->next_merged_id[space] = merged + 1;
-        if (keymap_put(&m->merged_ids_used, mkey, 1) != 0)
-            return -1;
-        /* every member still to come with the same number shares it */
-        for (uint32_t j = k; j < n; j++) {
-            rec_value *x = field < lay->nargs ? &b->recs[j]->args[field] : &b->recs[j]->ret;
-            if (x->i != own || b->done[j])
-                continue;
-            int64_t mine;
-            if (keymap_get(&group[j]->unified, key, &mine))
-                continue;
-            if (keymap_put(&group[j]->unified, key, merged) != 0)
-                return -1;
-            if (merged != own && rec_writer_handle_alias(w, group[j]->rank, kind, merged, own) != 0)
-                return -1;
-            x->i = merged;
-            b->done[j] = 1;
-        }
-    }
-    return 0;
-}
-
-static int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b, rec_merge_stats *st,
-                rec_error *err)
-{
-    const wrec *head = group[0]->ring[group[0]->head];
-    const rec_layout_view *lay = layout_for(m, head->func);
-    for (uint32_t k = 0; k < n; k++) {
-        prefetch_ahead(m, group, n, k);
-        rank_state *rs = group[k];
-        wrec *r = rs->ring[rs->head];
-        b->recs[k] = r; /* translated in place: the window's copy is popped next */
-        r->tstart += (uint64_t)rs->tick_offset;
-        r->tend += (uint64_t)rs->tick_offset;
-        for (uint32_t todo = lay->own_fields; todo; todo &= todo - 1) {
-            unsigned i = (unsigned)__builtin_ctz(todo);
-            rec_value *v = i < lay->nargs ? &r->args[i] : &r->ret;
-            if (lay->cls[i] == REC_CLASS_PATH) {
-                const char *p = rec_cursor_path(rs->cursor, v->i);
-                v->i = p ? rec_writer_path_id(w, p) : -1;
-            } else {
-                int64_t *e = (int64_t *)v->ptr; /* the window's own copy */
-                for (uint32_t x = 0; x < v->len; x++)
-                    e[x] = unify_lookup(rs, lay->space[i], e[x]);
-            }
-        }
-    }
-    for (uint32_t todo = lay->used_handles; todo; todo &= todo - 1)
-        if (unify_used(m, w, group, n, b, lay, (unsigned)__builtin_ctz(todo)) != 0) {
-            snprintf(err->msg, sizeof err->msg, "out of memory");
-            return -1;
-        }
-    for (uint32_t todo = lay->created_handles; todo; todo &= todo - 1)
-        if (unify_created(m, w, group, n, b, lay, (unsigned)__builtin_ctz(todo)) != 0) {
-            snprintf(err->msg, sizeof err->msg, "out of memory");
-            return -1;
-        }
-    uint32_t nvars = 0;
-    size_t nvalues = 0;
-    if (n > 1) {
-        uint64_t differ = fields_that_differ(b->recs, n, lay);
-        for (unsigned i = 0; i < lay->nfields; i++)
-            if (differ >> i & 1)
-                vary(group, n, lay, i, b, &nvars, &nvalues);
-        if (differ >> REC_MAX_FIELDS & 1)
-            vary(group, n, lay, REC_FIELD_TSTART, b, &nvars, &nvalues);
-        if (differ >> (REC_MAX_FIELDS + 1) & 1)
-            vary(group, n, lay, REC_FIELD_TEND, b, &nvars, &nvalues);
-    }
-    rec_merge_info mi = {.nranks = n, .nvars = nvars, .vars = b->vars, .ranges = b->ranges};
-    mi.nranges = rank_ranges(group, n, b->ranges);
-    int everyone = n == m->nranks && nvars == 0;
-    rec_record base;
-    wrec_to_record(b->recs[0], &base);
-    if (rec_writer_append_merged(w, &base, everyone ? NULL : &mi, err) != 0)
-        return -1;
-    st->records_out++;
-    if (n == m->nranks)
-        st->merged_all++;
-    else if (n > 1)
-        st->merged_group++;
-    else
-        st->single++;
-    return 0;
-}
-
 /* ---- the driver ---- */
 
 static int make_dirs(const char *path)
@@ -439,6 +185,7 @@ static void merger_free(merger *m)
         rank_state *rs = &m->ranks[i];
         while (rs->count)
             pop(m, rs);
+        chunk_settle(rs);
         for (wrec *w = rs->queue_first, *next; rs->queued; rs->queued--, w = next) {
             next = w->next_same;
             chunk_release(rs, w);
@@ -531,16 +278,11 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     m.layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *m.layouts);
     m.layout_ready = calloc(REC_FUNCTION_ID_LIMIT, 1);
     rank_state **group = calloc(m.nranks, sizeof *group);
-    emit_buffers b = {
-        .recs = calloc(m.nranks, sizeof *b.recs),
-        .done = calloc(m.nranks, 1),
-        .values = calloc(((size_t)REC_MAX_FIELDS + 2) * m.nranks, sizeof *b.values),
-        .vars = calloc(REC_MAX_FIELDS + 2, sizeof *b.vars),
-        .ranges = calloc(m.nranks, sizeof *b.ranges),
-    };
+    emit_buffers b;
+    int buffers_ok = emit_buffers_init(&b, m.nranks) == 0;
     rec_writer *w = NULL;
     int rc = -1;
-    if (!m.ranks || !m.bucket || !m.layouts || !m.layout_ready || !group || !b.recs || !b.values || !b.vars || !b.ranges) {
+    if (!m.ranks || !m.bucket || !m.layouts || !m.layout_ready || !group || !buffers_ok) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;
     }
@@ -590,20 +332,33 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     for (uint32_t r = 0; r < m.nranks; r++)
         m.live += m.ranks[r].count != 0;
     double last_report = t0;
+    uint64_t reported = 0;
+    unsigned lockstep_wait = 0;
     for (;;) {
         uint32_t n = choose(&m, o->paper_rule, group, st);
         if (!n)
             break;
-        if (emit(&m, w, group, n, &b, st, err) != 0)
-            goto done;
-        for (uint32_t k = 0; k < n; k++) {
-            prefetch_ahead(&m, group, n, k);
-            pop(&m, group[k]);
-            if (fill(&m, group[k], err) != 0)
+        int batch = 0;
+        if (!o->paper_rule && n == m.live && !lockstep_wait) {
+            if ((batch = emit_lockstep(&m, w, group, n, &b, st, err)) < 0)
                 goto done;
-            m.live -= !group[k]->count;
+            lockstep_wait = batch ? 0 : 4; /* the runs of alike calls broke: retry in a while */
+        } else if (lockstep_wait) {
+            lockstep_wait--;
         }
-        if (o->progress && (st->records_out & 4095) == 0) {
+        if (!batch) {
+            if (emit(&m, w, group, n, &b, st, err) != 0)
+                goto done;
+            for (uint32_t k = 0; k < n; k++) {
+                prefetch_ahead(&m, group, n, k);
+                pop(&m, group[k]);
+                if (fill(&m, group[k], err) != 0)
+                    goto done;
+                m.live -= !group[k]->count;
+            }
+        }
+        if (o->progress && st->records_out >> 12 != reported) {
+            reported = st->records_out >> 12;
             double tnow = now();
             if (tnow - t0 > 1.0 && tnow - last_report > 1.0) {
                 fprintf(stderr, "%s: %.0f%% (%llu of %llu records), %.1f s\n", o->tool,
@@ -624,11 +379,7 @@ done:
         rec_writer_discard(w);
     merger_free(&m);
     free(group);
-    free(b.recs);
-    free(b.done);
-    free(b.values);
-    free(b.vars);
-    free(b.ranges);
+    emit_buffers_free(&b);
     rec_trace_close(t);
     return rc;
 }

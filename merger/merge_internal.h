@@ -13,8 +13,10 @@ typedef struct rec_layout_view {
     uint8_t kind[REC_MAX_FIELDS];
     uint8_t space[REC_MAX_FIELDS];   /* the handle space, 0: not a handle */
     uint8_t created[REC_MAX_FIELDS]; /* a handle the call creates */
-    uint32_t own_fields; /* fields each rank translates on its own: paths, arrays of handles */
+    uint32_t own_fields;             /* fields each rank translates on its own: paths, arrays of handles */
     uint32_t used_handles, created_handles; /* integer handle fields, unified across the group */
+    uint32_t sig_fields;                    /* arguments the signature reads */
+    uint32_t bytes_fields;                  /* strings and arrays: their bytes follow the window record */
 } rec_layout_view;
 
 struct merger;
@@ -31,7 +33,7 @@ typedef struct merger {
     uint32_t max_bucket;
     uint64_t records_in;
     int64_t next_merged_id[REC_SPACE_COUNT];
-    keymap merged_ids_used; /* (space, id) already given to a handle in the merged trace */
+    keymap merged_ids_used;   /* (space, id) already given to a handle in the merged trace */
     rec_layout_view *layouts; /* REC_FUNCTION_ID_LIMIT, filled on first use */
     uint8_t *layout_ready;
     uint32_t live; /* ranks whose window is not empty */
@@ -41,10 +43,14 @@ typedef struct merger {
 int fill(merger *m, rank_state *rs, rec_error *err);
 void pop(merger *m, rank_state *rs);
 void chunk_release(rank_state *rs, wrec *w);
+void chunk_settle(rank_state *rs);
 void update_complete(merger *m, sig_entry *s);
 uint64_t distance(const merger *m, const rank_state *rs);
-void wrec_to_record(const wrec *w, rec_record *r);
+void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r);
 uint64_t handle_key(unsigned space, int64_t id);
 void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint32_t k);
+void prefetch_heads(rank_state *const *group, uint32_t n, uint32_t k);
+void prefetch_refill(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch);
+void prefetch_batch(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch);
 
 #endif

@@ -25,10 +25,10 @@
 #include "recorder_format.h"
 
 typedef struct rec_merge_options {
-    unsigned window;      /* records per rank under consideration; default 200 */
-    int paper_rule;       /* 1: the paper's rule only (no group merges) */
-    int progress;         /* 1: progress on stderr after a second */
-    const char *tool;     /* name for progress lines */
+    unsigned window;  /* records per rank under consideration; default 200 */
+    int paper_rule;   /* 1: the paper's rule only (no group merges) */
+    int progress;     /* 1: progress on stderr after a second */
+    const char *tool; /* name for progress lines */
 } rec_merge_options;
 
 typedef struct rec_merge_stats {
@@ -46,7 +46,7 @@ typedef struct rec_merge_stats {
 void rec_merge_options_init(rec_merge_options *o);
 /* Merges the per-rank trace in `in_dir` into the merged trace `out_dir`
  * (created if missing). 0, or -1 with err naming the file and reason. */
-int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_merge_stats *stats,
-                     rec_error *err);
+int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o,
+                     rec_merge_stats *stats, rec_error *err);
 
 #endif

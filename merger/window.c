@@ -37,68 +37,57 @@ uint64_t handle_key(unsigned space, int64_t id)
 }
 
 /* A handle as the signature sees it: what created it, not its number. */
-static uint64_t canonical(rank_state *rs, unsigned kind, int64_t id)
+static uint64_t canonical(rank_state *rs, unsigned space, int64_t id)
 {
-    unsigned space = rec_kind_handle_space(kind);
     if (id < REC_HANDLE_DYNAMIC_BASE)
         return mix(space, (uint64_t)id); /* predefined or invalid: the same everywhere */
     int64_t value;
-    return keymap_get(&rs->canon, handle_key(space, id), &value) ? (uint64_t)value : mix(space + 100, (uint64_t)id);
+    return keymap_get(&rs->canon, handle_key(space, id), &value) ? (uint64_t)value
+                                                                 : mix(space + 100, (uint64_t)id);
 }
 
 /* The signature, and in *coarse the same without sizes and other plain
  * numbers: what a created handle is known by, so that a rank-specific size
  * (uneven decompositions) does not make every later use of the handle look
  * rank-specific too. */
-static uint64_t signature(const merger *m, rank_state *rs, const rec_func_desc *f, const wrec *r,
-                          uint64_t *coarse)
+static uint64_t signature(rank_state *rs, const rec_layout_view *lay, const wrec *r, uint64_t *coarse)
 {
     uint64_t h = mix(mix(mix(0x5151, r->func), r->depth), r->thread);
     uint64_t c = h;
-    for (unsigned a = 0; a < f->nargs; a++) {
-        const rec_arg_desc *d = &f->args[a];
-        if (!(d->flags & REC_ARG_SIG) || (d->flags & REC_ARG_CREATE))
-            continue;
-        /* A collective call matches across its communicator by definition: what
-         * each rank moves (counts, sizes, datatypes) may differ and stays in the
-         * merged record as per-rank values. */
-        if ((f->flags & REC_FN_COLLECTIVE) &&
-            (d->kind == REC_KIND_MPI_DATATYPE || d->kind == REC_KIND_MPI_DATATYPE_ARRAY ||
-             (rec_kind_class(d->kind) == REC_CLASS_INT && !rec_kind_handle_space(d->kind)) ||
-             (rec_kind_class(d->kind) == REC_CLASS_ARRAY && !rec_kind_handle_space(d->kind))))
-            continue;
-        const rec_value *v = &r->args[a];
-        switch (rec_kind_class(d->kind)) {
+    for (uint32_t todo = lay->sig_fields; todo; todo &= todo - 1) {
+        unsigned a = (unsigned)__builtin_ctz(todo), space = lay->space[a];
+        rec_value v = wrec_value(r, lay->cls[a], a);
+        switch (lay->cls[a]) {
         case REC_CLASS_INT:
-            if (rec_kind_handle_space(d->kind)) {
-                h = mix(h, canonical(rs, d->kind, v->i));
-                c = mix(c, canonical(rs, d->kind, v->i));
+            if (space) {
+                uint64_t id = canonical(rs, space, v.i);
+                h = mix(h, id);
+                c = mix(c, id);
             } else {
-                h = mix(h, (uint64_t)v->i);
+                h = mix(h, (uint64_t)v.i);
             }
             break;
         case REC_CLASS_PATH: {
-            const char *p = rec_cursor_path(rs->cursor, v->i);
+            const char *p = rec_cursor_path(rs->cursor, v.i);
             h = p ? masked_hash(h, p, strlen(p)) : mix(h, 0);
             c = p ? masked_hash(c, p, strlen(p)) : mix(c, 0);
             break;
         }
         case REC_CLASS_STR:
-            h = masked_hash(h, v->ptr, v->len);
-            c = masked_hash(c, v->ptr, v->len);
+            h = masked_hash(h, v.ptr, v.len);
+            c = masked_hash(c, v.ptr, v.len);
             break;
         case REC_CLASS_ARRAY: {
-            const int64_t *e = v->ptr; /* wrec arrays are decoded */
-            h = mix(h, v->len);
-            for (uint32_t k = 0; k < v->len; k++)
-                h = mix(h, rec_kind_handle_space(d->kind) ? canonical(rs, d->kind, e[k]) : (uint64_t)e[k]);
+            const int64_t *e = v.ptr; /* wrec arrays are decoded */
+            h = mix(h, v.len);
+            for (uint32_t k = 0; k < v.len; k++)
+                h = mix(h, space ? canonical(rs, space, e[k]) : (uint64_t)e[k]);
             break;
         }
         default:
             break;
         }
     }
-    (void)m;
     *coarse = c;
     return h;
 }
@@ -108,24 +97,17 @@ static uint64_t signature(const merger *m, rank_state *rs, const rec_func_desc *
  * identities of every later handle there). Two handles made by identical
  * calls look alike, which only lets their uses merge; each rank's own values
  * stay in the merged record. */
-static int note_created(rank_state *rs, const rec_func_desc *f, const wrec *r, uint64_t coarse)
+static int note_created(rank_state *rs, const rec_layout_view *lay, const wrec *r, uint64_t coarse)
 {
-    int creates_ret = (f->flags & REC_FN_CREATES) && rec_kind_handle_space(f->ret_kind) && r->ret.i >= 0;
-    int creates_arg = 0;
-    for (unsigned a = 0; a < f->nargs; a++)
-        creates_arg |= (f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind);
-    if (!creates_ret && !creates_arg)
+    if (!lay->created_handles)
         return 0;
     uint64_t base = mix(coarse, 0x77);
-    if (creates_ret && r->ret.i >= REC_HANDLE_DYNAMIC_BASE &&
-        keymap_put(&rs->canon, handle_key(rec_kind_handle_space(f->ret_kind), r->ret.i), (int64_t)mix(base, 999)))
-        return -1;
-    for (unsigned a = 0; a < f->nargs; a++)
-        if ((f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind) &&
-            r->args[a].i >= REC_HANDLE_DYNAMIC_BASE &&
-            keymap_put(&rs->canon, handle_key(rec_kind_handle_space(f->args[a].kind), r->args[a].i),
-                    (int64_t)mix(base, a)))
+    for (uint32_t todo = lay->created_handles; todo; todo &= todo - 1) {
+        unsigned i = (unsigned)__builtin_ctz(todo);
+        if (r->v[i] >= REC_HANDLE_DYNAMIC_BASE && keymap_put(&rs->canon, handle_key(lay->space[i], r->v[i]),
+                                                             (int64_t)mix(base, i < lay->nargs ? i : 999)))
             return -1;
+    }
     return 0;
 }
 
@@ -162,10 +144,9 @@ static void *chunk_alloc(rank_state *rs, size_t size, chunk **home)
     return p;
 }
 
-void chunk_release(rank_state *rs, wrec *w)
+static void chunk_retire(rank_state *rs, chunk *c)
 {
-    chunk *c = w->home;
-    if (--c->live || c == rs->current)
+    if (c->live || c == rs->current)
         return;
     if (!rs->spare && c->cap == CHUNK_BYTES)
         rs->spare = c;
@@ -173,65 +154,94 @@ void chunk_release(rank_state *rs, wrec *w)
         free(c);
 }
 
+void chunk_release(rank_state *rs, wrec *w)
+{
+    w->home->live--;
+    chunk_retire(rs, w->home);
+}
+
+/* Popped records leave in order, so their chunk's count is settled once a
+ * chunk (when the pops move on to the next one) rather than once a record:
+ * at thousands of ranks each chunk header is one more cache miss. */
+static void chunk_release_popped(rank_state *rs, wrec *w)
+{
+    if (w->home != rs->popped_home) {
+        chunk_settle(rs);
+        rs->popped_home = w->home;
+    }
+    rs->popped++;
+}
+
+void chunk_settle(rank_state *rs)
+{
+    chunk *c = rs->popped_home;
+    if (!c)
+        return;
+    c->live -= rs->popped;
+    rs->popped_home = NULL;
+    rs->popped = 0;
+    chunk_retire(rs, c);
+}
+
+/* Field i of a decoded record: an argument, the return value or errno. */
+static rec_value field_of(const rec_record *r, const rec_layout_view *lay, unsigned i)
+{
+    return i < lay->nargs ? r->args[i] : i == lay->nargs ? r->ret : (rec_value){.i = r->err};
+}
+
 static wrec *copy_record(rank_state *rs, const rec_layout_view *lay, const rec_record *r)
 {
     size_t extra = 0;
-    for (unsigned i = 0; i <= lay->nargs && i < lay->nfields; i++) {
-        const rec_value *v = i < lay->nargs ? &r->args[i] : &r->ret;
-        if (lay->cls[i] == REC_CLASS_STR)
-            extra += v->len;
-        else if (lay->cls[i] == REC_CLASS_ARRAY)
-            extra += v->len * sizeof(int64_t);
+    for (uint32_t todo = lay->bytes_fields; todo; todo &= todo - 1) {
+        unsigned i = (unsigned)__builtin_ctz(todo);
+        size_t len = field_of(r, lay, i).len;
+        extra += lay->cls[i] == REC_CLASS_ARRAY ? len * sizeof(int64_t) : len;
     }
     chunk *home;
-    wrec *w = chunk_alloc(rs, sizeof *w + lay->nargs * sizeof(rec_value) + extra, &home);
+    wrec *w = chunk_alloc(rs, sizeof *w + lay->nfields * sizeof(int64_t) + extra, &home);
     if (!w)
         return NULL;
     w->home = home;
     w->next_same = NULL;
-    w->tstart = r->tstart;
-    w->tend = r->tend;
-    w->err = r->err;
+    w->tstart = r->tstart + (uint64_t)rs->tick_offset;
+    w->tend = r->tend + (uint64_t)rs->tick_offset;
     w->thread = r->thread;
     w->func = r->func;
     w->depth = r->depth;
-    w->nargs = (uint8_t)lay->nargs;
-    memcpy(w->args, r->args, lay->nargs * sizeof(rec_value));
-    w->ret = r->ret;
-    uint8_t *p = (uint8_t *)&w->args[lay->nargs];
+    w->nfields = (uint8_t)lay->nfields;
+    for (unsigned i = 0; i < lay->nfields; i++)
+        w->v[i] = field_of(r, lay, i).i;
+    uint8_t *p = (uint8_t *)&w->v[lay->nfields];
     /* hardening: arrays first, strings after them, so that every int64_t
      * element is aligned (a string before an array misaligned it) */
-    for (unsigned i = 0; i <= lay->nargs && i < lay->nfields; i++) {
-        rec_value *v = i < lay->nargs ? &w->args[i] : &w->ret;
-        if (lay->cls[i] == REC_CLASS_ARRAY) {
-            rec_value_array(v, (int64_t *)(void *)p, v->len);
-            v->ptr = p;
-            v->encoded = 0;
-            v->i = 0;
-            p += v->len * sizeof(int64_t);
+    for (int strings = 0; strings < 2; strings++)
+        for (uint32_t todo = lay->bytes_fields; todo; todo &= todo - 1) {
+            unsigned i = (unsigned)__builtin_ctz(todo);
+            if ((lay->cls[i] == REC_CLASS_STR) != strings)
+                continue;
+            rec_value v = field_of(r, lay, i);
+            if (strings) {
+                memcpy(p, v.ptr, v.len);
+            } else {
+                rec_value_array(&v, (int64_t *)(void *)p, v.len);
+            }
+            w->v[i] = (int64_t)((uint64_t)(p - (uint8_t *)w) << 32 | v.len);
+            p += strings ? v.len : v.len * sizeof(int64_t);
         }
-    }
-    for (unsigned i = 0; i <= lay->nargs && i < lay->nfields; i++) {
-        rec_value *v = i < lay->nargs ? &w->args[i] : &w->ret;
-        if (lay->cls[i] == REC_CLASS_STR) {
-            memcpy(p, v->ptr, v->len);
-            v->ptr = p;
-            p += v->len;
-        }
-    }
     return w;
 }
 
-void wrec_to_record(const wrec *w, rec_record *r)
+void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r)
 {
     r->tstart = w->tstart;
     r->tend = w->tend;
     r->func = w->func;
     r->depth = w->depth;
     r->thread = w->thread;
-    memcpy(r->args, w->args, w->nargs * sizeof(rec_value));
-    r->ret = w->ret;
-    r->err = w->err;
+    for (unsigned i = 0; i < lay->nargs; i++)
+        r->args[i] = wrec_value(w, lay->cls[i], i);
+    r->ret = lay->nfields > lay->nargs ? wrec_value(w, lay->cls[lay->nargs], lay->nargs) : (rec_value){0};
+    r->err = lay->nfields > lay->nargs + 1 ? w->v[lay->nargs + 1] : 0;
 }
 
 /* ---- complete groups ---- */
@@ -286,7 +296,8 @@ static uint32_t sig_home(uint64_t sig, uint32_t cap)
 /* The entry for sig, or NULL. */
 static rank_sig *rank_sig_find(const rank_state *rs, uint64_t sig)
 {
-    for (uint32_t i = rs->sig_cap ? sig_home(sig, rs->sig_cap) : 0; rs->sig_cap; i = (i + 1) & (rs->sig_cap - 1)) {
+    for (uint32_t i = rs->sig_cap ? sig_home(sig, rs->sig_cap) : 0; rs->sig_cap;
+         i = (i + 1) & (rs->sig_cap - 1)) {
         rank_sig *e = &rs->sig_tab[i];
         if (!e->used)
             return NULL;
@@ -405,14 +416,14 @@ static int read_ahead(merger *m, rank_state *rs, rec_error *err)
             rs->eof = 1;
             break;
         }
-        const rec_func_desc *f = rec_table_lookup(m->table, r.func);
-        wrec *w = copy_record(rs, layout_for(m, r.func), &r);
+        const rec_layout_view *lay = layout_for(m, r.func);
+        wrec *w = copy_record(rs, lay, &r);
         if (!w) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
         uint64_t coarse;
-        w->sig = signature(m, rs, f, w, &coarse);
+        w->sig = signature(rs, lay, w, &coarse);
         w->pos = rs->next_pos++;
         w->next_same = NULL; /* the queue's link until the window takes it */
         if (rs->queued++)
@@ -420,7 +431,7 @@ static int read_ahead(merger *m, rank_state *rs, rec_error *err)
         else
             rs->queue_first = w;
         rs->queue_last = w;
-        if (note_created(rs, f, w, coarse) != 0) {
+        if (note_created(rs, lay, w, coarse) != 0) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
@@ -472,7 +483,7 @@ void pop(merger *m, rank_state *rs)
     s->head_count--;
     rs->head_sig = NULL;
     update_complete(m, s);
-    chunk_release(rs, w);
+    chunk_release_popped(rs, w);
     rs->head = (rs->head + 1) % m->window;
     if (--rs->count)
         set_head(m, rs, rs->ring[rs->head]->gsig);
@@ -526,8 +537,9 @@ void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint3
         const rank_state *rs = group[k + NEAR];
         if (rs->count) {
             const wrec *w = rs->ring[rs->head];
-            for (unsigned line = 0; line < 256; line += 64)
-                __builtin_prefetch((const char *)w + line, 1);
+            __builtin_prefetch(w, 1); /* its header and first fields, 128 bytes wherever they start */
+            __builtin_prefetch((const char *)w + 64, 1);
+            __builtin_prefetch((const char *)w + 127, 1);
             if (rs->count > 1) /* pop makes it the head */
                 __builtin_prefetch(rs->ring[rs->head + 1 < m->window ? rs->head + 1 : 0]);
         }
@@ -535,7 +547,9 @@ void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint3
             const wrec *q = rs->queue_first;
             if (rs->sig_cap)
                 __builtin_prefetch(&rs->sig_tab[sig_home(q->sig, rs->sig_cap)], 1);
-            __builtin_prefetch((const char *)q - 64, 1); /* most often the last of its signature */
+            /* most often the previous record is the last of its signature, and
+             * push links it to this one (its next_same, 8 bytes in) */
+            __builtin_prefetch((const char *)q - 120, 1);
         } else if (!rs->done) {
             rec_cursor_prefetch(rs->cursor, 0);
             if (rs->current)
@@ -554,6 +568,88 @@ void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint3
             if (rs->current)
                 for (unsigned line = 0; line < 512; line += 64)
                     __builtin_prefetch(rs->current->data + rs->current->used + line, 1);
+        }
+    }
+}
+
+/* The same for the loops that only read the group's head records. */
+void prefetch_heads(rank_state *const *group, uint32_t n, uint32_t k)
+{
+    enum { FAR = 32, NEAR = 16 };
+    if (k + FAR < n)
+        __builtin_prefetch(group[k + FAR]);
+    if (k + NEAR < n && group[k + NEAR]->count) {
+        const rank_state *rs = group[k + NEAR];
+        const wrec *w = rs->ring[rs->head];
+        __builtin_prefetch(w, 1);
+        __builtin_prefetch((const char *)w + 64, 1);
+        __builtin_prefetch((const char *)w + 127, 1);
+    }
+}
+
+/* The same for a lockstep batch: the next `batch` records of each rank. */
+void prefetch_batch(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch)
+{
+    enum { FAR = 16, MID = 8, NEAR = 4 };
+    if (k + FAR < n) {
+        __builtin_prefetch(group[k + FAR]);
+        __builtin_prefetch((const char *)group[k + FAR] + 64);
+    }
+    if (k + MID < n) {
+        const rank_state *rs = group[k + MID];
+        __builtin_prefetch(&rs->ring[rs->head]);
+        __builtin_prefetch(&rs->ring[(rs->head + batch - 1) % m->window]);
+    }
+    if (k + NEAR < n && group[k + NEAR]->count >= batch) {
+        const rank_state *rs = group[k + NEAR];
+        const char *from = (const char *)rs->ring[rs->head];
+        const char *to = (const char *)rs->ring[(rs->head + batch - 1) % m->window] + 127;
+        if (to > from && to - from < 4096) { /* one stretch of a chunk, as they mostly are */
+            for (const char *p = from; p < to + 64; p += 64)
+                __builtin_prefetch(p);
+        } else {
+            for (unsigned j = 0; j < batch; j++)
+                __builtin_prefetch(rs->ring[(rs->head + j) % m->window]);
+        }
+    }
+}
+
+/* The same for popping a lockstep batch and refilling: for each rank the
+ * first line of each record the batch pops (where pop reads) and of each
+ * record it pushes and of the one before it (where push links), their table
+ * entries, and the stream when it reads ahead. One line a record, not the
+ * whole record: more prefetches than the core can have in flight stall. */
+void prefetch_refill(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch)
+{
+    enum { FAR = 8, MID = 4, NEAR = 2 };
+    if (k + FAR < n)
+        for (unsigned line = 0; line < sizeof(rank_state); line += 64)
+            __builtin_prefetch((const char *)group[k + FAR] + line, 1);
+    if (k + MID < n) {
+        const rank_state *rs = group[k + MID];
+        __builtin_prefetch(&rs->ring[rs->head], 1);
+        __builtin_prefetch(&rs->ring[(rs->head + batch) % m->window], 1);
+        __builtin_prefetch(&rs->ring[(rs->head + rs->count) % m->window], 1);
+        if (rs->queued)
+            __builtin_prefetch(rs->queue_first, 1);
+        if (rs->queued < batch && !rs->eof)
+            rec_cursor_prefetch(rs->cursor, 0);
+    }
+    if (k + NEAR < n) {
+        const rank_state *rs = group[k + NEAR];
+        for (unsigned j = 0; j <= batch && j < rs->count; j++)
+            __builtin_prefetch(rs->ring[(rs->head + j) % m->window], 1);
+        if (rs->count && rs->sig_cap)
+            __builtin_prefetch(&rs->sig_tab[sig_home(rs->ring[rs->head]->sig, rs->sig_cap)], 1);
+        if (rs->queued) {
+            const char *q = (const char *)rs->queue_first;
+            for (unsigned j = 0; j <= batch && j <= rs->queued; j++)
+                __builtin_prefetch(q - 120 + 128 * j, 1); /* records of 128 bytes are the common case */
+        }
+        if (rs->queued < batch && !rs->eof) {
+            rec_cursor_prefetch(rs->cursor, 1);
+            if (rs->current)
+                __builtin_prefetch(rs->current->data + rs->current->used, 1);
         }
     }
 }

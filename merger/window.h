@@ -17,7 +17,7 @@ struct sig_entry;
 /* Window records of a rank come from chunks: they leave in the order they
  * came, so a chunk is recycled once its last record is gone. */
 /* How many records a rank reads at a time. */
-enum { READ_AHEAD = 16 };
+enum { READ_AHEAD = 64 };
 
 typedef struct chunk {
     size_t used, cap;
@@ -33,15 +33,28 @@ typedef struct wrec {
     struct rank_sig *rsig;  /* its rank's entry for the signature (alive while it is in the window) */
     struct sig_entry *gsig; /* the global entry */
     uint64_t sig;
-    uint64_t pos; /* index in the rank's stream */
-    uint64_t tstart, tend;
-    int64_t err;
+    uint64_t pos;          /* index in the rank's stream */
+    uint64_t tstart, tend; /* on the merged trace's clock */
     uint32_t thread;
     uint16_t func;
-    uint8_t depth, nargs;
-    rec_value ret;
-    rec_value args[]; /* nargs */
+    uint8_t depth, nfields;
+    /* One slot a field of the layout (the arguments, then the return value and
+     * errno): the value itself, or for strings and arrays where their bytes
+     * are in the record and how many. 8 bytes a field rather than a 24-byte
+     * rec_value: at thousands of ranks the window lives in main memory, and
+     * each cache line a record spans is paid for twice (read ahead, emitted). */
+    int64_t v[];
 } wrec;
+
+/* Field i of a window record as a value (strings and arrays: their bytes, arrays decoded). */
+static inline rec_value wrec_value(const wrec *w, unsigned cls, unsigned i)
+{
+    if (cls == REC_CLASS_STR || cls == REC_CLASS_ARRAY) {
+        uint64_t at = (uint64_t)w->v[i];
+        return (rec_value){.ptr = (const uint8_t *)w + (at >> 32), .len = (uint32_t)at};
+    }
+    return (rec_value){.i = w->v[i]};
+}
 
 struct sig_entry;
 
@@ -66,11 +79,13 @@ typedef struct rank_state {
     wrec **ring;
     struct sig_entry *head_sig;
     struct rank_state *hprev, *hnext; /* ranks whose head has head_sig */
-    rank_sig *sig_tab; /* sig_cap entries, a power of two */
+    rank_sig *sig_tab;                /* sig_cap entries, a power of two */
     uint32_t sig_cap, queued;
     wrec *queue_first, *queue_last; /* read, not yet in the window (see read_ahead), linked by next_same */
-    int64_t tick_offset; /* added to times to put them on the merged trace's clock */
-    keymap unified;      /* (space, this rank's id) -> the merged trace's id; its memo is hot */
+    int64_t tick_offset;            /* added to times to put them on the merged trace's clock */
+    keymap unified;                 /* (space, this rank's id) -> the merged trace's id; its memo is hot */
+    chunk *popped_home;             /* pops not yet counted off their chunk (chunk_settle) */
+    uint32_t popped;
     /* reading ahead */
     rec_cursor *cursor;
     int eof;           /* the stream has none left to read */

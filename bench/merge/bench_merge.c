@@ -195,7 +195,8 @@ int main(int argc, char **argv)
         double ns = 1e9 * res.merge_s / (double)res.records_in;
         if (first_ns == 0)
             first_ns = ns;
-        printf("%8u %12llu %10.2f %10.2f %12.0f %10.1f %9.2fx %12.1f   (%llu merged records, %.3f per rank record)\n",
+        printf("%8u %12llu %10.2f %10.2f %12.0f %10.1f %9.2fx %12.1f   (%llu merged records, %.3f per rank "
+               "record)\n",
                nranks, (unsigned long long)res.records_in, res.write_s, res.merge_s,
                (double)res.records_in / res.merge_s, ns, ns / first_ns, res.peak_kb / 1024.0,
                (unsigned long long)res.records_out, (double)res.records_out / (double)records);
@@ -203,6 +204,7 @@ int main(int argc, char **argv)
     }
     if (!keep)
         rmdir(base);
-    printf("goals: 4096 ranks x 10k records merged in <= 60 s; per-record time grows <= 1.3x from 64 to 4096 ranks\n");
+    printf("goals: 4096 ranks x 10k records merged in <= 60 s; per-record time grows <= 1.3x from 64 to 4096 "
+           "ranks\n");
     return 0;
 }

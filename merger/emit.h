@@ -1,0 +1,38 @@
+/* emit.h: how the records a group of ranks has at its heads become merged
+ * records. Internal to merger/. */
+#ifndef RECORDER_MERGER_EMIT_H
+#define RECORDER_MERGER_EMIT_H
+
+#include "merge_internal.h"
+
+/* At most this many merged records in one lockstep batch (emit_lockstep). */
+enum { LOCKSTEP_MAX = 8 };
+
+typedef struct emit_buffers {
+    uint32_t kcap;                  /* lockstep batches go up to this many records (memory allowing) */
+    wrec **recs;                    /* per group member: its window record, translated in place */
+    uint32_t *ranks;                /* per group member: its rank */
+    uint8_t *done;                  /* per group member: already translated */
+    int64_t *cols;                  /* kcap x EMIT_COLUMNS columns of one value per member */
+    uint32_t varying[LOCKSTEP_MAX]; /* per record: the columns filled for every member (see put) */
+    rec_value *values;              /* per variation x member */
+    rec_variation *vars;
+    rec_rank_range *ranges;
+} emit_buffers;
+
+int emit_buffers_init(emit_buffers *b, uint32_t nranks);
+void emit_buffers_free(emit_buffers *b);
+
+/* Writes one merged record for the heads of the group (ascending ranks); the
+ * caller pops them. 0, or -1 with err set. */
+int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b, rec_merge_stats *st,
+         rec_error *err);
+
+/* The group is every rank still running, all at the same signature. When the
+ * next records of all of them agree too, writes up to LOCKSTEP_MAX merged
+ * records at once, pops them and refills the windows; returns how many. 0:
+ * nothing done (emit one record instead); -1: error (err). */
+int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b,
+                  rec_merge_stats *st, rec_error *err);
+
+#endif
