@@ -16,6 +16,15 @@ int rt_anchor_current;
 static uint64_t first_tsc;
 static double first_ns;
 
+/* An anchor: the TSC reading, the monotonic ns then, and the rate; the same
+ * in the trace's ticks, fixed point, for rt_ticks. */
+static rt_anchor make_anchor(uint64_t tsc, double ns, double ns_per_tsc)
+{
+    double ticks = ns / rt_ns_per_tick;
+    return (rt_anchor){tsc, ns, ns_per_tsc, ticks > 0 ? (uint64_t)ticks : 0,
+                       (uint64_t)(ns_per_tsc / rt_ns_per_tick * 1099511627776.0 + 0.5)};
+}
+
 #if defined(__x86_64__)
 static int tsc_is_invariant(void)
 {
@@ -76,7 +85,9 @@ void rt_clock_init(void)
     double rate = (ns - first_ns) / (double)(tsc - first_tsc);
     if (tsc <= first_tsc || !(rate > 0.05 && rate < 20.0)) /* 50 MHz .. 20 GHz: else distrust it */
         return;
-    rt_anchors[0] = (rt_anchor){tsc, ns, rate};
+    if (rate / rt_ns_per_tick * 1099511627776.0 > 9e18) /* ticks finer than rt_ticks' fixed point holds */
+        return;
+    rt_anchors[0] = make_anchor(tsc, ns, rate);
     rt_anchor_current = 0;
     rt_use_tsc = 1;
 #endif
@@ -102,7 +113,12 @@ void rt_clock_anchor(void)
     if (!(rate > 0.05 && rate < 20.0))
         return;
     int next = !rt_anchor_current;
-    rt_anchors[next] = (rt_anchor){tsc, ns, rate};
+    rt_anchor fresh = make_anchor(tsc, ns, rate);
+    uint64_t reached =
+        old->ticks + (uint64_t)(((unsigned __int128)(tsc - old->tsc) * old->ticks_per_tsc) >> 40);
+    if (fresh.ticks < reached) /* the same, in fixed point: rounding must not step back either */
+        fresh.ticks = reached;
+    rt_anchors[next] = fresh;
     __atomic_store_n(&rt_anchor_current, next, __ATOMIC_RELEASE);
 #endif
 }

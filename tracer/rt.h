@@ -71,6 +71,8 @@ typedef struct rt_anchor {
     uint64_t tsc;
     double ns;
     double ns_per_tsc;
+    uint64_t ticks;        /* the trace's ticks at tsc */
+    uint64_t ticks_per_tsc; /* ticks per TSC tick, in units of 2^-40 */
 } rt_anchor;
 extern int rt_use_tsc;
 extern rt_anchor rt_anchors[2];
@@ -80,15 +82,15 @@ void rt_clock_init(void);
 
 static inline uint64_t rt_ticks(void)
 {
-    uint64_t ns;
 #if defined(__x86_64__)
     if (RT_LIKELY(rt_use_tsc)) {
+        /* Fixed point, no floating point: this runs twice a traced call. */
         const rt_anchor *a = &rt_anchors[__atomic_load_n(&rt_anchor_current, __ATOMIC_ACQUIRE)];
-        double d = a->ns + (double)(int64_t)(__builtin_ia32_rdtsc() - a->tsc) * a->ns_per_tsc;
-        ns = d > 0 ? (uint64_t)d : 0;
-    } else
+        int64_t since = (int64_t)(__builtin_ia32_rdtsc() - a->tsc);
+        return a->ticks + (since > 0 ? (uint64_t)(((unsigned __int128)(uint64_t)since * a->ticks_per_tsc) >> 40) : 0);
+    }
 #endif
-        ns = rt_now_ns() - rt_t0_ns;
+    uint64_t ns = rt_now_ns() - rt_t0_ns;
     return rt_ns_per_tick == 100.0 ? ns / 100 : (uint64_t)((double)ns / rt_ns_per_tick);
 }
 
