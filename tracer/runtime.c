@@ -173,6 +173,8 @@ static int attach(const char *dir, uint32_t rank)
     return rc;
 }
 
+static void rt_stop_tracing(void);
+
 /* Called from the MPI_Init/MPI_Init_thread wrappers (lock held). */
 void rt_after_mpi_init(int ok)
 {
@@ -182,6 +184,13 @@ void rt_after_mpi_init(int ok)
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
     mpi_started = 1;
+    /* A rank that exits without MPI_Finalize writes its trace at once, before
+     * the exit handlers the MPI library registered in MPI_Init run (they are
+     * called last-registered first): under mpiexec the first rank to end can
+     * get the others killed, and the destructor came too late for them. */
+    static int exit_hook;
+    if (!exit_hook++)
+        atexit(rt_stop_tracing);
     if (rec_writer_attached(writer)) /* started as a singleton: already rank 0 of 1 */
         return;
     char dir[PATH_MAX] = {0};
