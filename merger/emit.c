@@ -365,7 +365,7 @@ int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit
     uint64_t sig[LOCKSTEP_MAX];
     unsigned batch = 0, most = b->kcap < first->count ? b->kcap : first->count;
     for (; batch < most; batch++) {
-        const wrec *r = first->ring[(first->head + batch) % m->window];
+        const wrec *r = *window_slot(m, first, batch);
         lay[batch] = layout_for(m, r->func);
         if (lay[batch]->own_fields || lay[batch]->created_handles || lay[batch]->bytes_fields)
             break;
@@ -381,7 +381,7 @@ int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit
         if (rs->count < batch)
             batch = rs->count;
         for (unsigned j = 0; j < batch; j++) {
-            const wrec *r = rs->ring[(rs->head + j) % m->window];
+            const wrec *r = *window_slot(m, rs, j);
             if (r->sig != sig[j]) {
                 batch = j;
                 break;
@@ -395,7 +395,7 @@ int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit
     if (batch < 2)
         return 0;
     for (unsigned j = 0; j < batch; j++)
-        if (finish(m, w, n, lay[j], first->ring[(first->head + j) % m->window], j, b, st, err) != 0)
+        if (finish(m, w, n, lay[j], *window_slot(m, first, j), j, b, st, err) != 0)
             return -1;
     /* Rank by rank: each rank's window, tables and stream are worked on once
      * for the whole batch. */

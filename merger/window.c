@@ -343,7 +343,7 @@ static int sig_rebuild(const merger *m, rank_state *rs)
     rs->sig_cap = cap;
     rs->sig_used = live;
     for (unsigned k = 0; k < rs->count; k++) {
-        wrec *w = rs->ring[(rs->head + k) % m->window];
+        wrec *w = *window_slot(m, rs, k);
         w->rsig = rank_sig_find(rs, w->sig);
     }
     return 0;
@@ -392,7 +392,7 @@ static int push(merger *m, rank_state *rs, wrec *w)
     e->count++;
     w->rsig = e;
     w->gsig = s;
-    rs->ring[(rs->head + rs->count) % m->window] = w;
+    *window_slot(m, rs, rs->count) = w;
     if (rs->count++ == 0)
         set_head(m, rs, s);
     else
@@ -484,7 +484,7 @@ void pop(merger *m, rank_state *rs)
     rs->head_sig = NULL;
     update_complete(m, s);
     chunk_release_popped(rs, w);
-    rs->head = (rs->head + 1) % m->window;
+    rs->head = rs->head + 1 == m->window ? 0 : rs->head + 1;
     if (--rs->count)
         set_head(m, rs, rs->ring[rs->head]->gsig);
 }
@@ -525,7 +525,7 @@ void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint3
         const rank_state *rs = group[k + MID];
         if (rs->count)
             __builtin_prefetch(&rs->ring[rs->head]);
-        __builtin_prefetch(&rs->ring[(rs->head + rs->count) % m->window], 1);
+        __builtin_prefetch(window_slot(m, rs, rs->count), 1);
         if (rs->queued) {
             __builtin_prefetch(rs->queue_first, 1);
         } else if (!rs->done) { /* it reads ahead this time */
@@ -598,18 +598,18 @@ void prefetch_batch(const merger *m, rank_state *const *group, uint32_t n, uint3
     if (k + MID < n) {
         const rank_state *rs = group[k + MID];
         __builtin_prefetch(&rs->ring[rs->head]);
-        __builtin_prefetch(&rs->ring[(rs->head + batch - 1) % m->window]);
+        __builtin_prefetch(window_slot(m, rs, batch - 1));
     }
     if (k + NEAR < n && group[k + NEAR]->count >= batch) {
         const rank_state *rs = group[k + NEAR];
         const char *from = (const char *)rs->ring[rs->head];
-        const char *to = (const char *)rs->ring[(rs->head + batch - 1) % m->window] + 127;
+        const char *to = (const char *)*window_slot(m, rs, batch - 1) + 127;
         if (to > from && to - from < 4096) { /* one stretch of a chunk, as they mostly are */
             for (const char *p = from; p < to + 64; p += 64)
                 __builtin_prefetch(p);
         } else {
             for (unsigned j = 0; j < batch; j++)
-                __builtin_prefetch(rs->ring[(rs->head + j) % m->window]);
+                __builtin_prefetch(*window_slot(m, rs, j));
         }
     }
 }
@@ -628,8 +628,8 @@ void prefetch_refill(const merger *m, rank_state *const *group, uint32_t n, uint
     if (k + MID < n) {
         const rank_state *rs = group[k + MID];
         __builtin_prefetch(&rs->ring[rs->head], 1);
-        __builtin_prefetch(&rs->ring[(rs->head + batch) % m->window], 1);
-        __builtin_prefetch(&rs->ring[(rs->head + rs->count) % m->window], 1);
+        __builtin_prefetch(window_slot(m, rs, batch), 1);
+        __builtin_prefetch(window_slot(m, rs, rs->count), 1);
         if (rs->queued)
             __builtin_prefetch(rs->queue_first, 1);
         if (rs->queued < batch && !rs->eof)
@@ -638,7 +638,7 @@ void prefetch_refill(const merger *m, rank_state *const *group, uint32_t n, uint
     if (k + NEAR < n) {
         const rank_state *rs = group[k + NEAR];
         for (unsigned j = 0; j <= batch && j < rs->count; j++)
-            __builtin_prefetch(rs->ring[(rs->head + j) % m->window], 1);
+            __builtin_prefetch(*window_slot(m, rs, j), 1);
         if (rs->count && rs->sig_cap)
             __builtin_prefetch(&rs->sig_tab[sig_home(rs->ring[rs->head]->sig, rs->sig_cap)], 1);
         if (rs->queued) {
