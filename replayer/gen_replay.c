@@ -294,6 +294,47 @@ static void emit_out(const rec_func_desc *f, unsigned i)
                 elem, n, n, n, a->ctype, n, n);
 }
 
+/* How many elements a count stands for in a buffer: the ranks, for a root's
+ * share of a collective. */
+static const char *count_factor(const rec_func_desc *f)
+{
+    return (f->flags & REC_FN_COLLECTIVE) && find_kind(f, REC_KIND_MPI_COMM) >= 0
+               ? "(size_t)rp_maxz(1, comm_size(comm))"
+               : "1";
+}
+
+/* An MPI call whose one buffer holds `count` elements of `datatype` (MPI-IO
+ * reads and writes, broadcasts, sends and receives; not reductions, whose
+ * op needs the type, nor *v calls): when no buffer fits that datatype, the
+ * same bytes can go as MPI_BYTE (rp_mpi_as_bytes). The index of the count,
+ * that of the datatype in *type; -1 when the call is not one. */
+static int bytes_instead(const rec_func_desc *f, int *type)
+{
+    int count = -1, buffers = 0;
+    *type = -1;
+    if (f->layer != REC_LAYER_MPI && f->layer != REC_LAYER_MPIIO)
+        return -1;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        const rec_arg_desc *a = &f->args[i];
+        if (a->flags & REC_ARG_DERIVED)
+            continue;
+        if (rec_kind_class(a->kind) == REC_CLASS_ARRAY || a->kind == REC_KIND_MPI_OP)
+            return -1;
+        if (a->kind == REC_KIND_BUFFER)
+            buffers++;
+        else if (a->kind == REC_KIND_COUNT) {
+            if (count >= 0 || strcmp(a->ctype, "int") || is_out_only(a))
+                return -1;
+            count = (int)i;
+        } else if (a->kind == REC_KIND_MPI_DATATYPE) {
+            if (*type >= 0 || strcmp(a->ctype, "MPI_Datatype"))
+                return -1;
+            *type = (int)i;
+        }
+    }
+    return buffers == 1 && *type >= 0 ? count : -1;
+}
+
 /* The bytes a buffer argument needs, as a C expression, by layer. */
 static void emit_buffer(const rec_func_desc *f, unsigned i)
 {
@@ -318,7 +359,7 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
         }
         fprintf(out, ";\n    %s %s = rp_scratch(rp_x, %d, rp_b%u ? rp_b%u : 1);\n", a->ctype, n, in, i, i);
     } else if (f->layer == REC_LAYER_MPI || f->layer == REC_LAYER_MPIIO) {
-        int fh = find_kind(f, REC_KIND_MPI_FILE), comm = find_kind(f, REC_KIND_MPI_COMM);
+        int fh = find_kind(f, REC_KIND_MPI_FILE), type = -1, count = bytes_instead(f, &type);
         int counted = 0;
         for (unsigned j = 0; j < f->nargs; j++)
             counted |=
@@ -331,20 +372,17 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
             /* Elements: the largest count (times the ranks, for a root's
              * share of a collective), or the counts and displacements of a
              * *v call added up (an upper bound of max(displs[i] + counts[i])). */
+            if (count >= 0)
+                fprintf(out, "    rp_mpi_as_bytes(rp_x, rp_r, %s, &%s, &%s);\n", count_factor(f),
+                        f->args[count].name, f->args[type].name);
             fprintf(out, "    size_t rp_e%u = 1, rp_s%u = 1, rp_a%u = 0;\n", i, i, i);
             for (unsigned j = 0; j < f->nargs; j++) {
                 const rec_arg_desc *b = &f->args[j];
                 if (b->kind == REC_KIND_COUNT && !is_pointer(b->ctype))
-                    fprintf(
-                        out,
-                        "    if ((size_t)((%s) > 0 ? (%s) : 0) * %s > rp_e%u)\n        rp_e%u = "
-                        "(size_t)((%s) > 0 ? (%s) : 0) * %s;\n",
-                        b->name, b->name,
-                        (f->flags & REC_FN_COLLECTIVE) && comm >= 0 ? "(size_t)rp_maxz(1, comm_size(comm))"
-                                                                    : "1",
-                        i, i, b->name, b->name,
-                        (f->flags & REC_FN_COLLECTIVE) && comm >= 0 ? "(size_t)rp_maxz(1, comm_size(comm))"
-                                                                    : "1");
+                    fprintf(out,
+                            "    if ((size_t)((%s) > 0 ? (%s) : 0) * %s > rp_e%u)\n        rp_e%u = "
+                            "(size_t)((%s) > 0 ? (%s) : 0) * %s;\n",
+                            b->name, b->name, count_factor(f), i, i, b->name, b->name, count_factor(f));
                 else if (b->kind == REC_KIND_ARRAY)
                     fprintf(out, "    rp_a%u += (size_t)rp_array_bound(&rp_r->args[%u]);\n", i, j);
                 else if (b->kind == REC_KIND_MPI_DATATYPE && !is_pointer(b->ctype))

@@ -64,6 +64,7 @@ typedef struct rp_stats {
     uint64_t mismatched[REC_LAYER_COUNT];
     uint64_t bytes_read[REC_LAYER_COUNT], bytes_written[REC_LAYER_COUNT];
     uint64_t mismatch_by_func[REC_FUNCTION_ID_LIMIT];
+    uint64_t as_bytes; /* calls issued with their data as MPI_BYTE (rp_mpi_as_bytes) */
     size_t nskips;
     rp_skip_entry skips[RP_MAX_REASONS];
 } rp_stats;
@@ -113,6 +114,10 @@ void rp_begin(rp_ctx *x, const rp_rec *r);
 void rp_end(rp_ctx *x, const rp_rec *r, int ok, int64_t bytes);
 /* What the traced call did: 1 succeeded, 0 failed, -1 the record cannot tell. */
 int rp_orig_ok(const rec_func_desc *f, const rp_rec *r);
+
+/* The largest data buffer the replay allocates: a call that needs more is
+ * skipped with that reason. */
+#define RP_BUFFER_LIMIT ((size_t)1 << 32)
 
 /* Per-call memory (zeroed). */
 void *rp_alloc(rp_ctx *x, size_t n);
@@ -179,6 +184,13 @@ int rp_statuses_ignored(const rp_value *v);
 
 /* ---- sizes the generated code and the hooks use ---- */
 size_t rp_mpi_span(MPI_Datatype t); /* bytes one element of t may touch */
+/* count elements of *type, in a buffer the generated code sizes as
+ * max(1, count * per_count) x rp_mpi_span(*type) + 64 bytes: when no such
+ * buffer can be given (it would exceed RP_BUFFER_LIMIT, or the type reaches
+ * below its start) but the data fits, *count and *type become the same bytes
+ * as MPI_BYTE (the replay writes a pattern: the memory layout of data does
+ * not matter, only its bytes and their place in the file). Else unchanged. */
+void rp_mpi_as_bytes(rp_ctx *x, const rp_rec *r, size_t per_count, int *count, MPI_Datatype *type);
 size_t rp_h5d_span(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space);
 size_t rp_h5a_span(hid_t attr, hid_t type);
 size_t rp_h5_chunk_bytes(hid_t dset);

@@ -62,7 +62,7 @@ void rp_arena_reset(rp_ctx *x)
  * content of the original is unknown, but when the application wrote whole
  * lines, line-oriented reads (fgets) of what the replay wrote then see the
  * lines the original saw. */
-#define RP_BUFFER_LIMIT ((size_t)1 << 32)
+static const char too_big[] = "its buffer would exceed 4 GiB", no_memory[] = "out of memory for its buffer";
 
 static unsigned char pattern_at(size_t i)
 {
@@ -84,7 +84,7 @@ static void end_line(unsigned char *p, size_t n)
 void *rp_scratch(rp_ctx *x, int in, size_t n)
 {
     if (n > RP_BUFFER_LIMIT) {
-        x->reason = "its buffer would exceed 4 GiB";
+        x->reason = too_big;
         return NULL;
     }
     unsigned char **buf = in ? &x->wbuf : &x->rbuf;
@@ -97,7 +97,7 @@ void *rp_scratch(rp_ctx *x, int in, size_t n)
         *buf = malloc(grown);
         if (!*buf) {
             *cap = 0;
-            x->reason = "out of memory for its buffer";
+            x->reason = no_memory;
             return NULL;
         }
         *cap = grown;
@@ -123,12 +123,12 @@ void *rp_scratch(rp_ctx *x, int in, size_t n)
 void *rp_owned(rp_ctx *x, int in, size_t n)
 {
     if (n > RP_BUFFER_LIMIT) {
-        x->reason = "its buffer would exceed 4 GiB";
+        x->reason = too_big;
         return NULL;
     }
     unsigned char *p = malloc(n ? n : 1);
     if (!p) {
-        x->reason = "out of memory for its buffer";
+        x->reason = no_memory;
         return NULL;
     }
     if (in) {
@@ -313,11 +313,17 @@ void rp_skip(rp_ctx *x, const rp_rec *r)
         s->skips[s->nskips++] = (rp_skip_entry){r->func, reason, 0};
     if (i < s->nskips)
         s->skips[i].count++;
-    if (x->opt.verbose) {
-        const rec_func_desc *f = rec_function_by_id(r->func);
+    const rec_func_desc *f = rec_function_by_id(r->func);
+    if (f && (f->flags & REC_FN_COLLECTIVE) && (reason == too_big || reason == no_memory))
+        /* Other ranks may well have issued it: said even without -v, as
+         * the replay may never reach its summary. */
+        rp_say(2,
+               "recorder-replay: rank %d: record %u: collective %s skipped on this rank: %s (if other ranks "
+               "issue it, they will wait for this one)\n",
+               x->rank, r->seq, f->name, reason);
+    else if (x->opt.verbose)
         rp_say(2, "recorder-replay: rank %d: record %u: %s skipped: %s\n", x->rank, r->seq, f ? f->name : "?",
                reason);
-    }
     x->reason = NULL;
 }
 

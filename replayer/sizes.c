@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,6 +61,43 @@ size_t rp_mpi_span(MPI_Datatype t)
         return 1;
     MPI_Aint span = extent > true_lb + true_extent ? extent : true_lb + true_extent;
     return span > 0 ? (size_t)span : 1;
+}
+
+void rp_mpi_as_bytes(rp_ctx *x, const rp_rec *r, size_t per_count, int *count, MPI_Datatype *type)
+{
+    MPI_Aint true_lb = 0, true_extent = 0;
+    int size = 0;
+    if (*count < 0 || *type == MPI_DATATYPE_NULL || *type == MPI_BYTE ||
+        PMPI_Type_get_true_extent(*type, &true_lb, &true_extent) != MPI_SUCCESS ||
+        PMPI_Type_size(*type, &size) != MPI_SUCCESS || size < 0)
+        return;
+    size_t span = rp_mpi_span(*type), elems = (size_t)*count * per_count;
+    if (elems < 1)
+        elems = 1;
+    int too_big = span > (RP_BUFFER_LIMIT - 64) / elems, below = *count > 0 && true_lb < 0;
+    if (!too_big && !below)
+        return; /* the buffer can be given */
+    long long bytes = (long long)size * *count;
+    if (bytes > INT_MAX || (size_t)bytes > (RP_BUFFER_LIMIT - 64) / (per_count ? per_count : 1))
+        return; /* the data does not fit either: skipped */
+    x->stats.as_bytes++;
+    if (x->opt.verbose) {
+        const rec_func_desc *f = rec_function_by_id(r->func);
+        size_t spans;
+        if (__builtin_mul_overflow(span, (size_t)(*count > 1 ? *count : 1), &spans))
+            spans = SIZE_MAX;
+        char why[96];
+        if (too_big)
+            snprintf(why, sizeof why, "spans %zu bytes", spans);
+        else
+            snprintf(why, sizeof why, "reaches %lld bytes below its buffer", -(long long)true_lb);
+        rp_say(2,
+               "recorder-replay: rank %d: record %u: %s: memory datatype %s for %lld bytes of data: issued "
+               "as %lld MPI_BYTE\n",
+               x->rank, r->seq, f ? f->name : "?", why, bytes, bytes);
+    }
+    *count = (int)bytes;
+    *type = MPI_BYTE;
 }
 
 static hssize_t extent_points(hid_t space)

@@ -60,11 +60,8 @@ labels=${SANITIZER_LABELS:-unit|tracer|hardening|analysis|replay|codegen}
 # the static-HDF5 test compiles a program with h5pcc, without the sanitizers,
 # against the instrumented archive; so do the codegen tests that build and
 # run the generated kernel (codegen.KERNEL.npN, codegen.elastic.*: h5pcc,
-# then the uninstrumented kernel under the instrumented tracer segfaults);
-# replay.layers.mpiio.* hangs under ASan only (rank 3 of the vpic-like
-# replay enters MPI_File_write_at_all while ranks 0-2 are in
-# MPI_File_set_view: a known, open replay bug, issue 10's report).
-exclude=${SANITIZER_EXCLUDE:-^(tracer\.(same_results_on_bad_inputs|bad_inputs_known_bugs|fork_exec_child_keeps_parent_trace)|trace\.static-hdf5\.np2|codegen\.[a-z0-9-]+\.np[0-9]+|codegen\.elastic\..*|replay\.layers\.mpiio\..*)$}
+# then the uninstrumented kernel under the instrumented tracer segfaults).
+exclude=${SANITIZER_EXCLUDE:-^(tracer\.(same_results_on_bad_inputs|bad_inputs_known_bugs|fork_exec_child_keeps_parent_trace)|trace\.static-hdf5\.np2|codegen\.[a-z0-9-]+\.np[0-9]+|codegen\.elastic\..*)$}
 tests=${SANITIZER_TESTS:-^(merge|diff|kernel|reader|codec|format)\.}
 status=0
 pattern='ERROR: (AddressSanitizer|LeakSanitizer)|runtime error: |SUMMARY: UndefinedBehaviorSanitizer'

@@ -5,7 +5,12 @@
  *   craft_trace h5input DIR          1 rank: reads an HDF5 file it never made
  *   craft_trace timing DIR           2 ranks: MPI_Init, a barrier 0.3 s
  *                                    later, MPI_Finalize at 0.6 s
- *   craft_trace ranks N DIR          N ranks: MPI_Init, a barrier, MPI_Finalize */
+ *   craft_trace ranks N DIR          N ranks: MPI_Init, a barrier, MPI_Finalize
+ *   craft_trace farapart DIR         2 ranks: MPI_File_write_at_all of one
+ *                                    element of an hindexed memory type
+ *                                    that spans 64 GiB on rank 0 only, then
+ *                                    of one that reaches below its buffer;
+ *                                    an MPI_Allreduce of a 64 GiB type */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <mpi.h>
 
 #include "recorder_format.h"
 
@@ -35,7 +42,8 @@ static int64_t path(const char *p)
 }
 
 /* One depth-0 call, 10 us long, at the current time; args as int64 values
- * (PATH values from path(), STR values as char * cast to intptr_t). */
+ * (PATH values from path(), STR values as char * cast to intptr_t, ARRAY
+ * values from ARR()). */
 static void call(const char *name, int64_t ret, int64_t err, ...)
 {
     const rec_func_desc *f = rec_function_by_name(name);
@@ -56,6 +64,8 @@ static void call(const char *name, int64_t ret, int64_t err, ...)
         if (rec_kind_class(f->args[i].kind) == REC_CLASS_STR) {
             r.args[i].ptr = (const char *)(intptr_t)v;
             r.args[i].len = (uint32_t)strlen((const char *)(intptr_t)v);
+        } else if (rec_kind_class(f->args[i].kind) == REC_CLASS_ARRAY) {
+            r.args[i] = *(const rec_value *)(intptr_t)v;
         } else {
             r.args[i].i = v;
         }
@@ -98,6 +108,8 @@ static void global_meta(const char *dir, uint32_t nranks)
 }
 
 #define S(s) ((int64_t)(intptr_t)(s))
+/* An ARRAY argument: ARR(n, v0, v1, ...), valid for the statement. */
+#define ARR(n, ...) ((int64_t)(intptr_t)(&(rec_value){.ptr = (const int64_t[]){__VA_ARGS__}, .len = (n)}))
 
 static void safety(const char *sandbox, const char *dir)
 {
@@ -183,6 +195,58 @@ static void barrier_trace(const char *dir, uint32_t nranks, double barrier_at, d
     }
 }
 
+/* HDF5 writes its metadata with a memory type whose displacements are the
+ * distances between malloc'd buffers: far apart under some allocators, and
+ * negative when a buffer lies below the first. The replay must still issue
+ * the collective writes on every rank. First write: rank 0's type would need
+ * a 64 GiB buffer, rank 1's a few KiB; rank 0 writes 2 x 4096 bytes at 0,
+ * rank 1 1000 + 2000 bytes at 8192. Second write: rank 1's type reaches 4096
+ * bytes below its buffer; it writes 2 x 100 bytes at 11192, rank 0 nothing.
+ * The file is 11392 bytes. Last, an MPI_Allreduce of a 64 GiB type on both
+ * ranks (skipped, and said so). */
+static void farapart(const char *dir)
+{
+    enum { FH = 64, TYPE = 64, TYPE2 = 65, TYPE3 = 66, BYTE = 4, WORLD = 1, INFO_NULL = 0, SUM = 3 };
+    global_meta(dir, 2);
+    for (uint32_t rank = 0; rank < 2; rank++) {
+        open_rank(dir, rank);
+        call("MPI_Init", 0, 0);
+        call("MPI_File_open", 0, 0, (int64_t)WORLD, path("/farapart.dat"),
+             (int64_t)(MPI_MODE_CREATE | MPI_MODE_WRONLY), (int64_t)INFO_NULL, (int64_t)FH);
+        if (rank == 0)
+            call("MPI_Type_create_hindexed", 0, 0, (int64_t)2, ARR(2, 4096, 4096), ARR(2, 0, 68719455744),
+                 (int64_t)BYTE, (int64_t)TYPE);
+        else
+            call("MPI_Type_create_hindexed", 0, 0, (int64_t)2, ARR(2, 1000, 2000), ARR(2, 0, 4096),
+                 (int64_t)BYTE, (int64_t)TYPE);
+        call("MPI_Type_commit", 0, 0, (int64_t)TYPE);
+        int64_t bytes = rank == 0 ? 8192 : 3000;
+        call("MPI_File_write_at_all", 0, 0, (int64_t)FH, (int64_t)(rank == 0 ? 0 : 8192), (int64_t)1,
+             (int64_t)TYPE, bytes, bytes);
+        call("MPI_Type_free", 0, 0, (int64_t)TYPE);
+        if (rank == 0) {
+            call("MPI_File_write_at_all", 0, 0, (int64_t)FH, (int64_t)0, (int64_t)0, (int64_t)BYTE,
+                 (int64_t)0, (int64_t)0);
+        } else {
+            call("MPI_Type_create_hindexed", 0, 0, (int64_t)2, ARR(2, 100, 100), ARR(2, 0, -4096),
+                 (int64_t)BYTE, (int64_t)TYPE2);
+            call("MPI_Type_commit", 0, 0, (int64_t)TYPE2);
+            call("MPI_File_write_at_all", 0, 0, (int64_t)FH, (int64_t)11192, (int64_t)1, (int64_t)TYPE2,
+                 (int64_t)200, (int64_t)200);
+            call("MPI_Type_free", 0, 0, (int64_t)TYPE2);
+        }
+        /* A reduction cannot go as MPI_BYTE: skipped, here on every rank. */
+        call("MPI_Type_create_hindexed", 0, 0, (int64_t)2, ARR(2, 1, 1), ARR(2, 0, 68719455744),
+             (int64_t)BYTE, (int64_t)TYPE3);
+        call("MPI_Type_commit", 0, 0, (int64_t)TYPE3);
+        call("MPI_Allreduce", 0, 0, (int64_t)1, (int64_t)TYPE3, (int64_t)SUM, (int64_t)WORLD);
+        call("MPI_Type_free", 0, 0, (int64_t)TYPE3);
+        call("MPI_File_close", 0, 0, (int64_t)FH);
+        call("MPI_Finalize", 0, 0);
+        close_rank();
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && !strcmp(argv[1], "safety"))
@@ -193,8 +257,11 @@ int main(int argc, char **argv)
         barrier_trace(argv[2], 2, 0.3, 0.6);
     else if (argc == 4 && !strcmp(argv[1], "ranks"))
         barrier_trace(argv[3], (uint32_t)atoi(argv[2]), 0.001, 0.002);
+    else if (argc == 3 && !strcmp(argv[1], "farapart"))
+        farapart(argv[2]);
     else {
-        fprintf(stderr, "usage: craft_trace safety SANDBOX DIR | h5input DIR | timing DIR | ranks N DIR\n");
+        fprintf(stderr, "usage: craft_trace safety SANDBOX DIR | h5input DIR | timing DIR | ranks N DIR | "
+                        "farapart DIR\n");
         return 2;
     }
     return 0;
