@@ -318,12 +318,12 @@ static int unify_used(merger *m, rec_writer *w, rank_state **group, uint32_t n, 
 int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b, rec_merge_stats *st,
          rec_error *err)
 {
-    const wrec *head = group[0]->ring[group[0]->head];
+    const wrec *head = group[0]->ring[group[0]->head].rec;
     const rec_layout_view *lay = layout_for(m, head->func);
     for (uint32_t k = 0; k < n; k++) {
-        prefetch_heads(group, n, k);
+        prefetch_heads(m, group, n, k);
         rank_state *rs = group[k];
-        wrec *r = rs->ring[rs->head];
+        wrec *r = rs->ring[rs->head].rec;
         b->recs[k] = r; /* translated in place: the window's copy is popped next */
         b->ranks[k] = rs->rank;
         for (uint32_t todo = lay->own_fields; todo; todo &= todo - 1) {
@@ -365,11 +365,12 @@ int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit
     uint64_t sig[LOCKSTEP_MAX];
     unsigned batch = 0, most = b->kcap < first->count ? b->kcap : first->count;
     for (; batch < most; batch++) {
-        const wrec *r = *window_slot(m, first, batch);
+        const wslot *slot = window_slot(m, first, batch);
+        const wrec *r = slot->rec;
         lay[batch] = layout_for(m, r->func);
         if (lay[batch]->own_fields || lay[batch]->created_handles || lay[batch]->bytes_fields)
             break;
-        sig[batch] = r->sig;
+        sig[batch] = slot->sig;
     }
     /* Every member: the same signatures, and every handle it uses known; the
      * batch ends before the first record where a member differs. Nothing is
@@ -381,8 +382,9 @@ int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit
         if (rs->count < batch)
             batch = rs->count;
         for (unsigned j = 0; j < batch; j++) {
-            const wrec *r = *window_slot(m, rs, j);
-            if (r->sig != sig[j]) {
+            const wslot *slot = window_slot(m, rs, j);
+            const wrec *r = slot->rec;
+            if (slot->sig != sig[j]) {
                 batch = j;
                 break;
             }
@@ -395,7 +397,7 @@ int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit
     if (batch < 2)
         return 0;
     for (unsigned j = 0; j < batch; j++)
-        if (finish(m, w, n, lay[j], *window_slot(m, first, j), j, b, st, err) != 0)
+        if (finish(m, w, n, lay[j], window_slot(m, first, j)->rec, j, b, st, err) != 0)
             return -1;
     /* Rank by rank: each rank's window, tables and stream are worked on once
      * for the whole batch. */

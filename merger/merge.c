@@ -138,7 +138,7 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
         if (!r->count || (!paper_rule && r->head_sig->visit == m->visit))
             continue;
         r->head_sig->visit = m->visit;
-        const rec_func_desc *f = rec_table_lookup(m->table, r->ring[r->head]->func);
+        const rec_func_desc *f = rec_table_lookup(m->table, r->ring[r->head].rec->func);
         int coll = !paper_rule && (f->flags & REC_FN_COLLECTIVE) != 0;
         if (coll && !best_coll)
             continue;
@@ -186,16 +186,16 @@ static void merger_free(merger *m)
         while (rs->count)
             pop(m, rs);
         chunk_settle(rs);
-        for (wrec *w = rs->queue_first, *next; rs->queued; rs->queued--, w = next) {
-            next = w->next_same;
-            chunk_release(rs, w);
-        }
+        for (; rs->queued;
+             rs->queued--, rs->queue_head = rs->queue_head + 1 == READ_AHEAD ? 0 : rs->queue_head + 1)
+            chunk_release(rs, rs->queue[rs->queue_head].rec);
         free(rs->sig_tab);
         keymap_free(&rs->canon);
         keymap_free(&rs->unified);
         free(rs->current);
         free(rs->spare);
         free(rs->ring);
+        free(rs->queue);
         rec_cursor_close(rs->cursor);
     }
     sig_entry *s, *tmp;
@@ -309,9 +309,10 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
          * put this past int64_t, and converting such a double is undefined */
         rs->tick_offset = ticks < 9.2e18 ? (int64_t)ticks : INT64_MAX;
         rs->ring = calloc(m.window, sizeof *rs->ring);
+        rs->queue = calloc(READ_AHEAD, sizeof *rs->queue);
         rs->cursor = rec_cursor_open(t, r, err);
-        if (!rs->ring || !rs->cursor) {
-            if (!rs->ring)
+        if (!rs->ring || !rs->queue || !rs->cursor) {
+            if (!rs->ring || !rs->queue)
                 snprintf(err->msg, sizeof err->msg, "out of memory");
             goto done;
         }

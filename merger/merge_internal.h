@@ -49,14 +49,19 @@ uint64_t distance(const merger *m, const rank_state *rs);
 void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r);
 uint64_t handle_key(unsigned space, int64_t id);
 /* Slot k of the rank's window (0: its head; k <= window), without a division. */
-static inline wrec **window_slot(const merger *m, const rank_state *rs, unsigned k)
+static inline unsigned window_index(const merger *m, const rank_state *rs, unsigned k)
 {
     unsigned i = rs->head + k;
-    return &rs->ring[i >= m->window ? i - m->window : i];
+    return i >= m->window ? i - m->window : i;
+}
+
+static inline wslot *window_slot(const merger *m, const rank_state *rs, unsigned k)
+{
+    return &rs->ring[window_index(m, rs, k)];
 }
 
 void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint32_t k);
-void prefetch_heads(rank_state *const *group, uint32_t n, uint32_t k);
+void prefetch_heads(const merger *m, rank_state *const *group, uint32_t n, uint32_t k);
 void prefetch_refill(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch);
 void prefetch_batch(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch);
 

@@ -113,24 +113,34 @@ static int note_created(rank_state *rs, const rec_layout_view *lay, const wrec *
 
 /* ---- deep copies ---- */
 
-enum { CHUNK_BYTES = 16 * 1024 }; /* a window of 200 small records is about 40 KB */
+/* Room for records in a chunk, and a chunk for `size` bytes (a record larger
+ * than a chunk gets a chunk of its own, still aligned: it starts in the
+ * first CHUNK_BYTES of it, so wrec_home holds for it too). */
+static const size_t chunk_room = CHUNK_BYTES - sizeof(chunk);
 
-static void *chunk_alloc(rank_state *rs, size_t size, chunk **home)
+static chunk *chunk_new(size_t size)
+{
+    size_t room = size > chunk_room ? size : chunk_room;
+    size_t bytes = (sizeof(chunk) + room + CHUNK_BYTES - 1) & ~(size_t)(CHUNK_BYTES - 1);
+    chunk *c = bytes > room ? aligned_alloc(CHUNK_BYTES, bytes) : NULL;
+    if (c)
+        c->cap = bytes - sizeof(chunk);
+    return c;
+}
+
+static void *chunk_alloc(rank_state *rs, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     chunk *c = rs->current;
     if (!c || c->used + size > c->cap) {
-        if (c && c->live == 0) { /* nothing left in it: start over */
+        if (c && c->live == 0 && size <= c->cap) { /* nothing left in it: start over */
             c->used = 0;
         } else {
-            size_t cap = size > CHUNK_BYTES ? size : CHUNK_BYTES;
-            if (rs->spare && rs->spare->cap >= cap) {
+            if (rs->spare && rs->spare->cap >= size) {
                 c = rs->spare;
                 rs->spare = NULL;
-            } else if (!(c = malloc(sizeof *c + cap))) {
+            } else if (!(c = chunk_new(size))) {
                 return NULL;
-            } else {
-                c->cap = cap;
             }
             c->used = 0;
             c->live = 0;
@@ -140,7 +150,6 @@ static void *chunk_alloc(rank_state *rs, size_t size, chunk **home)
     void *p = c->data + c->used;
     c->used += size;
     c->live++;
-    *home = c;
     return p;
 }
 
@@ -148,7 +157,7 @@ static void chunk_retire(rank_state *rs, chunk *c)
 {
     if (c->live || c == rs->current)
         return;
-    if (!rs->spare && c->cap == CHUNK_BYTES)
+    if (!rs->spare && c->cap == chunk_room)
         rs->spare = c;
     else
         free(c);
@@ -156,8 +165,9 @@ static void chunk_retire(rank_state *rs, chunk *c)
 
 void chunk_release(rank_state *rs, wrec *w)
 {
-    w->home->live--;
-    chunk_retire(rs, w->home);
+    chunk *c = wrec_home(w);
+    c->live--;
+    chunk_retire(rs, c);
 }
 
 /* Popped records leave in order, so their chunk's count is settled once a
@@ -165,9 +175,10 @@ void chunk_release(rank_state *rs, wrec *w)
  * at thousands of ranks each chunk header is one more cache miss. */
 static void chunk_release_popped(rank_state *rs, wrec *w)
 {
-    if (w->home != rs->popped_home) {
+    chunk *c = wrec_home(w);
+    if (c != rs->popped_home) {
         chunk_settle(rs);
-        rs->popped_home = w->home;
+        rs->popped_home = c;
     }
     rs->popped++;
 }
@@ -197,12 +208,9 @@ static wrec *copy_record(rank_state *rs, const rec_layout_view *lay, const rec_r
         size_t len = field_of(r, lay, i).len;
         extra += lay->cls[i] == REC_CLASS_ARRAY ? len * sizeof(int64_t) : len;
     }
-    chunk *home;
-    wrec *w = chunk_alloc(rs, sizeof *w + lay->nfields * sizeof(int64_t) + extra, &home);
+    wrec *w = chunk_alloc(rs, sizeof *w + lay->nfields * sizeof(int64_t) + extra);
     if (!w)
         return NULL;
-    w->home = home;
-    w->next_same = NULL;
     w->tstart = r->tstart + (uint64_t)rs->tick_offset;
     w->tend = r->tend + (uint64_t)rs->tick_offset;
     w->thread = r->thread;
@@ -322,9 +330,8 @@ static rank_sig *sig_insert_slot(rank_sig *tab, uint32_t cap, uint64_t sig)
 }
 
 /* Rebuilds the table with the live entries only (twice their number at
- * least, so that it stays at most half full), then points the window's
- * records at their entries' new places. */
-static int sig_rebuild(const merger *m, rank_state *rs)
+ * least, so that it stays at most half full). Nothing points into it. */
+static int sig_rebuild(rank_state *rs)
 {
     uint32_t live = 0;
     for (uint32_t i = 0; i < rs->sig_cap; i++)
@@ -342,25 +349,26 @@ static int sig_rebuild(const merger *m, rank_state *rs)
     rs->sig_tab = tab;
     rs->sig_cap = cap;
     rs->sig_used = live;
-    for (unsigned k = 0; k < rs->count; k++) {
-        wrec *w = *window_slot(m, rs, k);
-        w->rsig = rank_sig_find(rs, w->sig);
-    }
     return 0;
 }
 
 /* The entry for sig, made (count 0) if there is none; NULL: out of memory. */
-static rank_sig *rank_sig_get(const merger *m, rank_state *rs, uint64_t sig)
+static rank_sig *rank_sig_get(merger *m, rank_state *rs, uint64_t sig)
 {
     rank_sig *e = rank_sig_find(rs, sig);
-    if (e)
+    if (e && e->gsig)
         return e;
-    if ((rs->sig_used + 1) * 4 > rs->sig_cap * 3 && sig_rebuild(m, rs) != 0)
+    sig_entry *s = global_sig(m, sig);
+    if (!s)
         return NULL;
-    e = sig_insert_slot(rs->sig_tab, rs->sig_cap, sig);
-    if (!e->used)
-        rs->sig_used++;
-    *e = (rank_sig){.sig = sig, .used = 1};
+    if (!e) {
+        if ((rs->sig_used + 1) * 4 > rs->sig_cap * 3 && sig_rebuild(rs) != 0)
+            return NULL;
+        e = sig_insert_slot(rs->sig_tab, rs->sig_cap, sig);
+        if (!e->used)
+            rs->sig_used++;
+    }
+    *e = (rank_sig){.sig = sig, .used = 1, .gsig = s};
     return e;
 }
 
@@ -376,23 +384,22 @@ static void set_head(merger *m, rank_state *rs, sig_entry *s)
     update_complete(m, s);
 }
 
-static int push(merger *m, rank_state *rs, wrec *w)
+static int push(merger *m, rank_state *rs, queued_rec q)
 {
-    sig_entry *s = global_sig(m, w->sig);
-    rank_sig *e = s ? rank_sig_get(m, rs, w->sig) : NULL;
+    rank_sig *e = rank_sig_get(m, rs, q.sig);
     if (!e)
         return -1;
+    sig_entry *s = e->gsig;
+    unsigned at = window_index(m, rs, rs->count);
+    rs->ring[at] = (wslot){.rec = q.rec, .sig = q.sig};
     if (!e->count) {
         s->ranks_with++;
-        e->first = w;
+        e->first = at;
     } else {
-        e->last->next_same = w;
+        rs->ring[e->last].next_same = at;
     }
-    e->last = w;
+    e->last = at;
     e->count++;
-    w->rsig = e;
-    w->gsig = s;
-    *window_slot(m, rs, rs->count) = w;
     if (rs->count++ == 0)
         set_head(m, rs, s);
     else
@@ -422,15 +429,9 @@ static int read_ahead(merger *m, rank_state *rs, rec_error *err)
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
-        uint64_t coarse;
-        w->sig = signature(rs, lay, w, &coarse);
-        w->pos = rs->next_pos++;
-        w->next_same = NULL; /* the queue's link until the window takes it */
-        if (rs->queued++)
-            rs->queue_last->next_same = w;
-        else
-            rs->queue_first = w;
-        rs->queue_last = w;
+        uint64_t coarse, sig = signature(rs, lay, w, &coarse);
+        unsigned at = rs->queue_head + rs->queued++;
+        rs->queue[at >= READ_AHEAD ? at - READ_AHEAD : at] = (queued_rec){w, sig};
         if (note_created(rs, lay, w, coarse) != 0) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
@@ -449,12 +450,11 @@ int fill(merger *m, rank_state *rs, rec_error *err)
             rs->done = 1;
             break;
         }
-        wrec *w = rs->queue_first;
-        rs->queue_first = w->next_same;
-        w->next_same = NULL;
+        queued_rec q = rs->queue[rs->queue_head];
+        rs->queue_head = rs->queue_head + 1 == READ_AHEAD ? 0 : rs->queue_head + 1;
         rs->queued--;
-        if (push(m, rs, w) != 0) {
-            chunk_release(rs, w);
+        if (push(m, rs, q) != 0) {
+            chunk_release(rs, q.rec);
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
@@ -466,14 +466,12 @@ int fill(merger *m, rank_state *rs, rec_error *err)
 /* Removes the rank's head (emitted), makes the next record its head. */
 void pop(merger *m, rank_state *rs)
 {
-    wrec *w = rs->ring[rs->head];
+    wslot *slot = &rs->ring[rs->head];
     sig_entry *s = rs->head_sig;
-    rank_sig *e = w->rsig;
-    e->first = w->next_same;
-    if (--e->count == 0) {
-        e->last = NULL;
+    rank_sig *e = rank_sig_find(rs, slot->sig);
+    e->first = slot->next_same;
+    if (--e->count == 0)
         s->ranks_with--;
-    }
     if (rs->hprev)
         rs->hprev->hnext = rs->hnext;
     else
@@ -483,24 +481,27 @@ void pop(merger *m, rank_state *rs)
     s->head_count--;
     rs->head_sig = NULL;
     update_complete(m, s);
-    chunk_release_popped(rs, w);
+    chunk_release_popped(rs, slot->rec);
     rs->head = rs->head + 1 == m->window ? 0 : rs->head + 1;
-    if (--rs->count)
-        set_head(m, rs, rs->ring[rs->head]->gsig);
+    rs->head_pos++;
+    if (--rs->count) {
+        const rank_sig *next = rank_sig_find(rs, rs->ring[rs->head].sig);
+        set_head(m, rs, next->gsig);
+    }
 }
 
 /* The paper's distance: how far beyond its head the nearest match of this
  * rank's head lies in any other rank's window; UINT64_MAX: nowhere. */
 uint64_t distance(const merger *m, const rank_state *rs)
 {
-    uint64_t sig = rs->ring[rs->head]->sig, best = UINT64_MAX;
+    uint64_t sig = rs->ring[rs->head].sig, best = UINT64_MAX;
     for (uint32_t j = 0; j < m->nranks && best; j++) {
         const rank_state *o = &m->ranks[j];
         if (o == rs || !o->count)
             continue;
         const rank_sig *e = rank_sig_find(o, sig);
         if (e && e->count) {
-            uint64_t d = e->first->pos - o->ring[o->head]->pos;
+            uint64_t d = e->first >= o->head ? e->first - o->head : e->first + m->window - o->head;
             if (d < best)
                 best = d;
         }
@@ -510,91 +511,96 @@ uint64_t distance(const merger *m, const rank_state *rs)
 
 /* ---- prefetching ----
  * At thousands of ranks nothing of a rank is still in the cache when its
- * turn comes again, and each record would wait for a dozen cache lines one
- * after the other. The merge loops call these a few ranks ahead instead, so
- * that those lines arrive while other ranks are being worked on: the far
- * stage loads what the near stage's addresses come from. */
-void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint32_t k)
+ * turn comes again, and each record would wait for its cache lines one after
+ * the other. The loops over a group call these a few ranks ahead, so that
+ * the lines arrive while other ranks are worked on; a far stage loads what
+ * a nearer stage computes its addresses from. */
+
+static void prefetch_rank(const rank_state *rs, int reading)
 {
-    enum { FAR = 24, MID = 16, NEAR = 8, LAST = 4 };
-    if (k + FAR < n) {
-        __builtin_prefetch(group[k + FAR], 1);
-        __builtin_prefetch((const char *)group[k + FAR] + 64, 1);
-    }
-    if (k + MID < n) {
-        const rank_state *rs = group[k + MID];
-        if (rs->count)
-            __builtin_prefetch(&rs->ring[rs->head]);
-        __builtin_prefetch(window_slot(m, rs, rs->count), 1);
-        if (rs->queued) {
-            __builtin_prefetch(rs->queue_first, 1);
-        } else if (!rs->done) { /* it reads ahead this time */
-            __builtin_prefetch((const char *)rs + 128, 1);
-            __builtin_prefetch((const char *)rs + 192, 1);
-        }
-    }
-    if (k + NEAR < n) {
-        const rank_state *rs = group[k + NEAR];
-        if (rs->count) {
-            const wrec *w = rs->ring[rs->head];
-            __builtin_prefetch(w, 1); /* its header and first fields, 128 bytes wherever they start */
-            __builtin_prefetch((const char *)w + 64, 1);
-            __builtin_prefetch((const char *)w + 127, 1);
-            if (rs->count > 1) /* pop makes it the head */
-                __builtin_prefetch(rs->ring[rs->head + 1 < m->window ? rs->head + 1 : 0]);
-        }
-        if (rs->queued) {
-            const wrec *q = rs->queue_first;
-            if (rs->sig_cap)
-                __builtin_prefetch(&rs->sig_tab[sig_home(q->sig, rs->sig_cap)], 1);
-            /* most often the previous record is the last of its signature, and
-             * push links it to this one (its next_same, 8 bytes in) */
-            __builtin_prefetch((const char *)q - 120, 1);
-        } else if (!rs->done) {
-            rec_cursor_prefetch(rs->cursor, 0);
-            if (rs->current)
-                __builtin_prefetch(rs->current, 1);
-        }
-    }
-    if (k + LAST < n) {
-        const rank_state *rs = group[k + LAST];
-        if (rs->count) {
-            const wrec *w = rs->ring[rs->head];
-            __builtin_prefetch(w->rsig, 1);
-            __builtin_prefetch(w->home, 1);
-        }
-        if (!rs->queued && !rs->done) {
-            rec_cursor_prefetch(rs->cursor, 1);
-            if (rs->current)
-                for (unsigned line = 0; line < 512; line += 64)
-                    __builtin_prefetch(rs->current->data + rs->current->used + line, 1);
-        }
+    __builtin_prefetch(rs, 1);
+    __builtin_prefetch((const char *)rs + 64, 1);
+    if (reading) { /* the part read_ahead uses */
+        __builtin_prefetch((const char *)rs + 128, 1);
+        __builtin_prefetch((const char *)rs + 192, 1);
     }
 }
 
-/* The same for the loops that only read the group's head records. */
-void prefetch_heads(rank_state *const *group, uint32_t n, uint32_t k)
+static int reads_ahead(const rank_state *rs, unsigned pushes)
 {
-    enum { FAR = 32, NEAR = 16 };
+    return rs->queued < pushes && !rs->eof;
+}
+
+/* The stream's lines when read_ahead will run: stage 0, then 1. */
+static void prefetch_stream(const rank_state *rs, int stage)
+{
+    rec_cursor_prefetch(rs->cursor, stage);
+    if (rs->current)
+        __builtin_prefetch(stage ? rs->current->data + rs->current->used : (const void *)rs->current, 1);
+}
+
+/* Popping `pops` heads and pushing as many records, for the rank `ahead`
+ * ranks on: its table entries for the signatures involved. */
+static void prefetch_window(const merger *m, const rank_state *rs, unsigned pops, int stage)
+{
+    if (stage == 0) {
+        __builtin_prefetch(&rs->ring[rs->head], 1);
+        __builtin_prefetch(window_slot(m, rs, pops < rs->count ? pops : rs->count), 1);
+        __builtin_prefetch(window_slot(m, rs, rs->count), 1);
+        __builtin_prefetch(&rs->queue[rs->queue_head]);
+        return;
+    }
+    if (!rs->sig_cap)
+        return;
+    if (rs->count) {
+        __builtin_prefetch(&rs->sig_tab[sig_home(rs->ring[rs->head].sig, rs->sig_cap)], 1);
+        if (rs->count > pops)
+            __builtin_prefetch(&rs->sig_tab[sig_home(window_slot(m, rs, pops)->sig, rs->sig_cap)], 1);
+    }
+    if (rs->queued)
+        __builtin_prefetch(&rs->sig_tab[sig_home(rs->queue[rs->queue_head].sig, rs->sig_cap)], 1);
+}
+
+void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint32_t k)
+{
+    enum { FAR = 12, MID = 8, NEAR = 4 };
+    if (k + FAR < n)
+        prefetch_rank(group[k + FAR], reads_ahead(group[k + FAR], 1));
+    if (k + MID < n) {
+        prefetch_window(m, group[k + MID], 1, 0);
+        if (reads_ahead(group[k + MID], 1))
+            prefetch_stream(group[k + MID], 0);
+    }
+    if (k + NEAR < n) {
+        prefetch_window(m, group[k + NEAR], 1, 1);
+        if (reads_ahead(group[k + NEAR], 1))
+            prefetch_stream(group[k + NEAR], 1);
+    }
+}
+
+/* The same for the loops that read the group's head records. */
+void prefetch_heads(const merger *m, rank_state *const *group, uint32_t n, uint32_t k)
+{
+    enum { FAR = 24, MID = 16, NEAR = 8 };
     if (k + FAR < n)
         __builtin_prefetch(group[k + FAR]);
+    if (k + MID < n)
+        __builtin_prefetch(&group[k + MID]->ring[group[k + MID]->head]);
     if (k + NEAR < n && group[k + NEAR]->count) {
-        const rank_state *rs = group[k + NEAR];
-        const wrec *w = rs->ring[rs->head];
-        __builtin_prefetch(w, 1);
-        __builtin_prefetch((const char *)w + 64, 1);
-        __builtin_prefetch((const char *)w + 127, 1);
+        const char *w = (const char *)group[k + NEAR]->ring[group[k + NEAR]->head].rec;
+        __builtin_prefetch(w, 1); /* its header and first fields, 128 bytes wherever they start */
+        __builtin_prefetch(w + 64, 1);
+        __builtin_prefetch(w + 127, 1);
     }
+    (void)m;
 }
 
 /* The same for a lockstep batch: the next `batch` records of each rank. */
 void prefetch_batch(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch)
 {
-    enum { FAR = 16, MID = 8, NEAR = 4 };
-    if (k + FAR < n) {
+    enum { FAR = 12, MID = 8, NEAR = 4 };
+    if (k + FAR < n)
         __builtin_prefetch(group[k + FAR]);
-        __builtin_prefetch((const char *)group[k + FAR] + 64);
-    }
     if (k + MID < n) {
         const rank_state *rs = group[k + MID];
         __builtin_prefetch(&rs->ring[rs->head]);
@@ -602,54 +608,32 @@ void prefetch_batch(const merger *m, rank_state *const *group, uint32_t n, uint3
     }
     if (k + NEAR < n && group[k + NEAR]->count >= batch) {
         const rank_state *rs = group[k + NEAR];
-        const char *from = (const char *)rs->ring[rs->head];
-        const char *to = (const char *)*window_slot(m, rs, batch - 1) + 127;
+        const char *from = (const char *)rs->ring[rs->head].rec;
+        const char *to = (const char *)window_slot(m, rs, batch - 1)->rec + 127;
         if (to > from && to - from < 4096) { /* one stretch of a chunk, as they mostly are */
             for (const char *p = from; p < to + 64; p += 64)
                 __builtin_prefetch(p);
         } else {
             for (unsigned j = 0; j < batch; j++)
-                __builtin_prefetch(*window_slot(m, rs, j));
+                __builtin_prefetch(window_slot(m, rs, j)->rec);
         }
     }
 }
 
-/* The same for popping a lockstep batch and refilling: for each rank the
- * first line of each record the batch pops (where pop reads) and of each
- * record it pushes and of the one before it (where push links), their table
- * entries, and the stream when it reads ahead. One line a record, not the
- * whole record: more prefetches than the core can have in flight stall. */
+/* The same for popping a lockstep batch and refilling the windows. */
 void prefetch_refill(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch)
 {
-    enum { FAR = 8, MID = 4, NEAR = 2 };
+    enum { FAR = 6, MID = 4, NEAR = 2 };
     if (k + FAR < n)
-        for (unsigned line = 0; line < sizeof(rank_state); line += 64)
-            __builtin_prefetch((const char *)group[k + FAR] + line, 1);
+        prefetch_rank(group[k + FAR], reads_ahead(group[k + FAR], batch));
     if (k + MID < n) {
-        const rank_state *rs = group[k + MID];
-        __builtin_prefetch(&rs->ring[rs->head], 1);
-        __builtin_prefetch(window_slot(m, rs, batch), 1);
-        __builtin_prefetch(window_slot(m, rs, rs->count), 1);
-        if (rs->queued)
-            __builtin_prefetch(rs->queue_first, 1);
-        if (rs->queued < batch && !rs->eof)
-            rec_cursor_prefetch(rs->cursor, 0);
+        prefetch_window(m, group[k + MID], batch, 0);
+        if (reads_ahead(group[k + MID], batch))
+            prefetch_stream(group[k + MID], 0);
     }
     if (k + NEAR < n) {
-        const rank_state *rs = group[k + NEAR];
-        for (unsigned j = 0; j <= batch && j < rs->count; j++)
-            __builtin_prefetch(*window_slot(m, rs, j), 1);
-        if (rs->count && rs->sig_cap)
-            __builtin_prefetch(&rs->sig_tab[sig_home(rs->ring[rs->head]->sig, rs->sig_cap)], 1);
-        if (rs->queued) {
-            const char *q = (const char *)rs->queue_first;
-            for (unsigned j = 0; j <= batch && j <= rs->queued; j++)
-                __builtin_prefetch(q - 120 + 128 * j, 1); /* records of 128 bytes are the common case */
-        }
-        if (rs->queued < batch && !rs->eof) {
-            rec_cursor_prefetch(rs->cursor, 1);
-            if (rs->current)
-                __builtin_prefetch(rs->current->data + rs->current->used, 1);
-        }
+        prefetch_window(m, group[k + NEAR], batch, 1);
+        if (reads_ahead(group[k + NEAR], batch))
+            prefetch_stream(group[k + NEAR], 1);
     }
 }

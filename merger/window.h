@@ -1,5 +1,12 @@
 /* window.h: the merger's per-rank windows and its signature table.
- * Internal to merger/. */
+ * Internal to merger/.
+ *
+ * A rank's window is a ring of slots: each holds a record, its signature and
+ * the slot of the next record with the same signature. What the matching
+ * reads and writes (signatures, chains, counts) lives in the slots and the
+ * rank's signature table, never in the records, which are only read when
+ * they are merged: at thousands of ranks the records live in main memory,
+ * and every line of them a step touched was a cache miss. */
 #ifndef RECORDER_MERGER_WINDOW_H
 #define RECORDER_MERGER_WINDOW_H
 
@@ -9,31 +16,27 @@
 #include "keymap.h"
 #include "recorder_format.h"
 
-/* One record in a rank's window: a deep copy (strings and arrays live in
- * the same allocation, arrays decoded to int64). */
-struct rank_sig;
 struct sig_entry;
 
-/* Window records of a rank come from chunks: they leave in the order they
- * came, so a chunk is recycled once its last record is gone. */
 /* How many records a rank reads at a time. */
 enum { READ_AHEAD = 64 };
 
+/* Records of a rank come from chunks of CHUNK_BYTES, aligned to that size so
+ * that a record's chunk is its address rounded down; they leave in the order
+ * they came, so a chunk is recycled once its last record is gone. */
+enum { CHUNK_BYTES = 16 * 1024 };
+
 typedef struct chunk {
-    size_t used, cap;
+    size_t used, cap; /* bytes of data[] */
     uint32_t live;
     /* hardening: records are carved from data[], so it must be aligned for
      * them (at offset 20 every record was misaligned: undefined behaviour) */
     _Alignas(16) uint8_t data[];
 } chunk;
 
+/* One record: a deep copy (strings and arrays live in the same allocation,
+ * arrays decoded to int64). */
 typedef struct wrec {
-    chunk *home;
-    struct wrec *next_same; /* the next record with this signature in the window */
-    struct rank_sig *rsig;  /* its rank's entry for the signature (alive while it is in the window) */
-    struct sig_entry *gsig; /* the global entry */
-    uint64_t sig;
-    uint64_t pos;          /* index in the rank's stream */
     uint64_t tstart, tend; /* on the merged trace's clock */
     uint32_t thread;
     uint16_t func;
@@ -41,10 +44,15 @@ typedef struct wrec {
     /* One slot a field of the layout (the arguments, then the return value and
      * errno): the value itself, or for strings and arrays where their bytes
      * are in the record and how many. 8 bytes a field rather than a 24-byte
-     * rec_value: at thousands of ranks the window lives in main memory, and
-     * each cache line a record spans is paid for twice (read ahead, emitted). */
+     * rec_value: each cache line a record spans is paid for twice at
+     * thousands of ranks (read ahead, merged). */
     int64_t v[];
 } wrec;
+
+static inline chunk *wrec_home(const wrec *w)
+{
+    return (chunk *)((uintptr_t)w & ~(uintptr_t)(CHUNK_BYTES - 1));
+}
 
 /* Field i of a window record as a value (strings and arrays: their bytes, arrays decoded). */
 static inline rec_value wrec_value(const wrec *w, unsigned cls, unsigned i)
@@ -56,18 +64,29 @@ static inline rec_value wrec_value(const wrec *w, unsigned cls, unsigned i)
     return (rec_value){.i = w->v[i]};
 }
 
-struct sig_entry;
+/* A window slot, and a record read ahead (not yet in the window). */
+typedef struct wslot {
+    wrec *rec;
+    uint64_t sig;
+    uint32_t next_same; /* the slot of the next record with this signature (while the count says so) */
+} wslot;
 
-/* Per rank: how many window records carry a signature, the first and last.
- * The entries live in the rank's open-addressing table (rank_state.sig_tab):
- * one cache line a lookup. An entry whose count fell to 0 stays as a
- * tombstone, revived when its signature comes back; the table is rebuilt when
- * tombstones fill it. */
+typedef struct queued_rec {
+    wrec *rec;
+    uint64_t sig;
+} queued_rec;
+
+/* Per rank: how many window records carry a signature, the first and last
+ * (slots), and the global entry. The entries live in the rank's
+ * open-addressing table (rank_state.sig_tab): one cache line a lookup. An
+ * entry whose count fell to 0 stays as a tombstone, revived when its
+ * signature comes back; the table is rebuilt when tombstones fill it. */
 typedef struct rank_sig {
     uint64_t sig;
     uint32_t count;
     uint32_t used; /* 0: never used (ends a probe) */
-    wrec *first, *last;
+    uint32_t first, last;
+    struct sig_entry *gsig;
 } rank_sig;
 
 typedef struct rank_state {
@@ -76,21 +95,22 @@ typedef struct rank_state {
     _Alignas(64) uint32_t rank;
     unsigned head, count; /* the window: ring[head] is the oldest of count */
     int done;             /* the window will get no more records */
-    wrec **ring;
+    wslot *ring;
     struct sig_entry *head_sig;
     struct rank_state *hprev, *hnext; /* ranks whose head has head_sig */
     rank_sig *sig_tab;                /* sig_cap entries, a power of two */
     uint32_t sig_cap, queued;
-    wrec *queue_first, *queue_last; /* read, not yet in the window (see read_ahead), linked by next_same */
-    int64_t tick_offset;            /* added to times to put them on the merged trace's clock */
-    keymap unified;                 /* (space, this rank's id) -> the merged trace's id; its memo is hot */
-    chunk *popped_home;             /* pops not yet counted off their chunk (chunk_settle) */
+    queued_rec *queue; /* READ_AHEAD records read ahead, from queue_head (see read_ahead) */
+    unsigned queue_head;
+    uint64_t head_pos;   /* the head's index in the rank's stream */
+    int64_t tick_offset; /* added to times to put them on the merged trace's clock */
+    keymap unified;      /* (space, this rank's id) -> the merged trace's id; its memo is hot */
+    chunk *popped_home;  /* pops not yet counted off their chunk (chunk_settle) */
     uint32_t popped;
     /* reading ahead */
     rec_cursor *cursor;
     int eof;           /* the stream has none left to read */
     uint32_t sig_used; /* signature table entries used since its last rebuild */
-    uint64_t next_pos; /* stream index of the next record to read */
     keymap canon;      /* (space, id) -> canonical identity of the handle */
     chunk *current, *spare;
 } rank_state;
