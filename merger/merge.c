@@ -192,8 +192,7 @@ static void merger_free(merger *m)
         free(rs->sig_tab);
         keymap_free(&rs->canon);
         keymap_free(&rs->unified);
-        free(rs->current);
-        free(rs->spare);
+        chunk_drop_current(rs);
         free(rs->ring);
         free(rs->queue);
         rec_cursor_close(rs->cursor);
@@ -205,6 +204,7 @@ static void merger_free(merger *m)
         free(s);
     }
     keymap_free(&m->merged_ids_used);
+    chunk_pool_free(&m->pool);
     free(m->layouts);
     free(m->layout_ready);
     free(m->ranks);
@@ -308,6 +308,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         /* hardening: a tiny time resolution (any in (0, 1000) s is valid) can
          * put this past int64_t, and converting such a double is undefined */
         rs->tick_offset = ticks < 9.2e18 ? (int64_t)ticks : INT64_MAX;
+        rs->pool = &m.pool;
         rs->ring = calloc(m.window, sizeof *rs->ring);
         rs->queue = calloc(READ_AHEAD, sizeof *rs->queue);
         rs->cursor = rec_cursor_open(t, r, err);

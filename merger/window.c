@@ -1,9 +1,11 @@
 /* window.c: reading ranks into their windows, signatures, and the counters
  * that tell, in O(1) per change, which signatures are complete groups. */
+#define _GNU_SOURCE
 #include "merge_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* ---- signatures ---- */
 
@@ -118,14 +120,72 @@ static int note_created(rank_state *rs, const rec_layout_view *lay, const wrec *
  * first CHUNK_BYTES of it, so wrec_home holds for it too). */
 static const size_t chunk_room = CHUNK_BYTES - sizeof(chunk);
 
-static chunk *chunk_new(size_t size)
+/* Chunks come from slabs of many, kept until the merge ends and shared by
+ * the ranks (one aligned allocation each wasted up to a chunk; and a slab is
+ * a few TLB entries instead of hundreds). */
+static chunk *pool_get(chunk_pool *p)
 {
-    size_t room = size > chunk_room ? size : chunk_room;
-    size_t bytes = (sizeof(chunk) + room + CHUNK_BYTES - 1) & ~(size_t)(CHUNK_BYTES - 1);
-    chunk *c = bytes > room ? aligned_alloc(CHUNK_BYTES, bytes) : NULL;
+    if (!p->free) {
+        if (p->nslabs == p->cap) {
+            size_t cap = p->cap ? 2 * p->cap : 16;
+            void **slabs = realloc(p->slabs, cap * sizeof *slabs);
+            if (!slabs)
+                return NULL;
+            p->slabs = slabs;
+            p->cap = cap;
+        }
+        uint8_t *slab = aligned_alloc(CHUNK_SLAB_BYTES, CHUNK_SLAB_BYTES);
+        if (!slab)
+            return NULL;
+        p->slabs[p->nslabs++] = slab;
+#ifdef MADV_HUGEPAGE
+        madvise(slab, CHUNK_SLAB_BYTES, MADV_HUGEPAGE); /* best effort */
+#endif
+        for (size_t at = CHUNK_SLAB_BYTES; at > 0; at -= CHUNK_BYTES) {
+            chunk *c = (chunk *)(void *)(slab + at - CHUNK_BYTES);
+            c->cap = chunk_room;
+            c->next_free = p->free;
+            p->free = c;
+        }
+    }
+    chunk *c = p->free;
+    p->free = c->next_free;
+    return c;
+}
+
+void chunk_pool_free(chunk_pool *p)
+{
+    for (size_t i = 0; i < p->nslabs; i++)
+        free(p->slabs[i]);
+    free(p->slabs);
+    *p = (chunk_pool){0};
+}
+
+/* A chunk for `size` bytes: from the pool, or for a record larger than a
+ * chunk one of its own, still aligned (the record starts in its first
+ * CHUNK_BYTES, so wrec_home holds for it too). */
+static chunk *chunk_new(rank_state *rs, size_t size)
+{
+    if (size <= chunk_room)
+        return pool_get(rs->pool);
+    size_t bytes = (sizeof(chunk) + size + CHUNK_BYTES - 1) & ~(size_t)(CHUNK_BYTES - 1);
+    chunk *c = bytes > size ? aligned_alloc(CHUNK_BYTES, bytes) : NULL;
     if (c)
         c->cap = bytes - sizeof(chunk);
     return c;
+}
+
+/* Back to the pool (or freed, a large one) once no record is in it. */
+static void chunk_retire(rank_state *rs, chunk *c)
+{
+    if (c->live || c == rs->current)
+        return;
+    if (c->cap == chunk_room) {
+        c->next_free = rs->pool->free;
+        rs->pool->free = c;
+    } else {
+        free(c);
+    }
 }
 
 static void *chunk_alloc(rank_state *rs, size_t size)
@@ -136,15 +196,14 @@ static void *chunk_alloc(rank_state *rs, size_t size)
         if (c && c->live == 0 && size <= c->cap) { /* nothing left in it: start over */
             c->used = 0;
         } else {
-            if (rs->spare && rs->spare->cap >= size) {
-                c = rs->spare;
-                rs->spare = NULL;
-            } else if (!(c = chunk_new(size))) {
+            chunk *old = c;
+            if (!(c = chunk_new(rs, size)))
                 return NULL;
-            }
             c->used = 0;
             c->live = 0;
             rs->current = c;
+            if (old)
+                chunk_retire(rs, old); /* an empty one too small for this record */
         }
     }
     void *p = c->data + c->used;
@@ -153,14 +212,12 @@ static void *chunk_alloc(rank_state *rs, size_t size)
     return p;
 }
 
-static void chunk_retire(rank_state *rs, chunk *c)
+void chunk_drop_current(rank_state *rs)
 {
-    if (c->live || c == rs->current)
-        return;
-    if (!rs->spare && c->cap == chunk_room)
-        rs->spare = c;
-    else
-        free(c);
+    chunk *c = rs->current;
+    rs->current = NULL;
+    if (c)
+        chunk_retire(rs, c);
 }
 
 void chunk_release(rank_state *rs, wrec *w)

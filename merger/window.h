@@ -29,10 +29,19 @@ enum { CHUNK_BYTES = 16 * 1024 };
 typedef struct chunk {
     size_t used, cap; /* bytes of data[] */
     uint32_t live;
+    struct chunk *next_free; /* in the pool */
     /* hardening: records are carved from data[], so it must be aligned for
      * them (at offset 20 every record was misaligned: undefined behaviour) */
     _Alignas(16) uint8_t data[];
 } chunk;
+
+/* Chunks are carved from slabs of CHUNK_SLAB_BYTES, kept until the merge ends. */
+enum { CHUNK_SLAB_BYTES = 2 << 20 };
+typedef struct chunk_pool {
+    chunk *free;
+    void **slabs;
+    size_t nslabs, cap;
+} chunk_pool;
 
 /* One record: a deep copy (strings and arrays live in the same allocation,
  * arrays decoded to int64). */
@@ -112,7 +121,8 @@ typedef struct rank_state {
     int eof;           /* the stream has none left to read */
     uint32_t sig_used; /* signature table entries used since its last rebuild */
     keymap canon;      /* (space, id) -> canonical identity of the handle */
-    chunk *current, *spare;
+    chunk *current;    /* records are carved from it */
+    chunk_pool *pool;  /* the merger's */
 } rank_state;
 
 /* Global, per signature. A signature is complete when every rank that holds
