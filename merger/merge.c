@@ -193,8 +193,6 @@ static void merger_free(merger *m)
         keymap_free(&rs->canon);
         keymap_free(&rs->unified);
         chunk_drop_current(rs);
-        free(rs->ring);
-        free(rs->queue);
         rec_cursor_close(rs->cursor);
     }
     sig_entry *s, *tmp;
@@ -208,6 +206,7 @@ static void merger_free(merger *m)
     free(m->layouts);
     free(m->layout_ready);
     free(m->ranks);
+    free(m->rank_slots);
     free(m->bucket);
 }
 
@@ -271,9 +270,9 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     for (int s = 0; s < REC_SPACE_COUNT; s++)
         m.next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;
     st->nranks = info->nranks;
-    m.ranks = aligned_alloc(_Alignof(rank_state), (size_t)m.nranks * sizeof *m.ranks); /* whole cache lines */
-    if (m.ranks)
-        memset(m.ranks, 0, (size_t)m.nranks * sizeof *m.ranks);
+    m.ranks = rank_arrays_alloc(m.nranks, sizeof *m.ranks);
+    size_t slots_bytes = (size_t)m.window * sizeof(wslot) + READ_AHEAD * sizeof(queued_rec);
+    m.rank_slots = rank_arrays_alloc(m.nranks, slots_bytes);
     m.bucket = calloc((size_t)m.nranks + 1, sizeof *m.bucket);
     m.layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *m.layouts);
     m.layout_ready = calloc(REC_FUNCTION_ID_LIMIT, 1);
@@ -282,7 +281,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     int buffers_ok = emit_buffers_init(&b, m.nranks) == 0;
     rec_writer *w = NULL;
     int rc = -1;
-    if (!m.ranks || !m.bucket || !m.layouts || !m.layout_ready || !group || !buffers_ok) {
+    if (!m.ranks || !m.rank_slots || !m.bucket || !m.layouts || !m.layout_ready || !group || !buffers_ok) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;
     }
@@ -309,14 +308,10 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
          * put this past int64_t, and converting such a double is undefined */
         rs->tick_offset = ticks < 9.2e18 ? (int64_t)ticks : INT64_MAX;
         rs->pool = &m.pool;
-        rs->ring = calloc(m.window, sizeof *rs->ring);
-        rs->queue = calloc(READ_AHEAD, sizeof *rs->queue);
-        rs->cursor = rec_cursor_open(t, r, err);
-        if (!rs->ring || !rs->queue || !rs->cursor) {
-            if (!rs->ring || !rs->queue)
-                snprintf(err->msg, sizeof err->msg, "out of memory");
+        rs->ring = (wslot *)(void *)((char *)m.rank_slots + r * slots_bytes);
+        rs->queue = (queued_rec *)(void *)(rs->ring + m.window);
+        if (!(rs->cursor = rec_cursor_open(t, r, err)))
             goto done;
-        }
     }
     if (make_dirs(out_dir) != 0) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", out_dir, strerror(errno));

@@ -36,8 +36,9 @@ typedef struct merger {
     keymap merged_ids_used;   /* (space, id) already given to a handle in the merged trace */
     rec_layout_view *layouts; /* REC_FUNCTION_ID_LIMIT, filled on first use */
     uint8_t *layout_ready;
-    uint32_t live;   /* ranks whose window is not empty */
-    chunk_pool pool; /* where every rank's records are carved from */
+    uint32_t live;    /* ranks whose window is not empty */
+    chunk_pool pool;  /* where every rank's records are carved from */
+    void *rank_slots; /* every rank's window slots and read-ahead queue, one block */
     uint64_t visit;
 } merger;
 
@@ -47,6 +48,7 @@ void chunk_release(rank_state *rs, wrec *w);
 void chunk_settle(rank_state *rs);
 void chunk_drop_current(rank_state *rs);
 void chunk_pool_free(chunk_pool *p);
+void *rank_arrays_alloc(size_t n, size_t size);
 void update_complete(merger *m, sig_entry *s);
 uint64_t distance(const merger *m, const rank_state *rs);
 void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r);

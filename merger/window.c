@@ -3,8 +3,10 @@
 #define _GNU_SOURCE
 #include "merge_internal.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* ---- signatures ---- */
@@ -693,4 +695,27 @@ void prefetch_refill(const merger *m, rank_state *const *group, uint32_t n, uint
         if (reads_ahead(group[k + NEAR], batch))
             prefetch_stream(group[k + NEAR], 1);
     }
+}
+
+/* Zeroed memory for the per-rank arrays every step touches: when it is large,
+ * 2 MB aligned and on huge pages where the kernel gives them (thousands of
+ * ranks' worth of 4 KB pages cost a TLB miss a rank); else cache-line
+ * aligned. Freed with free(). */
+void *rank_arrays_alloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size / 2)
+        return NULL;
+    size_t bytes = n * size, align = 64;
+    if (bytes >= CHUNK_SLAB_BYTES / 2)
+        align = CHUNK_SLAB_BYTES;
+    bytes = (bytes + align - 1) & ~(align - 1);
+    void *p = aligned_alloc(align, bytes ? bytes : align);
+    if (!p)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (align == CHUNK_SLAB_BYTES)
+        madvise(p, bytes, MADV_HUGEPAGE); /* best effort */
+#endif
+    memset(p, 0, bytes ? bytes : align);
+    return p;
 }
