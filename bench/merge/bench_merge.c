@@ -1,12 +1,14 @@
 /* bench-merge: merge throughput and its growth with the number of ranks.
- *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--keep]
+ *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R] [--keep]
  * For each rank count, writes a synthetic SPMD trace (N records per rank:
  * strided pwrites at rank-dependent offsets, a barrier every 50 calls, and
  * now and then a call only some ranks make), merges it, and prints records
  * per second, the time per record relative to the smallest run, merged
  * records per rank record, and peak memory. Each size runs in its own child
- * process, so peak memory is that size's alone. --keep leaves each trace and
- * its merge in place (their paths on stderr), to profile recorder-merge alone. */
+ * process, so peak memory is that size's alone; its trace is merged R times
+ * (default 3) and the fastest merge counts: the machine may be shared.
+ * --keep leaves each trace and its merge in place (their paths on stderr),
+ * to profile recorder-merge alone. */
 #define _GNU_SOURCE
 #include "rec_function_ids.h"
 #include "recorder_merge.h"
@@ -89,7 +91,8 @@ typedef struct result {
     int ok;
 } result;
 
-static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window, int keep)
+static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window, int keep,
+                       int repeat)
 {
     result res = {0};
     char dir[4096], out[4200];
@@ -116,12 +119,16 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
     rec_merge_options_init(&o);
     o.window = window;
     rec_merge_stats st;
-    t0 = now();
-    if (rec_merge_traces(dir, out, &o, &st, &err) != 0) {
-        fprintf(stderr, "bench-merge: %s\n", err.msg);
-        return res;
+    for (int r = 0; r < repeat; r++) { /* the least disturbed run: the machine may be shared */
+        t0 = now();
+        if (rec_merge_traces(dir, out, &o, &st, &err) != 0) {
+            fprintf(stderr, "bench-merge: %s\n", err.msg);
+            return res;
+        }
+        double took = now() - t0;
+        if (r == 0 || took < res.merge_s)
+            res.merge_s = took;
     }
-    res.merge_s = now() - t0;
     res.records_in = st.records_in;
     res.records_out = st.records_out;
     struct rusage ru;
@@ -143,7 +150,7 @@ int main(int argc, char **argv)
 {
     uint64_t records = 10000;
     unsigned window = 200;
-    int keep = 0;
+    int keep = 0, repeat = 3;
     char ranks_list[256] = "64,256,1024,4096";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--records") && i + 1 < argc)
@@ -154,8 +161,12 @@ int main(int argc, char **argv)
             window = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--keep"))
             keep = 1;
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+            repeat = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
         else {
-            fprintf(stderr, "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--keep]\n");
+            fprintf(
+                stderr,
+                "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--repeat R] [--keep]\n");
             return 2;
         }
     }
@@ -166,8 +177,8 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
-    printf("bench-merge: %llu records per rank, window %u, %ld cores\n", (unsigned long long)records, window,
-           sysconf(_SC_NPROCESSORS_ONLN));
+    printf("bench-merge: %llu records per rank, window %u, fastest of %d merges, %ld cores\n",
+           (unsigned long long)records, window, repeat, sysconf(_SC_NPROCESSORS_ONLN));
     printf("%8s %12s %10s %10s %12s %10s %10s %12s\n", "ranks", "records", "write s", "merge s", "records/s",
            "ns/record", "growth", "peak MB");
     double first_ns = 0;
@@ -179,7 +190,7 @@ int main(int argc, char **argv)
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            result res = run_size(base, nranks, records, window, keep);
+            result res = run_size(base, nranks, records, window, keep, repeat);
             if (write(fds[1], &res, sizeof res) != sizeof res)
                 _exit(1);
             _exit(0);
