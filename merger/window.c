@@ -665,6 +665,8 @@ void prefetch_batch(const merger *m, rank_state *const *group, uint32_t n, uint3
         __builtin_prefetch(&rs->ring[rs->head]);
         __builtin_prefetch(window_slot(m, rs, batch - 1));
     }
+    if (batch > 16)
+        batch = 16; /* the rest of a rank's stretch streams in behind them */
     if (k + NEAR < n && group[k + NEAR]->count >= batch) {
         const rank_state *rs = group[k + NEAR];
         const char *from = (const char *)rs->ring[rs->head].rec;
