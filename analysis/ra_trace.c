@@ -74,8 +74,14 @@ static void load_rank_metas(ra_trace *t)
         if (starts[r] < first)
             first = starts[r];
     }
-    for (uint32_t r = 0; r < t->nranks; r++)
-        t->rank_offset[r] = (double)(starts[r] - first) * 1e-9;
+    /* In whole ticks, rounded as recorder-merge rounds them: an offset 50 ns
+     * off reordered events of two ranks that close, and overlap picked
+     * another range on the merged trace than on its per-rank original. */
+    double resolution = rec_trace_get_info(t->rt)->time_resolution;
+    for (uint32_t r = 0; r < t->nranks; r++) {
+        double ticks = floor((double)(starts[r] - first) / (resolution * 1e9) + 0.5);
+        t->rank_offset[r] = resolution > 0 ? ticks * resolution : (double)(starts[r] - first) * 1e-9;
+    }
     free(starts);
 }
 
