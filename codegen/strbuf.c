@@ -52,12 +52,18 @@ static void reserve(sb *b, size_t extra)
     b->cap = cap;
 }
 
-void sb_putn(sb *b, const char *s, size_t n)
+char *sb_extend(sb *b, size_t n)
 {
     reserve(b, n);
-    memcpy(b->s + b->len, s, n);
+    char *at = b->s + b->len;
     b->len += n;
     b->s[b->len] = 0;
+    return at;
+}
+
+void sb_putn(sb *b, const char *s, size_t n)
+{
+    memcpy(sb_extend(b, n), s, n);
 }
 
 void sb_puts(sb *b, const char *s)

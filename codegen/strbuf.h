@@ -12,6 +12,8 @@ typedef struct sb {
 } sb;
 
 void sb_putn(sb *b, const char *s, size_t n);
+/* Appends n bytes for the caller to fill (after them, a NUL): where they start. */
+char *sb_extend(sb *b, size_t n);
 void sb_puts(sb *b, const char *s);
 void sb_putc(sb *b, char c);
 void sb_printf(sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -3,8 +3,10 @@
  * indentation of multi-line values, lookups through parent contexts, and
  * errors that name the template and the line. */
 #include "rk_test.h"
+#include "strbuf.h"
 #include "template.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,5 +109,98 @@ RK_TEST(codegen_template, errors_name_template_and_line)
     expect_error("{{}}", c, "t.tmpl line 1: empty tag");
     tpl_push(c, "items");
     expect_error("{{items}}", c, "t.tmpl line 1: no value for {{items}}"); /* a list is not a value */
+    tpl_free(c);
+}
+
+/* Hardening: a template of a few hundred bytes could ask for 2^40 section
+ * repetitions (fuzz_template), and for the output of each; rendering stops
+ * with an error at template.h's limits instead. */
+RK_TEST(codegen_template, nested_sections_stop_at_the_step_limit)
+{
+    tpl_ctx *c = tpl_new();
+    tpl_push(c, "a");
+    tpl_push(c, "a");
+    sb t = {0};
+    for (int i = 0; i < 40; i++)
+        sb_puts(&t, "{{#a}}");
+    sb_puts(&t, "x");
+    for (int i = 0; i < 40; i++)
+        sb_puts(&t, "{{/a}}");
+    /* allowed: TPL_MAX_STEPS, and more for the template's 481 bytes and the
+     * context's entry and 2 items */
+    char want[128];
+    snprintf(want, sizeof want,
+             "t.tmpl line 1: rendering stopped after %d steps (sections nested over lists multiply)",
+             TPL_MAX_STEPS + (481 + 3) * TPL_STEPS_PER_INPUT);
+    expect_error(sb_str(&t), c, want);
+    sb_free(&t);
+    tpl_free(c);
+}
+
+RK_TEST(codegen_template, repeated_output_stops_at_the_output_limit)
+{
+    tpl_ctx *c = tpl_new();
+    char *mib = malloc((1 << 20) + 1);
+    memset(mib, 'v', 1 << 20);
+    mib[1 << 20] = 0;
+    tpl_set(c, "v", mib);
+    free(mib);
+    tpl_push(c, "a");
+    tpl_push(c, "a");
+    /* 2^7 MiB asked for; allowed: TPL_MAX_OUTPUT, the 1 MiB value once and
+     * the template's length for each of 2 entries and 2 items */
+    const char *t =
+        "{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}{{#a}}\n{{v}}{{/a}}{{/a}}{{/a}}{{/a}}{{/a}}{{/a}}{{/a}}";
+    char want[128];
+    snprintf(want, sizeof want, "t.tmpl line 2: rendering stopped at %zu bytes of output",
+             TPL_MAX_OUTPUT + (1 << 20) + 4 * strlen(t));
+    expect_error(t, c, want);
+    tpl_free(c);
+}
+
+/* A kernel's body is one value: rendered once, indented, it may be larger
+ * than TPL_MAX_OUTPUT (recorder-codegen --no-loops on tracer.ten_million:
+ * 280 MB). */
+RK_TEST(codegen_template, a_value_larger_than_the_output_limit_goes_through_once)
+{
+    size_t lines = TPL_MAX_OUTPUT / 8 + 1, n = 3 * lines;
+    char *body = malloc(n + 1);
+    for (size_t i = 0; i < lines; i++)
+        memcpy(body + 3 * i, "f;\n", 3);
+    body[n - 1] = 0; /* no newline at the end */
+    tpl_ctx *c = tpl_new();
+    tpl_set(c, "body", body);
+    free(body);
+    char *got = tpl_render("t.tmpl", "{\n        {{body}}\n}\n", c, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    size_t len = strlen(got);
+    CU_ASSERT_EQUAL(len, 11 * lines + 4);
+    CU_ASSERT(len > TPL_MAX_OUTPUT);
+    CU_ASSERT_NSTRING_EQUAL(got, "{\n        f;\n        f;\n", 24);
+    CU_ASSERT_STRING_EQUAL(got + len - 24, "        f;\n        f;\n}\n");
+    free(got);
+    tpl_free(c);
+}
+
+/* Parsing is linear: on a 6 MB line of 10^6 tags, every tag looked for the
+ * start of its line from where it stood (10^12 steps: over the test's
+ * timeout). Half the tags are kids of the root, which doubles its room. */
+RK_TEST(codegen_template, one_long_line_of_tags_parses_in_linear_time)
+{
+    enum { BLANKS = 1000000, TAGS = 500000 };
+    tpl_ctx *c = tpl_new();
+    tpl_set(c, "v", "x");
+    sb t = {0};
+    for (int i = 0; i < BLANKS; i++)
+        sb_putc(&t, ' ');
+    for (int i = 0; i < TAGS; i++)
+        sb_puts(&t, "{{v}}{{!}}");
+    char *got = tpl_render("t.tmpl", sb_str(&t), c, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    CU_ASSERT_EQUAL(strlen(got), (size_t)BLANKS + TAGS);
+    CU_ASSERT_EQUAL(strspn(got, " "), (size_t)BLANKS);
+    CU_ASSERT_EQUAL(strspn(got + BLANKS, "x"), (size_t)TAGS);
+    free(got);
+    sb_free(&t);
     tpl_free(c);
 }
