@@ -66,7 +66,8 @@ static inline uint64_t rt_now_ns(void)
  * invariant (constant_tsc, nonstop_tsc): 9 ns a read instead of 20. TSC
  * readings are turned into ns through an anchor (a TSC reading, the
  * monotonic time then, ns per TSC tick) that rt_clock_anchor() refreshes
- * every 65536 records, so the two clocks never drift apart. */
+ * every 65536 records and as the run ages (clock.c), so the two clocks never
+ * drift apart. */
 typedef struct rt_anchor {
     uint64_t tsc;
     double ns;
@@ -77,6 +78,7 @@ typedef struct rt_anchor {
 extern int rt_use_tsc;
 extern rt_anchor rt_anchors[2];
 extern int rt_anchor_current;
+extern uint64_t rt_next_anchor_ticks; /* UINT64_MAX without the TSC */
 void rt_clock_anchor(void);
 void rt_clock_init(void);
 

@@ -243,7 +243,7 @@ void rt_commit(rt_call *c)
 {
     if (!c->skip && writer) {
         rec_error err;
-        if (RT_UNLIKELY(++commits % 65536 == 0))
+        if (RT_UNLIKELY(++commits % 65536 == 0 || c->rec.tend >= rt_next_anchor_ticks))
             rt_clock_anchor();
         if (rec_writer_append(writer, &c->rec, &err) != 0) {
             if (!warned++)
