@@ -186,9 +186,9 @@ static void merger_free(merger *m)
         while (rs->count)
             pop(m, rs);
         chunk_settle(rs);
-        for (; rs->queued;
-             rs->queued--, rs->queue_head = rs->queue_head + 1 == READ_AHEAD ? 0 : rs->queue_head + 1)
-            chunk_release(rs, rs->queue[rs->queue_head].rec);
+        for (unsigned k = 0; k < rs->queued; k++)
+            chunk_release(rs, window_slot(m, rs, k)->rec);
+        rs->queued = 0;
         free(rs->sig_tab);
         keymap_free(&rs->canon);
         keymap_free(&rs->unified);
@@ -271,7 +271,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         m.next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;
     st->nranks = info->nranks;
     m.ranks = rank_arrays_alloc(m.nranks, sizeof *m.ranks);
-    size_t slots_bytes = (size_t)m.window * sizeof(wslot) + READ_AHEAD * sizeof(queued_rec);
+    m.ring_slots = m.window + READ_AHEAD;
+    size_t slots_bytes = (size_t)m.ring_slots * sizeof(wslot);
     m.rank_slots = rank_arrays_alloc(m.nranks, slots_bytes);
     m.bucket = calloc((size_t)m.nranks + 1, sizeof *m.bucket);
     m.layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *m.layouts);
@@ -309,7 +310,6 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         rs->tick_offset = ticks < 9.2e18 ? (int64_t)ticks : INT64_MAX;
         rs->pool = &m.pool;
         rs->ring = (wslot *)(void *)((char *)m.rank_slots + r * slots_bytes);
-        rs->queue = (queued_rec *)(void *)(rs->ring + m.window);
         if (!(rs->cursor = rec_cursor_open(t, r, err)))
             goto done;
     }

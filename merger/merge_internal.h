@@ -38,7 +38,8 @@ typedef struct merger {
     uint8_t *layout_ready;
     uint32_t live;    /* ranks whose window is not empty */
     chunk_pool pool;  /* where every rank's records are carved from */
-    void *rank_slots; /* every rank's window slots and read-ahead queue, one block */
+    void *rank_slots; /* every rank's ring of slots, one block */
+    unsigned ring_slots; /* a rank's ring: window + READ_AHEAD slots */
     uint64_t visit;
 } merger;
 
@@ -53,11 +54,12 @@ void update_complete(merger *m, sig_entry *s);
 uint64_t distance(const merger *m, const rank_state *rs);
 void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r);
 uint64_t handle_key(unsigned space, int64_t id);
-/* Slot k of the rank's window (0: its head; k <= window), without a division. */
+/* Slot k of the rank's ring (0: its head; k < count: the window; then the
+ * records read ahead), without a division. */
 static inline unsigned window_index(const merger *m, const rank_state *rs, unsigned k)
 {
     unsigned i = rs->head + k;
-    return i >= m->window ? i - m->window : i;
+    return i >= m->ring_slots ? i - m->ring_slots : i;
 }
 
 static inline wslot *window_slot(const merger *m, const rank_state *rs, unsigned k)

@@ -443,14 +443,14 @@ static void set_head(merger *m, rank_state *rs, sig_entry *s)
     update_complete(m, s);
 }
 
-static int push(merger *m, rank_state *rs, queued_rec q)
+/* The first record read ahead joins the window. */
+static int push(merger *m, rank_state *rs)
 {
-    rank_sig *e = rank_sig_get(m, rs, q.sig);
+    unsigned at = window_index(m, rs, rs->count);
+    rank_sig *e = rank_sig_get(m, rs, rs->ring[at].sig);
     if (!e)
         return -1;
     sig_entry *s = e->gsig;
-    unsigned at = window_index(m, rs, rs->count);
-    rs->ring[at] = (wslot){.rec = q.rec, .sig = q.sig};
     if (!e->count) {
         s->ranks_with++;
         e->first = at;
@@ -466,8 +466,7 @@ static int push(merger *m, rank_state *rs, queued_rec q)
     return 0;
 }
 
-/* Reads up to READ_AHEAD records into the rank's queue of records not yet in
- * the window: a rank's stream, decoder and handle tables are then worked on
+/* Reads up to READ_AHEAD records into the slots after the window's: a rank's stream, decoder and handle tables are then worked on
  * while they are in the cache, instead of once per merged record, which at
  * thousands of ranks cost a dozen cache misses each. Signatures depend on
  * the rank's own earlier records only, so reading ahead changes nothing. */
@@ -489,8 +488,7 @@ static int read_ahead(merger *m, rank_state *rs, rec_error *err)
             return -1;
         }
         uint64_t coarse, sig = signature(rs, lay, w, &coarse);
-        unsigned at = rs->queue_head + rs->queued++;
-        rs->queue[at >= READ_AHEAD ? at - READ_AHEAD : at] = (queued_rec){w, sig};
+        *window_slot(m, rs, rs->count + rs->queued++) = (wslot){.rec = w, .sig = sig};
         if (note_created(rs, lay, w, coarse) != 0) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
@@ -509,14 +507,11 @@ int fill(merger *m, rank_state *rs, rec_error *err)
             rs->done = 1;
             break;
         }
-        queued_rec q = rs->queue[rs->queue_head];
-        rs->queue_head = rs->queue_head + 1 == READ_AHEAD ? 0 : rs->queue_head + 1;
-        rs->queued--;
-        if (push(m, rs, q) != 0) {
-            chunk_release(rs, q.rec);
+        if (push(m, rs) != 0) {
             snprintf(err->msg, sizeof err->msg, "out of memory");
             return -1;
         }
+        rs->queued--;
         m->records_in++;
     }
     return 0;
@@ -541,7 +536,7 @@ void pop(merger *m, rank_state *rs)
     rs->head_sig = NULL;
     update_complete(m, s);
     chunk_release_popped(rs, slot->rec);
-    rs->head = rs->head + 1 == m->window ? 0 : rs->head + 1;
+    rs->head = rs->head + 1 == m->ring_slots ? 0 : rs->head + 1;
     rs->head_pos++;
     if (--rs->count) {
         const rank_sig *next = rank_sig_find(rs, rs->ring[rs->head].sig);
@@ -560,7 +555,7 @@ uint64_t distance(const merger *m, const rank_state *rs)
             continue;
         const rank_sig *e = rank_sig_find(o, sig);
         if (e && e->count) {
-            uint64_t d = e->first >= o->head ? e->first - o->head : e->first + m->window - o->head;
+            uint64_t d = e->first >= o->head ? e->first - o->head : e->first + m->ring_slots - o->head;
             if (d < best)
                 best = d;
         }
@@ -606,7 +601,6 @@ static void prefetch_window(const merger *m, const rank_state *rs, unsigned pops
         __builtin_prefetch(&rs->ring[rs->head], 1);
         __builtin_prefetch(window_slot(m, rs, pops < rs->count ? pops : rs->count), 1);
         __builtin_prefetch(window_slot(m, rs, rs->count), 1);
-        __builtin_prefetch(&rs->queue[rs->queue_head]);
         return;
     }
     if (!rs->sig_cap)
@@ -617,7 +611,7 @@ static void prefetch_window(const merger *m, const rank_state *rs, unsigned pops
             __builtin_prefetch(&rs->sig_tab[sig_home(window_slot(m, rs, pops)->sig, rs->sig_cap)], 1);
     }
     if (rs->queued)
-        __builtin_prefetch(&rs->sig_tab[sig_home(rs->queue[rs->queue_head].sig, rs->sig_cap)], 1);
+        __builtin_prefetch(&rs->sig_tab[sig_home(window_slot(m, rs, rs->count)->sig, rs->sig_cap)], 1);
 }
 
 void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint32_t k)

@@ -2,7 +2,9 @@
  * Internal to merger/.
  *
  * A rank's window is a ring of slots: each holds a record, its signature and
- * the slot of the next record with the same signature. What the matching
+ * the slot of the next record with the same signature. The records read
+ * ahead wait in the slots after the window's, so a record is written to its
+ * slot once. What the matching
  * reads and writes (signatures, chains, counts) lives in the slots and the
  * rank's signature table, never in the records, which are only read when
  * they are merged: at thousands of ranks the records live in main memory,
@@ -73,17 +75,12 @@ static inline rec_value wrec_value(const wrec *w, unsigned cls, unsigned i)
     return (rec_value){.i = w->v[i]};
 }
 
-/* A window slot, and a record read ahead (not yet in the window). */
+/* A slot of a rank's ring: a record in the window, or read ahead. */
 typedef struct wslot {
     wrec *rec;
     uint64_t sig;
     uint32_t next_same; /* the slot of the next record with this signature (while the count says so) */
 } wslot;
-
-typedef struct queued_rec {
-    wrec *rec;
-    uint64_t sig;
-} queued_rec;
 
 /* Per rank: how many window records carry a signature, the first and last
  * (slots), and the global entry. The entries live in the rank's
@@ -102,15 +99,13 @@ typedef struct rank_state {
     /* What every merged record touches, in the first two cache lines (prefetched
      * together, see prefetch_ahead); the rest is for reading ahead. */
     _Alignas(64) uint32_t rank;
-    unsigned head, count; /* the window: ring[head] is the oldest of count */
+    unsigned head, count; /* the window: ring[head] is the oldest of count, then `queued` read ahead */
     int done;             /* the window will get no more records */
     wslot *ring;
     struct sig_entry *head_sig;
     struct rank_state *hprev, *hnext; /* ranks whose head has head_sig */
     rank_sig *sig_tab;                /* sig_cap entries, a power of two */
-    uint32_t sig_cap, queued;
-    queued_rec *queue; /* READ_AHEAD records read ahead, from queue_head (see read_ahead) */
-    unsigned queue_head;
+    uint32_t sig_cap, queued; /* queued: records read ahead, in the slots after the window's */
     uint64_t head_pos;   /* the head's index in the rank's stream */
     int64_t tick_offset; /* added to times to put them on the merged trace's clock */
     keymap unified;      /* (space, this rank's id) -> the merged trace's id; its memo is hot */
