@@ -10,6 +10,11 @@
 #define REC_BLOCK_HEADER_SIZE 80
 #define REC_BLOCK_FUNC_BITMAP 32 /* one bit per (function id mod 256) */
 #define REC_BLOCK_MAX_RAW (64u << 20)
+/* A zstd payload is a run of frames, each of whole records and about this
+ * many raw bytes (the last record may go past it): a reader holds one frame
+ * decompressed at a time, not the block (a merge keeps a reader per rank). */
+#define REC_FRAME_RAW (64u << 10)
+#define REC_FRAMES_MAX (REC_BLOCK_MAX_RAW / 2 / REC_FRAME_RAW + 1)
 
 typedef struct rec_block_header {
     char magic[4];

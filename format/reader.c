@@ -204,8 +204,13 @@ struct rec_cursor {
     uint64_t offset;       /* file offset of the next block header */
     uint64_t block_offset; /* file offset of the current block's header */
     const rec_rank_meta *meta; /* NULL: the rank did not close cleanly */
-    uint8_t *stored, *raw;
+    uint8_t *stored, *raw; /* the block as stored; the current zstd frame decompressed */
     size_t stored_cap, raw_cap;
+    uint32_t frame_at;       /* zstd: where the next frame starts in `stored` */
+    uint32_t frame_raw_at;   /* zstd: the current frame's first byte in the block's raw bytes */
+    uint32_t raw_done;       /* zstd: raw bytes of the block decompressed so far */
+    uint8_t *note_copy;      /* an annotation kept across a frame change */
+    size_t note_cap;
     rec_decoder dec;
     rec_in in;
     rec_block_header block;
@@ -365,6 +370,43 @@ static ZSTD_DCtx *shared_dctx(void)
     return dctx;
 }
 
+/* Decompresses the block's next zstd frame into c->raw, for c->in. A block
+ * is a run of frames (REC_FRAME_RAW of whole records each), so a reader
+ * holds one frame, not the whole block. 0, or -1 with err set. */
+static int next_frame(rec_cursor *c, rec_error *err)
+{
+    ZSTD_DCtx *z = shared_dctx();
+    if (!z)
+        return cursor_error(c, err, "out of memory");
+    const uint8_t *src = c->stored + c->frame_at;
+    size_t left = c->block.stored_size - c->frame_at;
+    uint32_t raw_left = c->block.raw_size - c->raw_done;
+    size_t size = ZSTD_findFrameCompressedSize(src, left);
+    unsigned long long content = ZSTD_getFrameContentSize(src, left);
+    if (!ZSTD_isError(size) && content == ZSTD_CONTENTSIZE_UNKNOWN) {
+        size = left; /* a writer that does not give frame sizes: the rest at once */
+        content = raw_left;
+    }
+    if (ZSTD_isError(size) || content == ZSTD_CONTENTSIZE_ERROR)
+        return cursor_error(c, err, "block at byte %llu: cannot decompress: %s at payload byte %u",
+                            (unsigned long long)c->block_offset,
+                            ZSTD_isError(size) ? ZSTD_getErrorName(size) : "no zstd frame", c->frame_at);
+    if (content > raw_left)
+        return cursor_error(c, err, "block at byte %llu: its zstd frames hold more than the header's %u raw bytes",
+                            (unsigned long long)c->block_offset, c->block.raw_size);
+    if (grow(&c->raw, &c->raw_cap, content ? (size_t)content : 1) != 0)
+        return cursor_error(c, err, "out of memory");
+    size_t n = ZSTD_decompressDCtx(z, c->raw, (size_t)content, src, size);
+    if (ZSTD_isError(n) || n != content)
+        return cursor_error(c, err, "block at byte %llu: cannot decompress: %s", (unsigned long long)c->block_offset,
+                            ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+    c->frame_at += (uint32_t)size;
+    c->frame_raw_at = c->raw_done;
+    c->raw_done += (uint32_t)content;
+    rec_in_init(&c->in, c->raw, (size_t)content);
+    return 0;
+}
+
 /* Reads the next block header and payload. 1: a block is ready; 0: end. */
 static int next_block(rec_cursor *c, rec_error *err)
 {
@@ -414,26 +456,18 @@ static int next_block(rec_cursor *c, rec_error *err)
         if (rec_crc32(0, c->stored, h.stored_size) != h.payload_crc)
             return cursor_error(c, err, "block at byte %llu: payload checksum mismatch",
                                 (unsigned long long)c->block_offset);
-        const uint8_t *payload = c->stored;
-        if (h.codec == REC_CODEC_ZSTD) {
-            ZSTD_DCtx *z = shared_dctx();
-            if (!z)
-                return cursor_error(c, err, "out of memory");
-            if (grow(&c->raw, &c->raw_cap, h.raw_size ? h.raw_size : 1) != 0)
-                return cursor_error(c, err, "out of memory");
-            size_t n = ZSTD_decompressDCtx(z, c->raw, h.raw_size, c->stored, h.stored_size);
-            if (ZSTD_isError(n) || n != h.raw_size)
-                return cursor_error(c, err, "block at byte %llu: cannot decompress: %s",
-                                    (unsigned long long)c->block_offset,
-                                    ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
-            payload = c->raw;
-        } else if (h.stored_size != h.raw_size) {
+        if (h.codec != REC_CODEC_ZSTD && h.stored_size != h.raw_size)
             return cursor_error(c, err, "block at byte %llu: stored and raw sizes differ in an uncompressed block",
                                 (unsigned long long)c->block_offset);
-        }
         c->block = h;
         c->block_records = c->block_defs = 0;
-        rec_in_init(&c->in, payload, h.raw_size);
+        c->frame_at = c->frame_raw_at = c->raw_done = 0;
+        if (h.codec == REC_CODEC_ZSTD) {
+            if (next_frame(c, err) != 0)
+                return -1;
+        } else {
+            rec_in_init(&c->in, c->stored, h.raw_size);
+        }
         rec_decoder_reset(&c->dec, h.first_tstart);
         c->in_block = 1;
         return 1;
@@ -554,6 +588,19 @@ static int merged_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_e
     return 1;
 }
 
+/* A merge annotation read at the end of a frame belongs to the record at the
+ * start of the next one: its bytes are copied before the frame's go. */
+static int keep_annotation(rec_cursor *c, rec_error *err)
+{
+    if (!c->annotation || c->annotation == c->note_copy)
+        return 0;
+    if (grow(&c->note_copy, &c->note_cap, c->annotation_len ? c->annotation_len : 1) != 0)
+        return cursor_error(c, err, "out of memory");
+    memcpy(c->note_copy, c->annotation, c->annotation_len);
+    c->annotation = c->note_copy;
+    return 0;
+}
+
 static int next_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_error *err)
 {
     while (!c->done) {
@@ -563,7 +610,15 @@ static int next_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_err
                 return rc;
         }
         if (c->in.p == c->in.end) {
+            if (c->block.codec == REC_CODEC_ZSTD && c->frame_at < c->block.stored_size) {
+                if (keep_annotation(c, err) != 0 || next_frame(c, err) != 0)
+                    return -1;
+                continue;
+            }
             c->in_block = 0;
+            if (c->block.codec == REC_CODEC_ZSTD && c->raw_done != c->block.raw_size)
+                return cursor_error(c, err, "block at byte %llu: its zstd frames hold %u raw bytes, its header says %u",
+                                    (unsigned long long)c->block_offset, c->raw_done, c->block.raw_size);
             if (c->block_records != c->block.nrecords || c->block_defs != c->block.ndefs)
                 return cursor_error(c, err, "block at byte %llu holds %u records and %u definitions, its header says %u and %u",
                                     (unsigned long long)c->block_offset, c->block_records, c->block_defs,
@@ -575,7 +630,7 @@ static int next_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_err
         if (rc < 0)
             return cursor_error(c, err, "block at byte %llu: record %u: %s at byte %zu of %u decoded",
                                 (unsigned long long)c->block_offset, c->block_records, c->in.failure,
-                                c->in.failure_at, c->block.raw_size);
+                                c->frame_raw_at + c->in.failure_at, c->block.raw_size);
         if (rc == 2) {
             c->block_defs++;
             c->defs_seen++;
@@ -652,6 +707,7 @@ void rec_cursor_close(rec_cursor *c)
     free(c->paths);
     free(c->stored);
     free(c->raw);
+    free(c->note_copy);
     free(c);
 }
 

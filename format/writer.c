@@ -36,6 +36,8 @@ struct rec_writer {
     uint32_t block_records, block_defs;
     uint64_t block_first_tstart, block_last_tend;
     uint8_t block_funcs[REC_BLOCK_FUNC_BITMAP];
+    uint32_t frame_ends[REC_FRAMES_MAX]; /* raw offsets where the block's frames end, but the last */
+    uint32_t nframe_ends;
     rec_buf packed; /* compression output */
     ZSTD_CCtx *zstd;
     /* paths */
@@ -238,17 +240,28 @@ static int flush_block(rec_writer *w, rec_error *err)
     size_t stored = w->block.len;
     uint8_t codec = REC_CODEC_NONE;
     if (w->opt.codec == REC_CODEC_ZSTD) {
-        size_t bound = ZSTD_compressBound(w->block.len);
+        /* One frame per stretch of whole records (REC_FRAME_RAW). */
+        if (w->nframe_ends && w->frame_ends[w->nframe_ends - 1] == w->block.len)
+            w->nframe_ends--; /* no empty last frame */
+        size_t bound = ZSTD_compressBound(w->block.len) + (w->nframe_ends + 1) * ZSTD_compressBound(0);
         w->packed.len = 0;
         rec_buf_reserve(&w->packed, bound);
-        if (!w->packed.oom) {
-            size_t z = ZSTD_compressCCtx(w->zstd, w->packed.data, bound, w->block.data, w->block.len,
+        size_t z = 0, from = 0;
+        for (uint32_t f = 0; !w->packed.oom && f <= w->nframe_ends; f++) {
+            size_t to = f < w->nframe_ends ? w->frame_ends[f] : w->block.len;
+            size_t n = ZSTD_compressCCtx(w->zstd, w->packed.data + z, bound - z, w->block.data + from, to - from,
                                          w->opt.zstd_level);
-            if (!ZSTD_isError(z) && z < w->block.len) {
-                payload = w->packed.data;
-                stored = z;
-                codec = REC_CODEC_ZSTD;
+            if (ZSTD_isError(n)) {
+                z = SIZE_MAX;
+                break;
             }
+            z += n;
+            from = to;
+        }
+        if (!w->packed.oom && z < w->block.len) {
+            payload = w->packed.data;
+            stored = z;
+            codec = REC_CODEC_ZSTD;
         }
     }
     rec_block_header h = {
@@ -270,6 +283,7 @@ static int flush_block(rec_writer *w, rec_error *err)
     w->raw_bytes += w->block.len;
     w->blocks++;
     w->block.len = 0;
+    w->nframe_ends = 0;
     w->block_records = w->block_defs = 0;
     memset(w->block_funcs, 0, sizeof w->block_funcs);
     return 0;
@@ -306,6 +320,9 @@ int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
     w->records++;
     if (w->block.len >= w->opt.block_size)
         return flush_block(w, err);
+    uint32_t frame_start = w->nframe_ends ? w->frame_ends[w->nframe_ends - 1] : 0;
+    if (w->block.len - frame_start >= REC_FRAME_RAW && w->nframe_ends < REC_FRAMES_MAX)
+        w->frame_ends[w->nframe_ends++] = (uint32_t)w->block.len;
     return 0;
 }
 

@@ -1,10 +1,14 @@
 /* Unit tests of the reader on damaged and unusual traces: truncation and
  * corruption at every byte, time deltas past 2^32 ticks, traces of ranks
- * that never closed, selective decoding and its block skipping. */
+ * that never closed, selective decoding and its block skipping, zstd blocks
+ * as runs of frames. */
 #define _GNU_SOURCE
+#include "block.h"
 #include "recorder_format.h"
 #include "rec_function_ids.h"
 #include "rk_test.h"
+
+#include <zstd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,5 +377,53 @@ RK_TEST(reader, rank_metadata_counts)
     CU_ASSERT(found);
     CU_ASSERT_PTR_NULL(rec_trace_rank_meta(t, 2, &err));
     rec_trace_close(t);
+    free(dir);
+}
+
+/* A zstd block is a run of frames of whole records, about REC_FRAME_RAW raw
+ * bytes each, which one-shot decompression reads as the whole payload too
+ * (readers of traces before frames). */
+RK_TEST(reader, zstd_blocks_are_runs_of_frames_of_whole_records)
+{
+    char *dir = make_dir("frames");
+    write_small_trace(dir, 100000, 1 << 20, 1);
+    char path[4096];
+    size_t n;
+    snprintf(path, sizeof path, "%s/0.rec", dir);
+    uint8_t *file = slurp(path, &n);
+    rec_block_header h;
+    const char *why = NULL;
+    CU_ASSERT_FATAL(n > 16 + REC_BLOCK_HEADER_SIZE);
+    CU_ASSERT_EQUAL_FATAL(rec_block_header_unpack(file + 16, 0, &h, &why), 0);
+    CU_ASSERT_EQUAL_FATAL(h.codec, REC_CODEC_ZSTD);
+    CU_ASSERT_FATAL(h.raw_size > 3 * REC_FRAME_RAW); /* else the test shows nothing */
+    const uint8_t *payload = file + 16 + REC_BLOCK_HEADER_SIZE;
+    uint8_t *whole = malloc(h.raw_size), *pieces = malloc(h.raw_size);
+    size_t at = 0, raw = 0, frames = 0;
+    while (at < h.stored_size) {
+        size_t size = ZSTD_findFrameCompressedSize(payload + at, h.stored_size - at);
+        unsigned long long content = ZSTD_getFrameContentSize(payload + at, h.stored_size - at);
+        CU_ASSERT_FATAL(!ZSTD_isError(size) && content <= h.raw_size - raw);
+        CU_ASSERT_EQUAL_FATAL(ZSTD_decompress(pieces + raw, (size_t)content, payload + at, size), content);
+        at += size;
+        raw += (size_t)content;
+        frames++;
+        /* Cut after the record that reaches REC_FRAME_RAW: a pwrite record is under 64 bytes. */
+        CU_ASSERT(content < REC_FRAME_RAW + 64);
+        if (raw < h.raw_size)
+            CU_ASSERT(content >= REC_FRAME_RAW);
+    }
+    CU_ASSERT_EQUAL(at, h.stored_size);
+    CU_ASSERT_EQUAL(raw, h.raw_size);
+    CU_ASSERT_EQUAL(frames, (h.raw_size + REC_FRAME_RAW - 1) / REC_FRAME_RAW);
+    CU_ASSERT_EQUAL(ZSTD_decompress(whole, h.raw_size, payload, h.stored_size), h.raw_size);
+    CU_ASSERT_EQUAL(memcmp(whole, pieces, h.raw_size), 0);
+    rec_error err;
+    uint64_t records;
+    CU_ASSERT_EQUAL(read_all(dir, &records, &err), 0);
+    CU_ASSERT_EQUAL(records, 2 * (100000 + 2));
+    free(whole);
+    free(pieces);
+    free(file);
     free(dir);
 }
