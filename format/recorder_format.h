@@ -118,6 +118,7 @@ typedef struct rec_writer_options {
     size_t block_size;      /* encoded bytes per block before it is flushed; default 1 MiB */
     int codec;              /* REC_CODEC_ZSTD (default) or REC_CODEC_NONE */
     int zstd_level;         /* default 1 */
+    size_t frame_size;      /* zstd: raw bytes a frame reaches before the next starts; 0: 64 KiB */
     uint64_t start_time_ns; /* wall clock at tick 0 of this rank, ns since the epoch */
     int exclusive;          /* 1: lock the file; fail if another live process holds it (tracer) */
     rec_io io;

@@ -108,6 +108,8 @@ rec_writer *rec_writer_open_deferred(const rec_writer_options *o, rec_error *err
         w->opt.block_size = 4096;
     if (w->opt.block_size > REC_BLOCK_MAX_RAW / 2)
         w->opt.block_size = REC_BLOCK_MAX_RAW / 2;
+    if (w->opt.frame_size == 0 || w->opt.frame_size > REC_FRAME_RAW)
+        w->opt.frame_size = REC_FRAME_RAW; /* smaller: seeds and tests (REC_FRAMES_MAX bounds the count) */
     if (!w->opt.io.open)
         w->opt.io.open = open;
     if (!w->opt.io.write)
@@ -321,7 +323,7 @@ int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
     if (w->block.len >= w->opt.block_size)
         return flush_block(w, err);
     uint32_t frame_start = w->nframe_ends ? w->frame_ends[w->nframe_ends - 1] : 0;
-    if (w->block.len - frame_start >= REC_FRAME_RAW && w->nframe_ends < REC_FRAMES_MAX)
+    if (w->block.len - frame_start >= w->opt.frame_size && w->nframe_ends < REC_FRAMES_MAX)
         w->frame_ends[w->nframe_ends++] = (uint32_t)w->block.len;
     return 0;
 }

@@ -9,6 +9,7 @@
 #   SEED_DIR/reader/  per-rank traces (complete and with rank 0 cut short)
 #                     and merged traces, as containers with checksum repair
 #   SEED_DIR/merger/  the per-rank traces
+#   (and, for both, frames-lseek: one zstd block of several frames)
 #   SEED_DIR/codec/   the first block's payload of each stream
 #   SEED_DIR/codegen/ per-rank and merged traces of 24 records per rank
 #   SEED_DIR/template/ each template of templates/ with a context that
@@ -124,6 +125,13 @@ mkdir -p "$work/threads-data"
 env LD_PRELOAD="$build/tracer/librecorder.so" RECORDER_TRACES_DIR="$work/trace-threads" \
     "$build/tests/tracer/tracer-threads" "$work/threads-data" 3 10 >/dev/null
 seeds_from threads "$work/trace-threads"
+# A zstd block of several frames: 3000 lseek records of one rank in frames
+# of 4 KB raw (the writer's are 64 KB: a seed that size takes 150 ms a run).
+env LD_PRELOAD="$build/tracer/librecorder.so" RECORDER_TRACES_DIR="$work/trace-frames" \
+    "$build/tests/tracer/tracer-many-calls" "$work/frames-data" 3000 >/dev/null
+"$tool" reduce "$work/trace-frames" "$work/frames" --ranks 1 --records 3000 --flush 0 --zstd 4096
+"$tool" pack "$work/frames" "$seeds/reader/frames-lseek" 1
+"$tool" pack "$work/frames" "$seeds/merger/frames-lseek" 1
 echo "make_seeds.sh: $(ls "$seeds/reader" | wc -l) reader, $(ls "$seeds/merger" | wc -l) merger," \
     "$(ls "$seeds/codec" | wc -l) codec, $(ls "$seeds/codegen" | wc -l) codegen," \
     "$(ls "$seeds/template" | wc -l) template seeds in $seeds ($(du -sh "$seeds" | cut -f1))"

@@ -1,11 +1,13 @@
 /* seed_tool: turns real traces into small fuzz seeds (make_seeds.sh).
  *
- *   seed_tool reduce IN OUT [--ranks N] [--records K] [--flush F] [--incomplete]
+ *   seed_tool reduce IN OUT [--ranks N] [--records K] [--flush F] [--incomplete] [--zstd [FRAME]]
  *       re-encodes the first K records (default 40) of the first N ranks
  *       (default 2) of trace IN into OUT, with a function table cut down
  *       to the functions used and uncompressed blocks of at most F records
- *       (default 16): seeds of a few KB whose bytes the fuzzer can reach.
- *       --incomplete leaves rank 0 without its end marker and N.meta.
+ *       (default 16; 0: blocks as the writer cuts them): seeds of a few KB
+ *       whose bytes the fuzzer can reach. --incomplete leaves rank 0
+ *       without its end marker and N.meta; --zstd compresses the blocks
+ *       (runs of zstd frames of FRAME raw bytes, default 64 KiB).
  *   seed_tool raw DIR       rewrites DIR/<any>.rec with uncompressed blocks and
  *                           DIR/recorder.meta with an uncompressed body
  *   seed_tool pack DIR FILE [FLAGS]   DIR -> container (fuzz.h)
@@ -60,7 +62,7 @@ static void spill(const char *path, const void *data, size_t n)
 }
 
 static int reduce(const char *in, const char *out, uint32_t max_ranks, uint64_t max_records, unsigned flush,
-                  int incomplete)
+                  int incomplete, int zstd, size_t frame)
 {
     rec_error err;
     rec_trace *t = rec_trace_open(in, &err);
@@ -103,7 +105,8 @@ static int reduce(const char *in, const char *out, uint32_t max_ranks, uint64_t 
         rec_writer_options_init(&o);
         o.table = small;
         o.window = info->window;
-        o.codec = REC_CODEC_NONE;
+        o.codec = zstd ? REC_CODEC_ZSTD : REC_CODEC_NONE;
+        o.frame_size = frame;
         o.start_time_ns = meta ? meta->start_time_ns : info->start_time_ns;
         rec_writer *w = rec_writer_open(out, r, &o, &err);
         if (!c || !w)
@@ -254,10 +257,16 @@ int main(int argc, char **argv)
         uint32_t ranks = 2;
         uint64_t records = 40;
         unsigned flush = 16;
-        int incomplete = 0;
+        int incomplete = 0, zstd = 0;
+        size_t frame = 0;
         for (int i = 4; i < argc; i++) {
             if (strcmp(argv[i], "--incomplete") == 0)
                 incomplete = 1;
+            else if (strcmp(argv[i], "--zstd") == 0) {
+                zstd = 1;
+                if (i + 1 < argc && argv[i + 1][0] != '-')
+                    frame = (size_t)atoll(argv[++i]);
+            }
             else if (i + 1 < argc && strcmp(argv[i], "--ranks") == 0)
                 ranks = (uint32_t)atoi(argv[++i]);
             else if (i + 1 < argc && strcmp(argv[i], "--records") == 0)
@@ -267,7 +276,7 @@ int main(int argc, char **argv)
             else
                 die("unknown option %s", argv[i]);
         }
-        return reduce(argv[2], argv[3], ranks, records, flush, incomplete);
+        return reduce(argv[2], argv[3], ranks, records, flush, incomplete, zstd, frame);
     }
     if (argc == 3 && strcmp(argv[1], "raw") == 0) {
         raw_dir(argv[2]);
