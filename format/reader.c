@@ -378,6 +378,9 @@ static int next_frame(rec_cursor *c, rec_error *err)
     ZSTD_DCtx *z = shared_dctx();
     if (!z)
         return cursor_error(c, err, "out of memory");
+    if (c->frame_at >= c->block.stored_size) /* hardening: an empty payload (stored is NULL then) */
+        return cursor_error(c, err, "block at byte %llu: cannot decompress: no zstd frame",
+                            (unsigned long long)c->block_offset);
     const uint8_t *src = c->stored + c->frame_at;
     size_t left = c->block.stored_size - c->frame_at;
     uint32_t raw_left = c->block.raw_size - c->raw_done;
