@@ -24,7 +24,9 @@ for tool in recorder-summary recorder-overlap recorder-layers recorder-report re
   expect_exit 2 "usage: $tool" "$tools/$tool" "${extra[@]}"
   expect_exit 1 "^$tool: $work/notrace" "$tools/$tool" "${extra[@]}" "$work/notrace"
   expect_exit 1 "^$tool: .*1\.rec" "$tools/$tool" "${extra[@]}" "$work/corrupt"
-  "$tools/$tool" --help | grep -q "^usage: $tool" || fail "$tool --help"
+  # Not `tool --help | grep -q`: under pipefail, grep quitting at its first
+  # match can make the writer die of SIGPIPE and the pipeline fail.
+  grep -q "^usage: $tool" <<<"$("$tools/$tool" --help)" || fail "$tool --help"
 done
 expect_exit 2 "^recorder-export: say which format" "$tools/recorder-export" "$work/notrace"
 expect_exit 2 "^recorder-summary: --rank 9-9: the trace has 4 ranks" "$tools/recorder-summary" --rank 9 \
