@@ -354,46 +354,49 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
-/* The values of one field for every rank of the record's set (sorted). */
-static void store_field(cg_model *m, cg_inst *in, unsigned field, const rec_func_desc *f,
-                        rec_record *const *rr, const rec_cursor *c)
+/* Field `field` of rank position k's record r, as the kernel stores it. */
+static int64_t field_value(cg_model *m, unsigned field, const rec_func_desc *f, const rec_record *r,
+                           const rec_cursor *c)
 {
     unsigned kind = cg_field_kind(f, field);
     rec_class cls = rec_kind_class(kind);
     cg_role role = cg_field_role(f, field);
-    int64_t *v = cg_inst_values(in, field);
-    for (uint32_t k = 0; k < in->nr; k++) {
-        const rec_value *x = field < f->nargs ? &rr[k]->args[field] : field == f->nargs ? &rr[k]->ret : NULL;
-        int64_t raw = x ? x->i : rr[k]->err;
-        if (kind == REC_KIND_MPI_STATUS && role == CG_ROLE_VALUE) {
-            v[k] = raw == -1;
-        } else if (kind == REC_KIND_MPI_STATUS_ARRAY || role == CG_ROLE_OUTLEN) {
-            int64_t small[256];
-            size_t n = rec_value_array(x, small, 256);
-            int all_ignored = n > 0;
-            for (size_t e = 0; e < n && e < 256; e++)
-                all_ignored &= small[e] == -1;
-            v[k] = role == CG_ROLE_OUTLEN ? (int64_t)n : (int64_t)all_ignored;
-        } else if (cls == REC_CLASS_PATH) {
-            const char *p = raw >= 0 ? rec_cursor_path(c, raw) : NULL;
-            char norm[4096];
-            if (p)
-                cg_path_normalize(p, norm, sizeof norm);
-            v[k] = p ? cg_str_id(m, norm, strlen(norm)) : -1;
-        } else if (cls == REC_CLASS_STR) {
-            v[k] = cg_str_id(m, x->ptr, x->len);
-        } else if (cls == REC_CLASS_ARRAY) {
-            int64_t small[256];
-            int64_t *all = x->len <= 256 ? small : cg_alloc(x->len * sizeof *all);
-            size_t n = rec_value_array(x, all, x->len);
-            v[k] = cg_arr_id(m, all, n);
-            if (all != small)
-                free(all);
-        } else {
-            v[k] = raw;
-        }
+    const rec_value *x = field < f->nargs ? &r->args[field] : field == f->nargs ? &r->ret : NULL;
+    int64_t raw = x ? x->i : r->err;
+    if (kind == REC_KIND_MPI_STATUS && role == CG_ROLE_VALUE)
+        return raw == -1;
+    if (kind == REC_KIND_MPI_STATUS_ARRAY || role == CG_ROLE_OUTLEN) {
+        int64_t small[256];
+        size_t n = rec_value_array(x, small, 256);
+        int all_ignored = n > 0;
+        for (size_t e = 0; e < n && e < 256; e++)
+            all_ignored &= small[e] == -1;
+        return role == CG_ROLE_OUTLEN ? (int64_t)n : (int64_t)all_ignored;
     }
+    if (cls == REC_CLASS_PATH) {
+        const char *p = raw >= 0 ? rec_cursor_path(c, raw) : NULL;
+        char norm[4096];
+        if (p)
+            cg_path_normalize(p, norm, sizeof norm);
+        return p ? cg_str_id(m, norm, strlen(norm)) : -1;
+    }
+    if (cls == REC_CLASS_STR)
+        return cg_str_id(m, x->ptr, x->len);
+    if (cls == REC_CLASS_ARRAY) {
+        int64_t small[256];
+        int64_t *all = x->len <= 256 ? small : cg_alloc(x->len * sizeof *all);
+        size_t n = rec_value_array(x, all, x->len);
+        int64_t id = cg_arr_id(m, all, n);
+        if (all != small)
+            free(all);
+        return id;
+    }
+    return raw;
 }
+
+typedef struct rank_pos {
+    uint32_t rank, pos;
+} rank_pos;
 
 typedef struct loader {
     cg_model *m;
@@ -401,116 +404,172 @@ typedef struct loader {
     const rec_table *table;
     double resolution;
     cg_inputs *inputs;
-    uint32_t *ranks, *index; /* the set's ranks ascending, each one's position in set order */
-    rec_record *recs, **rr;
-    uint32_t cap; /* slots in the four arrays above: the largest rank set so far */
+    uint64_t max_values, values; /* per-rank values the model may hold, and holds */
+    uint64_t nth;                /* merged records read */
+    rank_pos *set;               /* the record's ranks ascending, each with its position in set order */
+    uint32_t cap;                /* slots in set: the largest rank set so far */
 } loader;
 
-/* hardening: the arrays grow with the rank sets met, never to the trace's
- * rank count up front (a 1 KB merged trace may claim 2^24 ranks: 7 GB of
- * records) */
-static void reserve_ranks(loader *L, uint32_t n)
+static int by_rank_then_position(const void *a, const void *b)
 {
-    if (n <= L->cap)
-        return;
-    L->ranks = cg_realloc(L->ranks, n * sizeof *L->ranks);
-    L->index = cg_realloc(L->index, n * sizeof *L->index);
-    L->recs = cg_realloc(L->recs, n * sizeof *L->recs);
-    L->rr = cg_realloc(L->rr, n * sizeof *L->rr);
-    L->cap = n;
+    const rank_pos *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static void take_record(loader *L, const rec_record *r, const rec_merge_info *mi)
+/* The set's ranks ascending, with their positions in set order; a rank
+ * listed twice keeps its first place, as for rec_merge_info_find. */
+static uint32_t sorted_ranks(loader *L, const rec_merge_info *mi)
+{
+    /* hardening: the array grows with the rank sets met, never to the
+     * trace's rank count up front (a 1 KB merged trace may claim 2^24 ranks) */
+    if (mi->nranks > L->cap) {
+        L->set = cg_realloc(L->set, mi->nranks * sizeof *L->set);
+        L->cap = mi->nranks;
+    }
+    uint32_t n = 0;
+    int ascending = 1;
+    for (uint32_t g = 0; g < mi->nranges; g++)
+        for (uint32_t k = 0; k < mi->ranges[g].count && n < L->cap; k++, n++) {
+            uint32_t rank = mi->ranges[g].first + k * (mi->ranges[g].stride ? mi->ranges[g].stride : 1);
+            ascending &= n == 0 || rank > L->set[n - 1].rank;
+            L->set[n] = (rank_pos){rank, n};
+        }
+    if (ascending)
+        return n;
+    /* hardening: overlapping or unordered ranges (the format accepts them)
+     * are sorted, not inserted one by one: two ranges of 4 M ranks each
+     * would take 10^13 steps (and a rank listed four times made a rank
+     * condition divide by zero) */
+    qsort(L->set, n, sizeof *L->set, by_rank_then_position);
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (kept == 0 || L->set[k].rank != L->set[kept - 1].rank)
+            L->set[kept++] = L->set[k];
+    return kept;
+}
+
+/* Rank position k's own record: the merged one with the set's variations. */
+static void member_record(const loader *L, const rec_record *r, const rec_merge_info *mi, const rec_func_desc *tf,
+                          uint32_t k, rec_record *x)
+{
+    *x = *r;
+    for (uint32_t v = 0; v < mi->nvars; v++) {
+        const rec_variation *var = &mi->vars[v];
+        /* hardening: wrapping arithmetic, as the writer and the reader
+         * (format/merged.c); signed overflow is undefined */
+        rec_value val = var->relation == REC_REL_AFFINE
+                            ? (rec_value){.i = (int64_t)((uint64_t)var->a * L->set[k].rank + (uint64_t)var->b)}
+                            : var->values[L->set[k].pos];
+        if (var->field == REC_FIELD_TSTART)
+            x->tstart = (uint64_t)val.i;
+        else if (var->field == REC_FIELD_TEND)
+            x->tend = (uint64_t)val.i;
+        else if (var->field < tf->nargs)
+            x->args[var->field] = val;
+        else if (var->field == tf->nargs)
+            x->ret = val;
+        else
+            x->err = val.i;
+    }
+}
+
+/* The inputs the member's call shows (files it read, directories it used). */
+static void note_inputs(loader *L, const rec_func_desc *tf, const rec_record *x, uint32_t rank)
+{
+    if (x->thread != 0)
+        return;
+    const char *paths[REC_MAX_ARGS] = {0};
+    char norm[REC_MAX_ARGS][4096];
+    for (unsigned a = 0; a < tf->nargs && a < REC_MAX_ARGS; a++) {
+        const char *p = tf->args[a].kind == REC_KIND_PATH ? rec_cursor_path(L->c, x->args[a].i) : NULL;
+        if (p) {
+            cg_path_normalize(p, norm[a], sizeof norm[a]);
+            paths[a] = norm[a];
+        }
+    }
+    cg_inputs_record(L->inputs, tf, x, rank, (double)x->tstart * L->resolution, paths);
+}
+
+/* One merged record: its members' inputs noted and, when the kernel makes
+ * the call, an instance with every member's field values. A member's record
+ * is rebuilt in one scratch record at a time: a record over 4 M ranks holds
+ * 8 bytes a field and rank, not a whole record per rank (2.8 GB). 0, or -1
+ * with err set. */
+static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi, rec_error *err)
 {
     cg_model *m = L->m;
     m->merged_records++;
+    L->nth++;
     const rec_func_desc *tf = rec_table_lookup(L->table, r->func);
     if (!tf || r->depth != 0)
-        return;
+        return 0;
     m->top_level++;
-    reserve_ranks(L, mi->nranks);
-    /* the set's ranks, ascending, with their positions in set order */
-    uint32_t nr = 0, pos = 0;
-    for (uint32_t g = 0; g < mi->nranges; g++)
-        for (uint32_t k = 0; k < mi->ranges[g].count; k++, pos++) {
-            uint32_t rank = mi->ranges[g].first + k * (mi->ranges[g].stride ? mi->ranges[g].stride : 1);
-            uint32_t at = nr;
-            while (at > 0 && L->ranks[at - 1] > rank)
-                at--;
-            /* hardening: overlapping ranges name a rank twice; its first
-             * place counts, as for rec_merge_info_find (a set listing rank 0
-             * four times made a rank condition divide by zero) */
-            if (at > 0 && L->ranks[at - 1] == rank)
-                continue;
-            memmove(&L->ranks[at + 1], &L->ranks[at], (nr - at) * sizeof *L->ranks);
-            memmove(&L->index[at + 1], &L->index[at], (nr - at) * sizeof *L->index);
-            L->ranks[at] = rank;
-            L->index[at] = pos;
-            nr++;
-        }
-    for (uint32_t k = 0; k < nr; k++) {
-        rec_record *x = &L->recs[k];
-        *x = *r;
-        for (uint32_t v = 0; v < mi->nvars; v++) {
-            const rec_variation *var = &mi->vars[v];
-            /* hardening: wrapping arithmetic, as the writer and the reader
-             * (format/merged.c); signed overflow is undefined */
-            rec_value val =
-                var->relation == REC_REL_AFFINE
-                    ? (rec_value){.i = (int64_t)((uint64_t)var->a * L->ranks[k] + (uint64_t)var->b)}
-                    : var->values[L->index[k]];
-            if (var->field == REC_FIELD_TSTART)
-                x->tstart = (uint64_t)val.i;
-            else if (var->field == REC_FIELD_TEND)
-                x->tend = (uint64_t)val.i;
-            else if (var->field < tf->nargs)
-                x->args[var->field] = val;
-            else if (var->field == tf->nargs)
-                x->ret = val;
-            else
-                x->err = val.i;
-        }
-        const char *paths[REC_MAX_ARGS] = {0};
-        char norm[REC_MAX_ARGS][4096];
-        for (unsigned a = 0; a < tf->nargs && a < REC_MAX_ARGS; a++) {
-            const char *p = tf->args[a].kind == REC_KIND_PATH ? rec_cursor_path(L->c, x->args[a].i) : NULL;
-            if (p) {
-                cg_path_normalize(p, norm[a], sizeof norm[a]);
-                paths[a] = norm[a];
-            }
-        }
-        if (x->thread == 0)
-            cg_inputs_record(L->inputs, tf, x, L->ranks[k], (double)x->tstart * L->resolution, paths);
-    }
-    if (!kept(m, tf, &L->recs[0]))
-        return;
-    const rec_func_desc *f = rec_function_by_name(tf->name);
-    if (!f || f->nargs != tf->nargs || f->ret_kind != tf->ret_kind) {
+    uint32_t nr = sorted_ranks(L, mi);
+    rec_record x;
+    member_record(L, r, mi, tf, 0, &x);
+    int keep = nr > 0 && kept(m, tf, &x);
+    const rec_func_desc *f = keep ? rec_function_by_name(tf->name) : NULL;
+    if (keep && (!f || f->nargs != tf->nargs || f->ret_kind != tf->ret_kind)) {
         m->dropped_unknown++;
         note_dropped(m, tf->name);
-        return;
+        keep = 0;
     }
-    m->kept++;
-    if (m->ninsts == m->capinsts) {
-        m->capinsts = m->capinsts ? 2 * m->capinsts : 256;
-        m->insts = cg_realloc(m->insts, m->capinsts * sizeof *m->insts);
+    cg_inst *in = NULL;
+    if (keep) {
+        unsigned nf = cg_nfields(f);
+        /* hardening: the model holds a value per field and member, so a
+         * few KB of merged records over millions of ranks could ask for
+         * more memory than the machine has; stop with a reason instead */
+        L->values += (uint64_t)nf * nr;
+        if (L->values > L->max_values) {
+            snprintf(err->msg, sizeof err->msg,
+                     "%s: merged record %llu (%s over %u ranks) takes the kernel's per-rank values past %llu, the "
+                     "code generator's limit (--max-values raises it)",
+                     m->trace_dir, (unsigned long long)L->nth, tf->name, nr, (unsigned long long)L->max_values);
+            return -1;
+        }
+        m->kept++;
+        if (m->ninsts == m->capinsts) {
+            m->capinsts = m->capinsts ? 2 * m->capinsts : 256;
+            m->insts = cg_realloc(m->insts, m->capinsts * sizeof *m->insts);
+        }
+        in = &m->insts[m->ninsts++];
+        in->f = f;
+        in->nr = nr;
+        uint32_t *ranks = cg_alloc(nr * sizeof *ranks);
+        for (uint32_t k = 0; k < nr; k++)
+            ranks[k] = L->set[k].rank;
+        in->rs = cg_rankset_id(m, ranks, nr);
+        free(ranks);
+        in->nf = (uint16_t)nf;
+        in->v = cg_calloc((size_t)nf * nr, sizeof *in->v);
     }
-    cg_inst *in = &m->insts[m->ninsts++];
-    in->f = f;
-    in->nr = nr;
-    in->rs = cg_rankset_id(m, L->ranks, nr);
-    in->nf = (uint16_t)cg_nfields(f);
-    in->v = cg_calloc((size_t)in->nf * nr, sizeof *in->v);
-    for (uint32_t k = 0; k < nr; k++)
-        L->rr[k] = &L->recs[k];
-    for (unsigned field = 0; field < in->nf; field++)
-        store_field(m, in, field, f, L->rr, L->c);
+    for (uint32_t k = 0; k < nr; k++) {
+        if (k > 0)
+            member_record(L, r, mi, tf, k, &x);
+        note_inputs(L, tf, &x, L->set[k].rank);
+        if (in)
+            for (unsigned field = 0; field < in->nf; field++)
+                cg_inst_values(in, field)[k] = field_value(m, field, f, &x, L->c);
+    }
+    return 0;
 }
 
-static int read_merged(cg_model *m, rec_trace *t, rec_error *err)
+/* Per-rank values the model may hold by default: a quarter of the memory. */
+static uint64_t default_max_values(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t bytes = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : (uint64_t)4 << 30;
+    return bytes / 4 / sizeof(int64_t);
+}
+
+static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error *err)
 {
     loader L = {.m = m, .table = rec_trace_table(t)};
     L.resolution = rec_trace_get_info(t)->time_resolution;
+    L.max_values = o && o->max_values ? o->max_values : default_max_values();
     L.c = rec_cursor_open_merged(t, err);
     if (!L.c)
         return -1;
@@ -519,13 +578,13 @@ static int read_merged(cg_model *m, rec_trace *t, rec_error *err)
     rec_merge_info mi;
     int rc;
     while ((rc = rec_cursor_next_merged(L.c, &r, &mi, err)) == 1)
-        take_record(&L, &r, &mi);
+        if (take_record(&L, &r, &mi, err) != 0) {
+            rc = -1;
+            break;
+        }
     cg_inputs_finish(L.inputs, m);
     rec_cursor_close(L.c);
-    free(L.ranks);
-    free(L.index);
-    free(L.recs);
-    free(L.rr);
+    free(L.set);
     return rc < 0 ? -1 : 0;
 }
 
@@ -560,7 +619,7 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
         }
     }
     m->nranks = rec_trace_get_info(t)->nranks;
-    int rc = m->nranks ? read_merged(m, t, err) : -1;
+    int rc = m->nranks ? read_merged(m, t, o, err) : -1;
     if (!m->nranks)
         snprintf(err->msg, sizeof err->msg, "%s: the trace has no ranks", trace_dir);
     rec_trace_close(t);

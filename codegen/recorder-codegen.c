@@ -1,5 +1,6 @@
 /* recorder-codegen TRACE_DIR > kernel.c: a compact, readable SPMD C kernel
  * that makes the traced application's I/O calls (see recorder_codegen.h). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ static void usage(FILE *out)
         "  --no-loops         one statement per call: no loop compression\n"
         "  --window N         the merge window when merging a per-rank trace (default 200)\n"
         "  --name NAME        the kernel's name in its messages (default kernel)\n"
+        "  --max-values N     per-rank values (8 bytes each) the generator may hold in memory (default: a\n"
+        "                     quarter of the machine's memory); past it, an error naming the record\n"
         "  --elastic          one kernel for ANY number of ranks, from traces of the application at three\n"
         "                     or more rank counts: values that change with the rank count are modelled\n"
         "                     exactly (a + b*N, N/k, a + k/N, MPI_Dims_create grid), or refused by name\n",
@@ -36,6 +39,7 @@ int main(int argc, char **argv)
                                              {"window", required_argument, 0, 'w'},
                                              {"name", required_argument, 0, 'n'},
                                              {"elastic", no_argument, 0, 'e'},
+                                             {"max-values", required_argument, 0, 'M'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     rec_codegen_options o;
@@ -61,6 +65,17 @@ int main(int argc, char **argv)
                 return 2;
             }
             o.window = (unsigned)w;
+            break;
+        }
+        case 'M': {
+            char *end;
+            errno = 0;
+            unsigned long long m = strtoull(optarg, &end, 10);
+            if (*end || optarg[0] == '-' || m == 0 || errno) {
+                fprintf(stderr, "%s: --max-values expects a positive number, got '%s'\n", tool, optarg);
+                return 2;
+            }
+            o.max_values = m;
             break;
         }
         case 'n':

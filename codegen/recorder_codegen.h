@@ -21,6 +21,8 @@ typedef struct rec_codegen_options {
     int elastic;           /* for rec_codegen_elastic: no rank-count check, literal block strides */
     const char *root;      /* elastic: the ROOT directory to use ("": none; NULL: the kernel chooses) */
     rec_codegen_hints *hints; /* elastic: recorded by the largest run, followed by the others */
+    unsigned long long max_values; /* per-rank values the model may hold, 8 bytes each (0: a quarter of
+                                      the memory's worth); past it, an error instead of exhausting memory */
 } rec_codegen_options;
 
 void rec_codegen_options_init(rec_codegen_options *o);

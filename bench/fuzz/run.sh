@@ -11,6 +11,8 @@
 # fuzz/seeds/TARGET) and writes crashers to BUILD_DIR/fuzz-artifacts/TARGET/;
 # a crash stops that target's run (libFuzzer's default). Exit status: the
 # number of targets that crashed. FUZZ_ARGS adds libFuzzer options.
+# FUZZ_WORKER=K names the log TARGET-K.log, so that K runs of one target
+# can share its corpus, one per core (their executions add up).
 set -u
 seconds=${1:?usage: run.sh SECONDS [BUILD_DIR] [TARGET...]}
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,7 +34,7 @@ printf '%-8s %8s %12s %10s %8s %8s\n' target seconds executions exec/s new crash
 failed=0
 for t in "${targets[@]}"; do
     bin=$build/fuzz/fuzz-$t
-    corpus=$build/fuzz-corpus/$t arts=$build/fuzz-artifacts/$t log=$build/fuzz-logs/$t.log
+    corpus=$build/fuzz-corpus/$t arts=$build/fuzz-artifacts/$t log=$build/fuzz-logs/$t${FUZZ_WORKER:+-$FUZZ_WORKER}.log
     mkdir -p "$corpus" "$arts" "${log%/*}"
     before=$(ls "$arts" | wc -l)
     seeds=()

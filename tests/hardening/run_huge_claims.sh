@@ -10,25 +10,16 @@
 # merger fails at once, naming the last claimed rank's missing stream.
 set -u
 tool=$1 replay=$2 merge=$3 container=$4 work=$5
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
-"$tool" unpack "$container" "$work/trace" || fail "cannot unpack $container"
-limit() {
-    if ldd "$1" 2>/dev/null | grep -q libasan; then
-        timeout 20 "$@"
-    else
-        (ulimit -v 2000000 && timeout 20 "$@")
-    fi
-}
-FUZZ_VERBOSE=1 limit "$replay" "$container" 2>"$work/reader.txt"
+. "$(dirname "$0")/unpack_limited.sh"
+unpack_limited "$tool" "$container" "$work"
+FUZZ_VERBOSE=1 limit 2000000 "$replay" "$container" 2>"$work/reader.txt"
 rc=$?
 cat "$work/reader.txt"
 [ $rc -eq 0 ] || fail "the reader exited with $rc"
 for r in 0 1; do
     grep -qx "rank $r: 60 records" "$work/reader.txt" || fail "rank $r was not read in full"
 done
-limit "$merge" "$work/trace" -o "$work/merged" 2>"$work/merge.txt"
+limit 2000000 "$merge" "$work/trace" -o "$work/merged" 2>"$work/merge.txt"
 rc=$?
 cat "$work/merge.txt"
 [ $rc -eq 1 ] || fail "recorder-merge exited with $rc, expected 1"

@@ -1,0 +1,26 @@
+#!/bin/bash
+# A 2 KB merged trace whose one record spans 4,373,234 ranks (found by
+# fuzz_codegen as an out-of-memory: fuzz/regressions/codegen/
+# read-over-4373234-ranks-out-of-memory). The code generator rebuilt a whole
+# record per rank of the set (2.8 GB, 7 s); now it keeps 8 bytes a field and
+# rank. Under 1 GB of address space (not under ASan, which reserves
+# terabytes) and 20 s, a kernel comes out; with --max-values below what the
+# record needs, recorder-codegen stops with an error naming the record.
+#   run_codegen_wide_record.sh SEED_TOOL RECORDER_CODEGEN CONTAINER WORKDIR
+set -u
+tool=$1 codegen=$2 container=$3 work=$4
+. "$(dirname "$0")/unpack_limited.sh"
+unpack_limited "$tool" "$container" "$work"
+limit 1000000 "$codegen" "$work/trace" >"$work/kernel.c" 2>"$work/err.txt"
+rc=$?
+cat "$work/err.txt"
+[ $rc -eq 0 ] || fail "recorder-codegen exited with $rc"
+grep -q '^int main(' "$work/kernel.c" || fail "no main() in the kernel"
+limit 1000000 "$codegen" --max-values 1000000 "$work/trace" >"$work/kernel2.c" 2>"$work/err2.txt"
+rc=$?
+cat "$work/err2.txt"
+[ $rc -eq 1 ] || fail "recorder-codegen --max-values 1000000 exited with $rc, expected 1"
+expected="recorder-codegen: $work/trace: merged record 18 (read over 4373234 ranks) takes the kernel's per-rank values past 1000000, the code generator's limit (--max-values raises it)"
+[ "$(cat "$work/err2.txt")" = "$expected" ] || fail "expected the error: $expected"
+[ ! -s "$work/kernel2.c" ] || fail "a kernel was written although the generator failed"
+echo "PASS"
