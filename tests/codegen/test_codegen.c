@@ -186,3 +186,45 @@ RK_TEST(codegen, special_arguments)
     free(k);
     free(dir);
 }
+
+/* A merged record may list its ranks in overlapping ranges (the format
+ * accepts them): two ranges of the same 2^21 ranks each. The loader sorted
+ * the set by insertion, 2^21 steps per rank of the second range (hours);
+ * now a sort, and each rank counted once. */
+RK_TEST(codegen, overlapping_rank_ranges_sort_in_n_log_n)
+{
+    char *dir;
+    if (asprintf(&dir, "%s/overlap", rk_test_tmpdir()) < 0)
+        abort();
+    mkdir(dir, 0755);
+    enum { HALF = 1u << 21 };
+    rec_trace_info info = {
+        .nranks = 2 * HALF, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000, .flags = REC_TRACE_MERGED};
+    rec_error err;
+    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
+    rec_writer_options o;
+    rec_writer_options_init(&o);
+    rec_writer *w = rec_writer_open(dir, REC_MERGED_STREAM, &o, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    rec_record r;
+    memset(&r, 0, sizeof r);
+    r.func = REC_ID_mkdir;
+    r.tstart = 10;
+    r.tend = 15;
+    r.args[0].i = rec_writer_path_id(w, "/out");
+    r.args[1].i = 0755;
+    const rec_rank_range twice[2] = {{0, HALF, 1}, {0, HALF, 1}};
+    rec_merge_info mi = {.nranges = 2, .ranges = twice, .nranks = 2 * HALF};
+    CU_ASSERT_EQUAL_FATAL(rec_writer_append_merged(w, &r, &mi, &err), 0);
+    r.func = REC_ID_rmdir;
+    r.tstart = 20;
+    r.tend = 25;
+    CU_ASSERT_EQUAL_FATAL(rec_writer_append_merged(w, &r, NULL, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(rec_writer_close(w, &err), 0);
+    char *k = generate(dir, 1);
+    CU_ASSERT_EQUAL(occurrences(k, "mkdir("), 1);
+    CU_ASSERT_EQUAL(occurrences(k, "rmdir("), 1);
+    CU_ASSERT(strstr(k, "if (rank < 2097152)") != NULL);
+    free(k);
+    free(dir);
+}
