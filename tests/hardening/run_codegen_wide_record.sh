@@ -23,4 +23,11 @@ cat "$work/err2.txt"
 expected="recorder-codegen: $work/trace: merged record 18 (read over 4373234 ranks) takes the kernel's per-rank values past 1000000, the code generator's limit (--max-values raises it)"
 [ "$(cat "$work/err2.txt")" = "$expected" ] || fail "expected the error: $expected"
 [ ! -s "$work/kernel2.c" ] || fail "a kernel was written although the generator failed"
+for bad in 0 -5 12x; do
+    "$codegen" --max-values "$bad" "$work/trace" >/dev/null 2>"$work/err3.txt"
+    rc=$?
+    [ $rc -eq 2 ] || fail "--max-values $bad exited with $rc, expected 2"
+    [ "$(cat "$work/err3.txt")" = "recorder-codegen: --max-values expects a positive number, got '$bad'" ] ||
+        fail "--max-values $bad: $(cat "$work/err3.txt")"
+done
 echo "PASS"
