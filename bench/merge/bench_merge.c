@@ -7,6 +7,13 @@
  * records per rank record, and peak memory. Each size runs in its own child
  * process, so peak memory is that size's alone; its trace is merged R times
  * (default 3) and the fastest merge counts: the machine may be shared.
+ * For that merge it also prints the CPU time split into user and system
+ * (kernel) time per record, the first (cold) merge's time and system time
+ * per record, and the merged trace's bytes per input record. The later
+ * merges reuse the memory the first one faulted in (glibc keeps it), so the
+ * cold figures show what a single recorder-merge pays for fresh memory and
+ * page cache, which on a virtual machine grows with the ranks too, as the
+ * output does (each rank's times are kept).
  * --keep leaves each trace and its merge in place (their paths on stderr),
  * to profile recorder-merge alone. */
 #define _GNU_SOURCE
@@ -27,6 +34,11 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double seconds_of(struct timeval tv)
+{
+    return (double)tv.tv_sec + 1e-6 * (double)tv.tv_usec;
 }
 
 static uint64_t rng = 88172645463325252ull;
@@ -85,8 +97,9 @@ static int write_rank(const char *dir, uint32_t rank, uint32_t nranks, uint64_t 
 }
 
 typedef struct result {
-    double write_s, merge_s;
-    uint64_t records_in, records_out;
+    double write_s, merge_s, user_s, sys_s; /* user_s, sys_s: of the fastest merge */
+    double cold_s, cold_sys_s;              /* the first merge's */
+    uint64_t records_in, records_out, out_bytes;
     long peak_kb;
     int ok;
 } result;
@@ -120,15 +133,29 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
     o.window = window;
     rec_merge_stats st;
     for (int r = 0; r < repeat; r++) { /* the least disturbed run: the machine may be shared */
+        struct rusage before, after;
+        getrusage(RUSAGE_SELF, &before);
         t0 = now();
         if (rec_merge_traces(dir, out, &o, &st, &err) != 0) {
             fprintf(stderr, "bench-merge: %s\n", err.msg);
             return res;
         }
         double took = now() - t0;
-        if (r == 0 || took < res.merge_s)
+        getrusage(RUSAGE_SELF, &after);
+        if (r == 0) {
+            res.cold_s = took;
+            res.cold_sys_s = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
+        }
+        if (r == 0 || took < res.merge_s) {
             res.merge_s = took;
+            res.user_s = seconds_of(after.ru_utime) - seconds_of(before.ru_utime);
+            res.sys_s = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
+        }
     }
+    char merged_file[4300];
+    struct stat sb;
+    snprintf(merged_file, sizeof merged_file, "%s/merged.rec", out);
+    res.out_bytes = stat(merged_file, &sb) == 0 ? (uint64_t)sb.st_size : 0;
     res.records_in = st.records_in;
     res.records_out = st.records_out;
     struct rusage ru;
@@ -179,8 +206,9 @@ int main(int argc, char **argv)
     }
     printf("bench-merge: %llu records per rank, window %u, fastest of %d merges, %ld cores\n",
            (unsigned long long)records, window, repeat, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("%8s %12s %10s %10s %12s %10s %10s %12s\n", "ranks", "records", "write s", "merge s", "records/s",
-           "ns/record", "growth", "peak MB");
+    printf("%8s %12s %10s %10s %12s %10s %10s %12s %8s %8s %8s %8s %9s\n", "ranks", "records", "write s",
+           "merge s", "records/s", "ns/record", "growth", "peak MB", "user ns", "sys ns", "cold ns", "cold sys",
+           "out B/rec");
     double first_ns = 0;
     for (char *tok = strtok(ranks_list, ","); tok; tok = strtok(NULL, ",")) {
         uint32_t nranks = (uint32_t)atoi(tok);
@@ -206,10 +234,13 @@ int main(int argc, char **argv)
         double ns = 1e9 * res.merge_s / (double)res.records_in;
         if (first_ns == 0)
             first_ns = ns;
-        printf("%8u %12llu %10.2f %10.2f %12.0f %10.1f %9.2fx %12.1f   (%llu merged records, %.3f per rank "
-               "record)\n",
+        double per_record = 1e9 / (double)res.records_in;
+        printf("%8u %12llu %10.2f %10.2f %12.0f %10.1f %9.2fx %12.1f %8.1f %8.1f %8.1f %8.1f %9.2f   (%llu merged "
+               "records, %.3f per rank record)\n",
                nranks, (unsigned long long)res.records_in, res.write_s, res.merge_s,
                (double)res.records_in / res.merge_s, ns, ns / first_ns, res.peak_kb / 1024.0,
+               res.user_s * per_record, res.sys_s * per_record, res.cold_s * per_record,
+               res.cold_sys_s * per_record, (double)res.out_bytes * 1e-9 * per_record,
                (unsigned long long)res.records_out, (double)res.records_out / (double)records);
         fflush(stdout);
     }
