@@ -249,22 +249,25 @@ static int fits_int(const int64_t *v, uint32_t n)
     return 1;
 }
 
-/* A choice between values by rank: (rank == 0 ? a : b). */
-typedef struct tern_item {
+/* A choice between values by rank: (rank == 0 ? a : b). The table is taken
+ * as runs of equal values, so that its cost follows its runs, not its length:
+ * a table over every rank of a large run is mostly one value (the ranks a
+ * call leaves out hold its first member's value). */
+typedef struct tern_run {
     int64_t v;
-    uint32_t at;
-} tern_item;
+    uint32_t at, len; /* tab[at .. at + len - 1] == v */
+} tern_run;
 
 static int tern_order(const void *a, const void *b)
 {
-    const tern_item *x = a, *y = b;
+    const tern_run *x = a, *y = b;
     if (x->v != y->v)
         return x->v < y->v ? -1 : 1;
     return x->at < y->at ? -1 : x->at > y->at;
 }
 
 typedef struct tern_group {
-    uint32_t first, last, n, start; /* start: the group's first item in the sorted array */
+    uint32_t first, last, n, start, nruns; /* start: the group's first run in the sorted array */
 } tern_group;
 
 static int tern_group_order(const void *a, const void *b)
@@ -274,21 +277,30 @@ static int tern_group_order(const void *a, const void *b)
 }
 
 /* hardening: sorted, not compared pairwise (a table of 47,857 ranks took
- * seconds); the same text */
+ * seconds); runs, not ranks (fuzz_codegen: two ranks' calls in a trace
+ * claiming 6,011,018 ranks sorted 6 M entries per choice, 10 s); the same text */
 static void ternary_text(cg_emitter *e, const int64_t *tab, uint32_t ntab, unsigned kind, cg_value_text text,
                          const char *var, sb *out)
 {
-    tern_item *it = cg_alloc(ntab * sizeof *it);
-    tern_group *g = cg_alloc(ntab * sizeof *g);
+    uint32_t nruns = 0;
     for (uint32_t r = 0; r < ntab; r++)
-        it[r] = (tern_item){tab[r], r};
-    qsort(it, ntab, sizeof *it, tern_order);
+        nruns += r == 0 || tab[r] != tab[r - 1];
+    tern_run *run = cg_alloc(nruns * sizeof *run);
+    tern_group *g = cg_alloc(nruns * sizeof *g);
+    nruns = 0;
+    for (uint32_t r = 0; r < ntab; r++) {
+        if (r == 0 || tab[r] != tab[r - 1])
+            run[nruns++] = (tern_run){tab[r], r, 0};
+        run[nruns - 1].len++;
+    }
+    qsort(run, nruns, sizeof *run, tern_order);
     uint32_t ng = 0;
-    for (uint32_t k = 0; k < ntab; k++) {
-        if (k == 0 || it[k].v != it[k - 1].v)
-            g[ng++] = (tern_group){it[k].at, it[k].at, 0, k};
-        g[ng - 1].last = it[k].at;
-        g[ng - 1].n++;
+    for (uint32_t k = 0; k < nruns; k++) {
+        if (k == 0 || run[k].v != run[k - 1].v)
+            g[ng++] = (tern_group){run[k].at, run[k].at, 0, k, 0};
+        g[ng - 1].last = run[k].at + run[k].len - 1;
+        g[ng - 1].n += run[k].len;
+        g[ng - 1].nruns++;
     }
     /* the most frequent value goes last, without a condition; ties: the
      * value found at the highest index */
@@ -296,17 +308,19 @@ static void ternary_text(cg_emitter *e, const int64_t *tab, uint32_t ntab, unsig
     for (uint32_t k = 1; k < ng; k++)
         if (g[k].n > g[best].n || (g[k].n == g[best].n && g[k].last > g[best].last))
             best = k;
-    int64_t best_v = it[g[best].start].v;
+    int64_t best_v = run[g[best].start].v;
     qsort(g, ng, sizeof *g, tern_group_order); /* the other values by first appearance */
     sb_putc(out, '(');
-    uint32_t *ranks = cg_alloc(ntab * sizeof *ranks);
     for (uint32_t k = 0; k < ng; k++) {
-        int64_t v = it[g[k].start].v;
+        int64_t v = run[g[k].start].v;
         if (v == best_v)
             continue;
-        for (uint32_t q = 0; q < g[k].n; q++)
-            ranks[q] = it[g[k].start + q].at;
+        uint32_t *ranks = cg_alloc(g[k].n * sizeof *ranks), q = 0;
+        for (uint32_t u = 0; u < g[k].nruns; u++) /* its runs in rank order */
+            for (uint32_t i = 0; i < run[g[k].start + u].len; i++)
+                ranks[q++] = run[g[k].start + u].at + i;
         cg_index_condition(ranks, g[k].n, ntab, var, out);
+        free(ranks);
         sb_puts(out, " ? ");
         if (text)
             text(e, v, kind, out);
@@ -319,8 +333,7 @@ static void ternary_text(cg_emitter *e, const int64_t *tab, uint32_t ntab, unsig
     else
         cg_const_text(best_v, kind, out);
     sb_putc(out, ')');
-    free(ranks);
-    free(it);
+    free(run);
     free(g);
     e->n_ternary++;
 }

@@ -432,14 +432,24 @@ static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num
     /* an element of a block decomposition: the grid, when the caller says so */
     if (x->grid_nd && r0 == 0 && fit_grid(x->m, rs, G, x->grid_nd, o) == 0)
         return;
-    for (int64_t q = 2; q < x->m->nranks; q++) {
+    /* Past the set's largest rank, rank / q is 0 and rank % q is the rank
+     * for every member, which fit nothing the rank did not: the divisors
+     * tried end there (hardening: not at the trace's rank count, which a
+     * trace over a few ranks may claim in millions) */
+    int64_t q_end = 0;
+    for (uint32_t k = 0; k < rs->n; k++)
+        if ((int64_t)rs->ranks[k] + 1 > q_end)
+            q_end = (int64_t)rs->ranks[k] + 1;
+    if (q_end > (int64_t)x->m->nranks)
+        q_end = x->m->nranks;
+    for (int64_t q = 2; q < q_end; q++) {
         if (fit_scaled(rs, G, g_div, q, &a) == 0) {
             add_term(o, CG_T_RANKDIV, 0, q, a);
             o->c -= a * (r0 / q);
             return;
         }
     }
-    for (int64_t q = 2; q < x->m->nranks; q++) {
+    for (int64_t q = 2; q < q_end; q++) {
         if (fit_scaled(rs, G, g_mod, q, &a) == 0) {
             add_term(o, CG_T_RANKMOD, 0, q, a);
             o->c -= a * (r0 % q);

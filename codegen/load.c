@@ -511,7 +511,11 @@ static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi,
     member_record(L, r, mi, tf, 0, &x);
     int keep = nr > 0 && kept(m, tf, &x);
     const rec_func_desc *f = keep ? rec_function_by_name(tf->name) : NULL;
-    if (keep && (!f || f->nargs != tf->nargs || f->ret_kind != tf->ret_kind)) {
+    /* hardening: the record was decoded with the trace's table, the kernel
+     * reads it with the compiled-in one; a trace whose table gives an
+     * argument another kind (a string where an array belongs) made an array
+     * of a string's bytes (fuzz_codegen: a misaligned read past them) */
+    if (keep && !rec_func_same_kinds(f, tf)) {
         m->dropped_unknown++;
         note_dropped(m, tf->name);
         keep = 0;

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct rec_table {
     size_t count;
@@ -126,4 +127,14 @@ const rec_func_desc *rec_table_at(const rec_table *t, size_t index)
 unsigned rec_func_nfields(const rec_func_desc *f)
 {
     return f->nargs + (f->ret_kind != REC_KIND_NONE ? 2u : 0u);
+}
+
+int rec_func_same_kinds(const rec_func_desc *a, const rec_func_desc *b)
+{
+    if (!a || !b || strcmp(a->name, b->name) != 0 || a->nargs != b->nargs || a->ret_kind != b->ret_kind)
+        return 0;
+    for (unsigned i = 0; i < a->nargs; i++)
+        if (a->args[i].kind != b->args[i].kind)
+            return 0;
+    return 1;
 }

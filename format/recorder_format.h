@@ -76,6 +76,11 @@ const rec_func_desc *rec_table_at(const rec_table *t, size_t index);
 /* Fields a record of f has: its arguments, then the return value and errno
  * unless f returns void. */
 unsigned rec_func_nfields(const rec_func_desc *f);
+/* 1 when a and b have the same name, argument kinds and return kind: a
+ * record decoded with one's layout means the same under the other's (a tool
+ * that reads a trace's table by name must check it, since the trace's table
+ * is input). */
+int rec_func_same_kinds(const rec_func_desc *a, const rec_func_desc *b);
 
 /* ---- global metadata ---- */
 enum { REC_CODEC_NONE = 0, REC_CODEC_ZSTD = 1 };

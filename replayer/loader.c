@@ -21,14 +21,7 @@
  * the generated dispatch can replay the record. */
 static int compatible(const rec_func_desc *traced)
 {
-    const rec_func_desc *mine = rec_function_by_id(traced->id);
-    if (!mine || strcmp(mine->name, traced->name) != 0 || mine->nargs != traced->nargs ||
-        mine->ret_kind != traced->ret_kind)
-        return 0;
-    for (unsigned i = 0; i < mine->nargs; i++)
-        if (mine->args[i].kind != traced->args[i].kind)
-            return 0;
-    return 1;
+    return rec_func_same_kinds(rec_function_by_id(traced->id), traced);
 }
 
 static void send_error(rp_out *o, const char *msg)
