@@ -9,7 +9,8 @@
 # such as reader, merger, codec, codegen, template (default: every fuzz-* binary there).
 # Each target keeps its corpus in BUILD_DIR/fuzz-corpus/TARGET (seeded from
 # fuzz/seeds/TARGET) and writes crashers to BUILD_DIR/fuzz-artifacts/TARGET/;
-# a crash stops that target's run (libFuzzer's default). Exit status: the
+# a crash stops that target's run (libFuzzer's default); slow units (inputs
+# over 10 s, which a run survives) are counted apart. Exit status: the
 # number of targets that crashed. FUZZ_ARGS adds libFuzzer options.
 # FUZZ_WORKER=K names the log TARGET-K.log, so that K runs of one target
 # can share its corpus, one per core (their executions add up).
@@ -30,13 +31,15 @@ fi
 # Inputs of the trace targets are whole trace directories of a few KB.
 max_len() { case $1 in codec | codegen) echo 8192 ;; template) echo 4096 ;; *) echo 16384 ;; esac; }
 
-printf '%-8s %8s %12s %10s %8s %8s\n' target seconds executions exec/s new crashes
+printf '%-8s %8s %12s %10s %8s %8s %6s\n' target seconds executions exec/s new crashes slow
+# crash-, leak-, oom- and timeout- artifacts; slow-unit- ones apart
+count_artifacts() { find "$1" -maxdepth 1 -type f -name "$2" | wc -l; }
 failed=0
 for t in "${targets[@]}"; do
     bin=$build/fuzz/fuzz-$t
     corpus=$build/fuzz-corpus/$t arts=$build/fuzz-artifacts/$t log=$build/fuzz-logs/$t${FUZZ_WORKER:+-$FUZZ_WORKER}.log
     mkdir -p "$corpus" "$arts" "${log%/*}"
-    before=$(ls "$arts" | wc -l)
+    before=$(count_artifacts "$arts" '*') slow_before=$(count_artifacts "$arts" 'slow-unit-*')
     seeds=()
     [ -d "$src/fuzz/seeds/$t" ] && seeds=("$src/fuzz/seeds/$t")
     # -timeout counts wall time: at nice 19 on a machine whose cores are busy
@@ -47,12 +50,13 @@ for t in "${targets[@]}"; do
     execs=$(awk "/stat::number_of_executed_units/ { print \$NF }" "$log")
     rate=$(awk "/stat::average_exec_per_sec/ { print \$NF }" "$log")
     new=$(awk "/stat::new_units_added/ { print \$NF }" "$log")
-    crashes=$(($(ls "$arts" | wc -l) - before))
+    slow=$(($(count_artifacts "$arts" 'slow-unit-*') - slow_before))
+    crashes=$(($(count_artifacts "$arts" '*') - before - slow))
     [ "$crashes" -gt 0 ] && failed=$((failed + 1))
-    printf '%-8s %8s %12s %10s %8s %8s\n' "$t" "$seconds" "${execs:-?}" "${rate:-?}" "${new:-?}" "$crashes"
+    printf '%-8s %8s %12s %10s %8s %8s %6s\n' "$t" "$seconds" "${execs:-?}" "${rate:-?}" "${new:-?}" "$crashes" "$slow"
     if [ "$crashes" -gt 0 ]; then
         grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -3 | sed 's/^/    /'
-        ls -t "$arts" | head -"$crashes" | sed "s|^|    $arts/|"
+        ls -t "$arts" | grep -v "^slow-unit-" | head -"$crashes" | sed "s|^|    $arts/|"
     fi
 done
 # Scratch directories of runs that libFuzzer ended with _exit.
