@@ -71,9 +71,11 @@ mpi)
     # trace then keeps the header only (mpiexec still reports success). The
     # tracer writes at exit() before the MPI library's exit handlers, which
     # made this rare (3 in 20 runs before, 1 in 30 after); SIGKILL cannot be
-    # caught, so the run is repeated up to 3 times then, and says so. Every
-    # other check is strict.
-    for attempt in 1 2 3; do
+    # caught, so the run is repeated up to 5 times then, and says so (also
+    # when a rank was killed before printing its result: a fresh clone's
+    # suite failed so on 2026-11-25; next to two fuzzers, 13 runs in 100
+    # needed a second attempt, one a fourth). Every other check is strict.
+    for attempt in 1 2 3 4 5; do
     rm -rf "$work/trace" "$work/data" && mkdir -p "$work/data"
     timeout 90 "$mpiexec" -np 2 -genv LD_PRELOAD "$oversubscribe:$lib" -genv RECORDER_TRACES_DIR "$work/trace" \
         "$prog" "$work/data" $N >"$work/out" 2>"$work/mpiexec.stderr"
@@ -81,6 +83,11 @@ mpi)
     cat "$work/out"
     [ $rc -eq 124 ] && fail "mpiexec hung"
     echo "mpiexec exited with $rc (any status is accepted: the ranks never called MPI_Finalize)"
+    # The same race can kill a rank between the barrier and its "ok" line.
+    if [ "$(grep -c "ok 1" "$work/out")" != 2 ] && [ $rc -eq 0 ] && [ $attempt -lt 5 ]; then
+        echo "attempt $attempt: a rank was killed before its \"ok\" line (the known exit race): again"
+        continue
+    fi
     [ "$(grep -c "ok 1" "$work/out")" = 2 ] || { cat "$work/mpiexec.stderr" >&2; fail "a rank did not finish its I/O"; }
     [ -f "$work/trace/recorder.meta" ] && [ -f "$work/trace/0.rec" ] && [ -f "$work/trace/1.rec" ] ||
         fail "trace files missing: $(ls "$work/trace" 2>&1 | tr '\n' ' ')"
@@ -89,11 +96,14 @@ mpi)
     rc=$?
     cat "$work/r2t.stderr"
     [ $rc -eq 0 ] || fail "recorder2text exited with $rc"
-    empty=0
+    # A rank killed while writing its block leaves a header, or a torn
+    # block: its records are gone, every one (they fit one block).
+    lost=0
+    tally >/dev/null
     for r in 0 1; do
-        [ "$(stat -c %s "$work/trace/$r.rec")" -le 80 ] && empty=1
+        [ "$(records $r pwrite)" = $N ] || lost=1
     done
-    [ $empty = 1 ] && [ $attempt -lt 3 ] && { echo "attempt $attempt: a rank's trace holds no block (the known exit race): again"; continue; }
+    [ $lost = 1 ] && [ $attempt -lt 5 ] && { echo "attempt $attempt: a rank's trace lost its block (the known exit race): again"; continue; }
     break
     done
     for r in 0 1; do
