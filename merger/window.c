@@ -360,13 +360,15 @@ static uint32_t sig_home(uint64_t sig, uint32_t cap)
     return (uint32_t)(sig ^ sig >> 29) & (cap - 1);
 }
 
+_Static_assert(sizeof(rank_sig) == 32, "a signature entry is half a cache line");
+
 /* The entry for sig, or NULL. */
 static rank_sig *rank_sig_find(const rank_state *rs, uint64_t sig)
 {
     for (uint32_t i = rs->sig_cap ? sig_home(sig, rs->sig_cap) : 0; rs->sig_cap;
          i = (i + 1) & (rs->sig_cap - 1)) {
         rank_sig *e = &rs->sig_tab[i];
-        if (!e->used)
+        if (!e->gsig)
             return NULL;
         if (e->sig == sig)
             return e;
@@ -379,7 +381,7 @@ static rank_sig *sig_insert_slot(rank_sig *tab, uint32_t cap, uint64_t sig)
     rank_sig *tomb = NULL;
     for (uint32_t i = sig_home(sig, cap);; i = (i + 1) & (cap - 1)) {
         rank_sig *e = &tab[i];
-        if (!e->used)
+        if (!e->gsig)
             return tomb ? tomb : e;
         if (e->sig == sig)
             return e;
@@ -398,9 +400,10 @@ static int sig_rebuild(rank_state *rs)
     uint32_t cap = 16;
     while (cap < 4 * (live + 1))
         cap *= 2;
-    rank_sig *tab = calloc(cap, sizeof *tab);
+    rank_sig *tab = aligned_alloc(64, cap * sizeof *tab);
     if (!tab)
         return -1;
+    memset(tab, 0, cap * sizeof *tab);
     for (uint32_t i = 0; i < rs->sig_cap; i++)
         if (rs->sig_tab[i].count)
             *sig_insert_slot(tab, cap, rs->sig_tab[i].sig) = rs->sig_tab[i];
@@ -415,7 +418,7 @@ static int sig_rebuild(rank_state *rs)
 static rank_sig *rank_sig_get(merger *m, rank_state *rs, uint64_t sig)
 {
     rank_sig *e = rank_sig_find(rs, sig);
-    if (e && e->gsig)
+    if (e)
         return e;
     sig_entry *s = global_sig(m, sig);
     if (!s)
@@ -424,10 +427,10 @@ static rank_sig *rank_sig_get(merger *m, rank_state *rs, uint64_t sig)
         if ((rs->sig_used + 1) * 4 > rs->sig_cap * 3 && sig_rebuild(rs) != 0)
             return NULL;
         e = sig_insert_slot(rs->sig_tab, rs->sig_cap, sig);
-        if (!e->used)
+        if (!e->gsig)
             rs->sig_used++;
     }
-    *e = (rank_sig){.sig = sig, .used = 1, .gsig = s};
+    *e = (rank_sig){.sig = sig, .gsig = s};
     return e;
 }
 

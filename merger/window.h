@@ -84,15 +84,16 @@ typedef struct wslot {
 
 /* Per rank: how many window records carry a signature, the first and last
  * (slots), and the global entry. The entries live in the rank's
- * open-addressing table (rank_state.sig_tab): one cache line a lookup. An
- * entry whose count fell to 0 stays as a tombstone, revived when its
- * signature comes back; the table is rebuilt when tombstones fill it. */
+ * open-addressing table (rank_state.sig_tab), 32 bytes each and the table
+ * cache-line aligned, so that an entry is one line, the one prefetched (at
+ * 40 bytes most entries straddled two). An entry whose count fell to 0
+ * stays as a tombstone, revived when its signature comes back; the table is
+ * rebuilt when tombstones fill it. */
 typedef struct rank_sig {
     uint64_t sig;
+    struct sig_entry *gsig; /* NULL: never used (ends a probe) */
     uint32_t count;
-    uint32_t used; /* 0: never used (ends a probe) */
     uint32_t first, last;
-    struct sig_entry *gsig;
 } rank_sig;
 
 typedef struct rank_state {

@@ -223,7 +223,8 @@ RK_TEST(reader, error_messages_name_file_and_reason)
     bad[8] = 9; /* major version 9 */
     spill(path, bad, n);
     CU_ASSERT_EQUAL(read_all(dir, &records, &err), -1);
-    snprintf(want, sizeof want, "%s: unknown format version 9.0 at byte 8 (this reader: 1.x)", path);
+    snprintf(want, sizeof want, "%s: unknown format version 9.%d at byte 8 (this reader: 1.x)", path,
+             REC_FORMAT_VERSION_MINOR);
     CU_ASSERT_STRING_EQUAL(err.msg, want);
 
     spill(path, orig, n - 1);
