@@ -32,7 +32,7 @@ int emit_buffers_init(emit_buffers *b, uint32_t nranks)
     b->recs = calloc(nranks, sizeof *b->recs);
     b->ranks = calloc(nranks, sizeof *b->ranks);
     b->done = calloc(nranks, 1);
-    b->cols = malloc(b->kcap * per_record);
+    b->cols = rank_arrays_alloc_raw(b->kcap, per_record, 0);
     b->values = calloc((size_t)EMIT_COLUMNS * nranks, sizeof *b->values);
     b->vars = calloc(EMIT_COLUMNS, sizeof *b->vars);
     b->ranges = calloc(nranks, sizeof *b->ranges);
@@ -403,8 +403,7 @@ int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit
      * for the whole batch. */
     for (uint32_t k = 0; k < n; k++) {
         prefetch_refill(m, group, n, k, batch);
-        for (unsigned j = 0; j < batch; j++)
-            pop(m, group[k]);
+        pop_many(m, group[k], batch);
         if (fill(m, group[k], err) != 0)
             return -1;
         m->live -= !group[k]->count;

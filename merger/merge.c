@@ -189,7 +189,7 @@ static void merger_free(merger *m)
         for (unsigned k = 0; k < rs->queued; k++)
             chunk_release(rs, window_slot(m, rs, k)->rec);
         rs->queued = 0;
-        free(rs->sig_tab);
+        sig_tab_free(rs);
         keymap_free(&rs->canon);
         keymap_free(&rs->unified);
         chunk_drop_current(rs);
@@ -207,6 +207,7 @@ static void merger_free(merger *m)
     free(m->layout_ready);
     free(m->ranks);
     free(m->rank_slots);
+    free(m->sig_tabs);
     free(m->bucket);
 }
 
@@ -274,6 +275,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     m.ring_slots = m.window + READ_AHEAD;
     size_t slots_bytes = (size_t)m.ring_slots * sizeof(wslot);
     m.rank_slots = rank_arrays_alloc(m.nranks, slots_bytes);
+    m.sig_tabs = rank_arrays_alloc(m.nranks, SIG_TAB_FIRST * sizeof(rank_sig));
     m.bucket = calloc((size_t)m.nranks + 1, sizeof *m.bucket);
     m.layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *m.layouts);
     m.layout_ready = calloc(REC_FUNCTION_ID_LIMIT, 1);
@@ -282,7 +284,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     int buffers_ok = emit_buffers_init(&b, m.nranks) == 0;
     rec_writer *w = NULL;
     int rc = -1;
-    if (!m.ranks || !m.rank_slots || !m.bucket || !m.layouts || !m.layout_ready || !group || !buffers_ok) {
+    if (!m.ranks || !m.rank_slots || !m.sig_tabs || !m.bucket || !m.layouts || !m.layout_ready || !group || !buffers_ok) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;
     }
@@ -310,6 +312,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         rs->tick_offset = ticks < 9.2e18 ? (int64_t)ticks : INT64_MAX;
         rs->pool = &m.pool;
         rs->ring = (wslot *)(void *)((char *)m.rank_slots + r * slots_bytes);
+        rs->sig_tab = m.sig_tabs + (size_t)r * SIG_TAB_FIRST;
+        rs->sig_cap = SIG_TAB_FIRST;
         if (!(rs->cursor = rec_cursor_open(t, r, err)))
             goto done;
     }

@@ -39,17 +39,21 @@ typedef struct merger {
     uint32_t live;    /* ranks whose window is not empty */
     chunk_pool pool;  /* where every rank's records are carved from */
     void *rank_slots; /* every rank's ring of slots, one block */
+    rank_sig *sig_tabs; /* every rank's first signature table, one block */
     unsigned ring_slots; /* a rank's ring: window + READ_AHEAD slots */
     uint64_t visit;
 } merger;
 
 int fill(merger *m, rank_state *rs, rec_error *err);
 void pop(merger *m, rank_state *rs);
+void pop_many(merger *m, rank_state *rs, unsigned k);
+void sig_tab_free(rank_state *rs);
 void chunk_release(rank_state *rs, wrec *w);
 void chunk_settle(rank_state *rs);
 void chunk_drop_current(rank_state *rs);
 void chunk_pool_free(chunk_pool *p);
 void *rank_arrays_alloc(size_t n, size_t size);
+void *rank_arrays_alloc_raw(size_t n, size_t size, int zeroed);
 void update_complete(merger *m, sig_entry *s);
 uint64_t distance(const merger *m, const rank_state *rs);
 void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r);

@@ -355,11 +355,6 @@ static sig_entry *global_sig(merger *m, uint64_t sig)
 
 /* ---- the rank's signature table ---- */
 
-static uint32_t sig_home(uint64_t sig, uint32_t cap)
-{
-    return (uint32_t)(sig ^ sig >> 29) & (cap - 1);
-}
-
 _Static_assert(sizeof(rank_sig) == 32, "a signature entry is half a cache line");
 
 /* The entry for sig, or NULL. */
@@ -390,28 +385,45 @@ static rank_sig *sig_insert_slot(rank_sig *tab, uint32_t cap, uint64_t sig)
     }
 }
 
-/* Rebuilds the table with the live entries only (twice their number at
- * least, so that it stays at most half full). Nothing points into it. */
+/* Rebuilds the table with the live entries only, at most a quarter full.
+ * Every rank starts with a table of SIG_TAB_FIRST entries in one array of
+ * all ranks' (merger.sig_tabs), which a step at thousands of ranks reaches
+ * without a TLB miss; it is rebuilt in place while that is large enough. A
+ * table that outgrows it gets its own allocation, and never shrinks back.
+ * Nothing points into the table. */
 static int sig_rebuild(rank_state *rs)
 {
     uint32_t live = 0;
     for (uint32_t i = 0; i < rs->sig_cap; i++)
         live += rs->sig_tab[i].count != 0;
-    uint32_t cap = 16;
+    uint32_t cap = rs->sig_cap;
     while (cap < 4 * (live + 1))
         cap *= 2;
-    rank_sig *tab = aligned_alloc(64, cap * sizeof *tab);
-    if (!tab)
+    rank_sig first[SIG_TAB_FIRST], *old = rs->sig_tab, *tab = rs->sig_tab;
+    if (cap == SIG_TAB_FIRST) {
+        memcpy(first, old, sizeof first);
+        old = first;
+    } else if (!(tab = aligned_alloc(64, cap * sizeof *tab))) {
         return -1;
+    }
     memset(tab, 0, cap * sizeof *tab);
     for (uint32_t i = 0; i < rs->sig_cap; i++)
-        if (rs->sig_tab[i].count)
-            *sig_insert_slot(tab, cap, rs->sig_tab[i].sig) = rs->sig_tab[i];
-    free(rs->sig_tab);
+        if (old[i].count)
+            *sig_insert_slot(tab, cap, old[i].sig) = old[i];
+    if (old != first && rs->sig_cap > SIG_TAB_FIRST)
+        free(old);
     rs->sig_tab = tab;
     rs->sig_cap = cap;
     rs->sig_used = live;
     return 0;
+}
+
+void sig_tab_free(rank_state *rs)
+{
+    if (rs->sig_cap > SIG_TAB_FIRST)
+        free(rs->sig_tab);
+    rs->sig_tab = NULL;
+    rs->sig_cap = 0;
 }
 
 /* The entry for sig, made (count 0) if there is none; NULL: out of memory. */
@@ -520,31 +532,48 @@ int fill(merger *m, rank_state *rs, rec_error *err)
     return 0;
 }
 
-/* Removes the rank's head (emitted), makes the next record its head. */
+/* Removes the rank's first k window records (emitted), makes the next one
+ * its head. A lockstep batch pops many at once: the rank leaves its head's
+ * list and joins its new head's once, not k times, and consecutive records
+ * of one signature find its entry once (at thousands of ranks each of those
+ * steps was a cache miss a record). */
+void pop_many(merger *m, rank_state *rs, unsigned k)
+{
+    sig_entry *s = rs->head_sig;
+    rank_sig *e = NULL;
+    for (unsigned j = 0; j < k; j++) {
+        const wslot *slot = &rs->ring[rs->head];
+        if (!e || e->sig != slot->sig)
+            e = rank_sig_find(rs, slot->sig);
+        e->first = slot->next_same;
+        if (--e->count == 0) {
+            e->gsig->ranks_with--;
+            if (j) /* the head's signature is settled below, once the rank has left its list */
+                update_complete(m, e->gsig);
+        }
+        if (j == 0) {
+            if (rs->hprev)
+                rs->hprev->hnext = rs->hnext;
+            else
+                s->heads = rs->hnext;
+            if (rs->hnext)
+                rs->hnext->hprev = rs->hprev;
+            s->head_count--;
+            rs->head_sig = NULL;
+            update_complete(m, s);
+        }
+        chunk_release_popped(rs, slot->rec);
+        rs->head = rs->head + 1 == m->ring_slots ? 0 : rs->head + 1;
+        rs->head_pos++;
+        rs->count--;
+    }
+    if (rs->count)
+        set_head(m, rs, rank_sig_find(rs, rs->ring[rs->head].sig)->gsig);
+}
+
 void pop(merger *m, rank_state *rs)
 {
-    wslot *slot = &rs->ring[rs->head];
-    sig_entry *s = rs->head_sig;
-    rank_sig *e = rank_sig_find(rs, slot->sig);
-    e->first = slot->next_same;
-    if (--e->count == 0)
-        s->ranks_with--;
-    if (rs->hprev)
-        rs->hprev->hnext = rs->hnext;
-    else
-        s->heads = rs->hnext;
-    if (rs->hnext)
-        rs->hnext->hprev = rs->hprev;
-    s->head_count--;
-    rs->head_sig = NULL;
-    update_complete(m, s);
-    chunk_release_popped(rs, slot->rec);
-    rs->head = rs->head + 1 == m->ring_slots ? 0 : rs->head + 1;
-    rs->head_pos++;
-    if (--rs->count) {
-        const rank_sig *next = rank_sig_find(rs, rs->ring[rs->head].sig);
-        set_head(m, rs, next->gsig);
-    }
+    pop_many(m, rs, 1);
 }
 
 /* The paper's distance: how far beyond its head the nearest match of this
@@ -566,141 +595,12 @@ uint64_t distance(const merger *m, const rank_state *rs)
     return best;
 }
 
-/* ---- prefetching ----
- * At thousands of ranks nothing of a rank is still in the cache when its
- * turn comes again, and each record would wait for its cache lines one after
- * the other. The loops over a group call these a few ranks ahead, so that
- * the lines arrive while other ranks are worked on; a far stage loads what
- * a nearer stage computes its addresses from. */
-
-static void prefetch_rank(const rank_state *rs, int reading)
-{
-    __builtin_prefetch(rs, 1);
-    __builtin_prefetch((const char *)rs + 64, 1);
-    if (reading) { /* the part read_ahead uses */
-        __builtin_prefetch((const char *)rs + 128, 1);
-        __builtin_prefetch((const char *)rs + 192, 1);
-    }
-}
-
-static int reads_ahead(const rank_state *rs, unsigned pushes)
-{
-    return rs->queued < pushes && !rs->eof;
-}
-
-/* The stream's lines when read_ahead will run: stage 0, then 1. */
-static void prefetch_stream(const rank_state *rs, int stage)
-{
-    rec_cursor_prefetch(rs->cursor, stage);
-    if (rs->current)
-        __builtin_prefetch(stage ? rs->current->data + rs->current->used : (const void *)rs->current, 1);
-}
-
-/* Popping `pops` heads and pushing as many records, for the rank `ahead`
- * ranks on: its table entries for the signatures involved. */
-static void prefetch_window(const merger *m, const rank_state *rs, unsigned pops, int stage)
-{
-    if (stage == 0) {
-        __builtin_prefetch(&rs->ring[rs->head], 1);
-        __builtin_prefetch(window_slot(m, rs, pops < rs->count ? pops : rs->count), 1);
-        __builtin_prefetch(window_slot(m, rs, rs->count), 1);
-        return;
-    }
-    if (!rs->sig_cap)
-        return;
-    if (rs->count) {
-        __builtin_prefetch(&rs->sig_tab[sig_home(rs->ring[rs->head].sig, rs->sig_cap)], 1);
-        if (rs->count > pops)
-            __builtin_prefetch(&rs->sig_tab[sig_home(window_slot(m, rs, pops)->sig, rs->sig_cap)], 1);
-    }
-    if (rs->queued)
-        __builtin_prefetch(&rs->sig_tab[sig_home(window_slot(m, rs, rs->count)->sig, rs->sig_cap)], 1);
-}
-
-void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint32_t k)
-{
-    enum { FAR = 12, MID = 8, NEAR = 4 };
-    if (k + FAR < n)
-        prefetch_rank(group[k + FAR], reads_ahead(group[k + FAR], 1));
-    if (k + MID < n) {
-        prefetch_window(m, group[k + MID], 1, 0);
-        if (reads_ahead(group[k + MID], 1))
-            prefetch_stream(group[k + MID], 0);
-    }
-    if (k + NEAR < n) {
-        prefetch_window(m, group[k + NEAR], 1, 1);
-        if (reads_ahead(group[k + NEAR], 1))
-            prefetch_stream(group[k + NEAR], 1);
-    }
-}
-
-/* The same for the loops that read the group's head records. */
-void prefetch_heads(const merger *m, rank_state *const *group, uint32_t n, uint32_t k)
-{
-    enum { FAR = 24, MID = 16, NEAR = 8 };
-    if (k + FAR < n)
-        __builtin_prefetch(group[k + FAR]);
-    if (k + MID < n)
-        __builtin_prefetch(&group[k + MID]->ring[group[k + MID]->head]);
-    if (k + NEAR < n && group[k + NEAR]->count) {
-        const char *w = (const char *)group[k + NEAR]->ring[group[k + NEAR]->head].rec;
-        __builtin_prefetch(w, 1); /* its header and first fields, 128 bytes wherever they start */
-        __builtin_prefetch(w + 64, 1);
-        __builtin_prefetch(w + 127, 1);
-    }
-    (void)m;
-}
-
-/* The same for a lockstep batch: the next `batch` records of each rank. */
-void prefetch_batch(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch)
-{
-    enum { FAR = 12, MID = 8, NEAR = 4 };
-    if (k + FAR < n)
-        __builtin_prefetch(group[k + FAR]);
-    if (k + MID < n) {
-        const rank_state *rs = group[k + MID];
-        __builtin_prefetch(&rs->ring[rs->head]);
-        __builtin_prefetch(window_slot(m, rs, batch - 1));
-    }
-    if (batch > 16)
-        batch = 16; /* the rest of a rank's stretch streams in behind them */
-    if (k + NEAR < n && group[k + NEAR]->count >= batch) {
-        const rank_state *rs = group[k + NEAR];
-        const char *from = (const char *)rs->ring[rs->head].rec;
-        const char *to = (const char *)window_slot(m, rs, batch - 1)->rec + 127;
-        if (to > from && to - from < 4096) { /* one stretch of a chunk, as they mostly are */
-            for (const char *p = from; p < to + 64; p += 64)
-                __builtin_prefetch(p);
-        } else {
-            for (unsigned j = 0; j < batch; j++)
-                __builtin_prefetch(window_slot(m, rs, j)->rec);
-        }
-    }
-}
-
-/* The same for popping a lockstep batch and refilling the windows. */
-void prefetch_refill(const merger *m, rank_state *const *group, uint32_t n, uint32_t k, unsigned batch)
-{
-    enum { FAR = 6, MID = 4, NEAR = 2 };
-    if (k + FAR < n)
-        prefetch_rank(group[k + FAR], reads_ahead(group[k + FAR], batch));
-    if (k + MID < n) {
-        prefetch_window(m, group[k + MID], batch, 0);
-        if (reads_ahead(group[k + MID], batch))
-            prefetch_stream(group[k + MID], 0);
-    }
-    if (k + NEAR < n) {
-        prefetch_window(m, group[k + NEAR], batch, 1);
-        if (reads_ahead(group[k + NEAR], batch))
-            prefetch_stream(group[k + NEAR], 1);
-    }
-}
-
-/* Zeroed memory for the per-rank arrays every step touches: when it is large,
- * 2 MB aligned and on huge pages where the kernel gives them (thousands of
- * ranks' worth of 4 KB pages cost a TLB miss a rank); else cache-line
- * aligned. Freed with free(). */
-void *rank_arrays_alloc(size_t n, size_t size)
+/* Memory for the per-rank arrays every step touches: when it is large, 2 MB
+ * aligned and on huge pages where the kernel gives them (thousands of ranks'
+ * worth of 4 KB pages cost a TLB miss a rank); else cache-line aligned.
+ * Zeroed if asked (the emitter's columns are written before they are read,
+ * and mostly never touched). Freed with free(). */
+void *rank_arrays_alloc_raw(size_t n, size_t size, int zeroed)
 {
     if (size && n > SIZE_MAX / size / 2)
         return NULL;
@@ -715,6 +615,12 @@ void *rank_arrays_alloc(size_t n, size_t size)
     if (align == CHUNK_SLAB_BYTES)
         madvise(p, bytes, MADV_HUGEPAGE); /* best effort */
 #endif
-    memset(p, 0, bytes ? bytes : align);
+    if (zeroed)
+        memset(p, 0, bytes ? bytes : align);
     return p;
+}
+
+void *rank_arrays_alloc(size_t n, size_t size)
+{
+    return rank_arrays_alloc_raw(n, size, 1);
 }

@@ -89,12 +89,21 @@ typedef struct wslot {
  * 40 bytes most entries straddled two). An entry whose count fell to 0
  * stays as a tombstone, revived when its signature comes back; the table is
  * rebuilt when tombstones fill it. */
+/* Entries of a rank's first signature table (see sig_rebuild). */
+enum { SIG_TAB_FIRST = 16 };
+
 typedef struct rank_sig {
     uint64_t sig;
     struct sig_entry *gsig; /* NULL: never used (ends a probe) */
     uint32_t count;
     uint32_t first, last;
 } rank_sig;
+
+/* Where a signature's entry starts its probe in a table of cap entries. */
+static inline uint32_t sig_home(uint64_t sig, uint32_t cap)
+{
+    return (uint32_t)(sig ^ sig >> 29) & (cap - 1);
+}
 
 typedef struct rank_state {
     /* What every merged record touches, in the first two cache lines (prefetched
