@@ -25,7 +25,11 @@ enum { EMIT_COLUMNS = REC_MAX_FIELDS + 2, COL_TSTART = REC_MAX_FIELDS, COL_TEND 
 int emit_buffers_init(emit_buffers *b, uint32_t nranks)
 {
     memset(b, 0, sizeof *b);
-    size_t per_record = (size_t)EMIT_COLUMNS * nranks * sizeof(int64_t);
+    /* A column is a line longer than the members need: at a power-of-two
+     * stride (4,096 ranks: 32 KB) the columns' lines a member writes all
+     * fell in one cache set, and evicted each other. */
+    b->col_stride = ((size_t)nranks + 7) / 8 * 8 + 8;
+    size_t per_record = (size_t)EMIT_COLUMNS * b->col_stride * sizeof(int64_t);
     b->kcap = LOCKSTEP_MAX;
     while (b->kcap > 1 && b->kcap * per_record > EMIT_COLUMN_BYTES)
         b->kcap--;
@@ -33,10 +37,11 @@ int emit_buffers_init(emit_buffers *b, uint32_t nranks)
     b->ranks = calloc(nranks, sizeof *b->ranks);
     b->done = calloc(nranks, 1);
     b->cols = rank_arrays_alloc_raw(b->kcap, per_record, 0);
+    b->first = calloc((size_t)b->kcap * EMIT_COLUMNS, sizeof *b->first);
     b->values = calloc((size_t)EMIT_COLUMNS * nranks, sizeof *b->values);
     b->vars = calloc(EMIT_COLUMNS, sizeof *b->vars);
     b->ranges = calloc(nranks, sizeof *b->ranges);
-    return b->recs && b->ranks && b->done && b->cols && b->values && b->vars && b->ranges ? 0 : -1;
+    return b->recs && b->ranks && b->done && b->cols && b->first && b->values && b->vars && b->ranges ? 0 : -1;
 }
 
 void emit_buffers_free(emit_buffers *b)
@@ -45,15 +50,21 @@ void emit_buffers_free(emit_buffers *b)
     free(b->ranks);
     free(b->done);
     free(b->cols);
+    free(b->first);
     free(b->values);
     free(b->vars);
     free(b->ranges);
     memset(b, 0, sizeof *b);
 }
 
-static int64_t *column(const emit_buffers *b, uint32_t n, unsigned record, unsigned col)
+static int64_t *column(const emit_buffers *b, unsigned record, unsigned col)
 {
-    return b->cols + ((size_t)record * EMIT_COLUMNS + col) * n;
+    return b->cols + ((size_t)record * EMIT_COLUMNS + col) * b->col_stride;
+}
+
+static int64_t first_value(const emit_buffers *b, unsigned record, unsigned col)
+{
+    return b->first[(size_t)record * EMIT_COLUMNS + col];
 }
 
 static int same_value(unsigned cls, const rec_value *a, const rec_value *b)
@@ -150,12 +161,12 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
             if (lay->bytes_fields >> i & 1)
                 vary_bytes(n, lay, i, b, &nvars, &nvalues);
             else if (b->varying[record] >> i & 1)
-                vary_column(b->ranks, n, i, column(b, n, record, i), b, &nvars, &nvalues);
+                vary_column(b->ranks, n, i, column(b, record, i), b, &nvars, &nvalues);
         }
         if (b->varying[record] >> COL_TSTART & 1)
-            vary_column(b->ranks, n, REC_FIELD_TSTART, column(b, n, record, COL_TSTART), b, &nvars, &nvalues);
+            vary_column(b->ranks, n, REC_FIELD_TSTART, column(b, record, COL_TSTART), b, &nvars, &nvalues);
         if (b->varying[record] >> COL_TEND & 1)
-            vary_column(b->ranks, n, REC_FIELD_TEND, column(b, n, record, COL_TEND), b, &nvars, &nvalues);
+            vary_column(b->ranks, n, REC_FIELD_TEND, column(b, record, COL_TEND), b, &nvars, &nvalues);
     }
     rec_merge_info mi = {.nranks = n, .nvars = nvars, .vars = b->vars, .ranges = b->ranges};
     mi.nranges = rank_ranges(b->ranks, n, b->ranges);
@@ -166,7 +177,7 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
     for (unsigned i = 0; i < lay->nfields; i++) {
         if (lay->bytes_fields >> i & 1)
             continue;
-        int64_t v = column(b, n, record, i)[0];
+        int64_t v = first_value(b, record, i);
         if (i < lay->nargs)
             base.args[i].i = v;
         else if (i == lay->nargs)
@@ -174,8 +185,8 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
         else
             base.err = v;
     }
-    base.tstart = (uint64_t)column(b, n, record, COL_TSTART)[0];
-    base.tend = (uint64_t)column(b, n, record, COL_TEND)[0];
+    base.tstart = (uint64_t)first_value(b, record, COL_TSTART);
+    base.tend = (uint64_t)first_value(b, record, COL_TEND);
     if (rec_writer_append_merged(w, &base, everyone ? NULL : &mi, err) != 0)
         return -1;
     st->records_out++;
@@ -189,20 +200,22 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
 }
 
 /* Member k's value of column c of `record`. Columns fill lazily: member 0's
- * value always, the rest of a column only from the first member that
- * differs (those before it get member 0's value then). Most fields never
- * differ, so most columns are never written: at thousands of ranks writing
- * every column of every member cost as much memory traffic as the records. */
-static void put(emit_buffers *b, uint32_t n, unsigned record, uint32_t k, unsigned c, int64_t v)
+ * value goes to `first` (a small array the comparisons stay in), the rest
+ * of a column is written only from the first member that differs (those
+ * before it get member 0's value then). Most fields never differ, so most
+ * columns are never written: at thousands of ranks writing every column of
+ * every member cost as much memory traffic as the records. */
+static void put(emit_buffers *b, unsigned record, uint32_t k, unsigned c, int64_t v)
 {
-    int64_t *col = column(b, n, record, c);
+    int64_t *first = &b->first[(size_t)record * EMIT_COLUMNS + c];
     if (b->varying[record] >> c & 1) {
-        col[k] = v;
+        column(b, record, c)[k] = v;
     } else if (k == 0) {
-        col[0] = v;
-    } else if (v != col[0]) {
-        for (uint32_t i = 1; i < k; i++)
-            col[i] = col[0];
+        *first = v;
+    } else if (v != *first) {
+        int64_t *col = column(b, record, c);
+        for (uint32_t i = 0; i < k; i++)
+            col[i] = *first;
         col[k] = v;
         b->varying[record] |= 1u << c;
     }
@@ -211,8 +224,8 @@ static void put(emit_buffers *b, uint32_t n, unsigned record, uint32_t k, unsign
 /* Member k's times and scalar fields. With `unify`, the handles it uses are
  * looked up in that rank's table first; 0: one is not there (first seen
  * here: unify_used gives it its merged id, in order). */
-static int gather(const wrec *r, const rec_layout_view *lay, rank_state *unify, emit_buffers *b, uint32_t n,
-                  unsigned record, uint32_t k)
+static int gather(const wrec *r, const rec_layout_view *lay, rank_state *unify, emit_buffers *b, unsigned record,
+                  uint32_t k)
 {
     if (k == 0)
         b->varying[record] = 0;
@@ -223,10 +236,10 @@ static int gather(const wrec *r, const rec_layout_view *lay, rank_state *unify, 
         if (unify && (lay->used_handles >> i & 1) && v >= REC_HANDLE_DYNAMIC_BASE &&
             !keymap_get(&unify->unified, handle_key(lay->space[i], v), &v))
             return 0;
-        put(b, n, record, k, i, v);
+        put(b, record, k, i, v);
     }
-    put(b, n, record, k, COL_TSTART, (int64_t)r->tstart);
-    put(b, n, record, k, COL_TEND, (int64_t)r->tend);
+    put(b, record, k, COL_TSTART, (int64_t)r->tstart);
+    put(b, record, k, COL_TEND, (int64_t)r->tend);
     return 1;
 }
 
@@ -350,7 +363,7 @@ int emit(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers 
             return -1;
         }
     for (uint32_t k = 0; k < n; k++)
-        gather(b->recs[k], lay, NULL, b, n, 0, k);
+        gather(b->recs[k], lay, NULL, b, 0, k);
     return finish(m, w, n, lay, b->recs[0], 0, b, st, err);
 }
 
@@ -388,7 +401,7 @@ int emit_lockstep(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit
                 batch = j;
                 break;
             }
-            if (!gather(r, lay[j], rs, b, n, j, k)) {
+            if (!gather(r, lay[j], rs, b, j, k)) {
                 batch = j;
                 break;
             }

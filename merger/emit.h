@@ -14,6 +14,8 @@ typedef struct emit_buffers {
     uint32_t *ranks;                /* per group member: its rank */
     uint8_t *done;                  /* per group member: already translated */
     int64_t *cols;                  /* kcap x EMIT_COLUMNS columns of one value per member */
+    size_t col_stride;              /* values from one column to the next (see emit_buffers_init) */
+    int64_t *first;                 /* kcap x EMIT_COLUMNS: each column's first member's value */
     uint32_t varying[LOCKSTEP_MAX]; /* per record: the columns filled for every member (see put) */
     rec_value *values;              /* per variation x member */
     rec_variation *vars;
