@@ -20,7 +20,7 @@
 enum { EMIT_COLUMNS = REC_MAX_FIELDS + 2, COL_TSTART = REC_MAX_FIELDS, COL_TEND = REC_MAX_FIELDS + 1 };
 
 /* The columns of a batch stay under this many bytes (a small batch at most). */
-#define EMIT_COLUMN_BYTES ((size_t)64 << 20)
+#define EMIT_COLUMN_BYTES ((size_t)128 << 20)
 
 int emit_buffers_init(emit_buffers *b, uint32_t nranks)
 {

@@ -6,7 +6,7 @@
 #include "merge_internal.h"
 
 /* At most this many merged records in one lockstep batch (emit_lockstep). */
-enum { LOCKSTEP_MAX = 64 };
+enum { LOCKSTEP_MAX = 128 };
 
 typedef struct emit_buffers {
     uint32_t kcap;                  /* lockstep batches go up to this many records (memory allowing) */
