@@ -519,6 +519,7 @@ int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
     uint64_t duration = rec_get_varint(in);
     uint64_t tstart = d->prev_tstart + (uint64_t)dstart;
     const rec_layout *lay;
+    const rec_slot *refslot = NULL;
     const rec_record *refrec = NULL;
     uint8_t ref = 0;
     if (status & REC_STATUS_REF) {
@@ -530,7 +531,8 @@ int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
             rec_in_fail(in, "ref_id outside the window");
             return -1;
         }
-        refrec = &window_back(&d->win, ref)->rec;
+        refslot = window_back(&d->win, ref);
+        refrec = &refslot->rec;
         lay = rec_table_layout(d->table, refrec->func);
         r->func = refrec->func;
         r->depth = refrec->depth;
@@ -575,7 +577,7 @@ int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
          * as the general loop below, without its per-field indirections. */
         uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
         rec_get_bytes(in, ext, rec_ext_mask_bytes(lay->nfields));
-        unsigned stored = 0;
+        unsigned stored = 0, k = 0;
         for (unsigned i = 0; i < lay->nfields; i++) {
             int differs = i < 7 ? (status >> (6 - i)) & 1 : (ext[(i - 7) / 8] >> (7 - (i - 7) % 8)) & 1;
             if (lay->cls[i] == REC_CLASS_NONE) {
@@ -586,7 +588,7 @@ int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
                 r->args[i] = (rec_value){0};
                 continue;
             }
-            int64_t own = i < lay->nargs ? refrec->args[i].i : i == lay->nargs ? refrec->ret.i : refrec->err;
+            int64_t own = refslot->scalar[k++];
             if (differs) {
                 own = (int64_t)((uint64_t)own + (uint64_t)rec_get_svarint(in));
                 stored++;
@@ -647,21 +649,35 @@ int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
     r->err = errno_value.i;
     d->total.records++;
     d->total.fields += lay->nrecorded;
-    copy_record(&window_push(&d->win)->rec, r, lay);
+    rec_slot *s = window_push(&d->win);
+    if (lay->all_scalar) {
+        /* As the encoder keeps them: the header and the recorded fields in a
+         * row, the lines the next reference reads (at thousands of streams
+         * read in turn, each line of a slot is a cache miss). */
+        s->rec.func = r->func;
+        s->rec.depth = r->depth;
+        s->rec.thread = r->thread;
+        for (unsigned k = 0; k < lay->nrec; k++) {
+            unsigned i = lay->rec[k];
+            s->scalar[k] = i < lay->nargs ? r->args[i].i : i == lay->nargs ? r->ret.i : r->err;
+        }
+    } else {
+        copy_record(&s->rec, r, lay);
+    }
     return 1;
 }
 
 static void prefetch_slot(const rec_slot *s, int write)
 {
-    /* the record's header and first arguments, and its return value and errno */
+    /* the record's header, and its fields as integer layouts keep them */
     if (write) {
         __builtin_prefetch(&s->rec, 1);
-        __builtin_prefetch((const char *)&s->rec + 64, 1);
-        __builtin_prefetch(&s->rec.ret, 1);
+        __builtin_prefetch(&s->scalar[0], 1);
+        __builtin_prefetch(&s->scalar[REC_MAX_FIELDS - 1], 1);
     } else {
         __builtin_prefetch(&s->rec);
-        __builtin_prefetch((const char *)&s->rec + 64);
-        __builtin_prefetch(&s->rec.ret);
+        __builtin_prefetch(&s->scalar[0]);
+        __builtin_prefetch(&s->scalar[REC_MAX_FIELDS - 1]);
     }
 }
 

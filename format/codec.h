@@ -46,7 +46,9 @@ static inline unsigned rec_ext_mask_bytes(unsigned nfields)
 
 typedef struct rec_slot {
     rec_record rec;
-    int64_t scalar[REC_MAX_FIELDS]; /* all_scalar layouts: the recorded fields' values */
+    /* all_scalar layouts: the recorded fields' values; of rec only func,
+     * depth and thread are kept for them (encoder and decoder alike) */
+    int64_t scalar[REC_MAX_FIELDS];
     rec_buf arena; /* writer side: copies of the record's strings and arrays */
 } rec_slot;
 
