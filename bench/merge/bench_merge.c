@@ -1,12 +1,17 @@
 /* bench-merge: merge throughput and its growth with the number of ranks.
- *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R] [--keep]
+ *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R]
+ *               [--min-seconds S] [--keep]
  * For each rank count, writes a synthetic SPMD trace (N records per rank:
  * strided pwrites at rank-dependent offsets, a barrier every 50 calls, and
  * now and then a call only some ranks make), merges it, and prints records
  * per second, the time per record relative to the smallest run, merged
  * records per rank record, and peak memory. Each size runs in its own child
- * process, so peak memory is that size's alone; its trace is merged R times
- * (default 3) and the fastest merge counts: the machine may be shared.
+ * process, so peak memory is that size's alone; its trace is merged at
+ * least R times (default 3) and until the merges took S seconds in all
+ * (--min-seconds, default 2), and the fastest merge counts: the machine may
+ * be shared, and a small size merged in 0.1 s three times could land on
+ * one noisy moment. (More tries favour the small sizes, so this can only
+ * make the growth look worse, not better.)
  * For that merge it also prints the CPU time split into user and system
  * (kernel) time per record, the first (cold) merge's time and system time
  * per record, and the merged trace's bytes per input record. The later
@@ -101,11 +106,12 @@ typedef struct result {
     double cold_s, cold_sys_s;              /* the first merge's */
     uint64_t records_in, records_out, out_bytes;
     long peak_kb;
+    int merges; /* how many times the trace was merged */
     int ok;
 } result;
 
 static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window, int keep,
-                       int repeat)
+                       int repeat, double min_seconds)
 {
     result res = {0};
     char dir[4096], out[4200];
@@ -132,7 +138,8 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
     rec_merge_options_init(&o);
     o.window = window;
     rec_merge_stats st;
-    for (int r = 0; r < repeat; r++) { /* the least disturbed run: the machine may be shared */
+    double merging = 0;
+    for (int r = 0; r < repeat || (merging < min_seconds && r < 200); r++) { /* the least disturbed run */
         struct rusage before, after;
         getrusage(RUSAGE_SELF, &before);
         t0 = now();
@@ -142,6 +149,8 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
         }
         double took = now() - t0;
         getrusage(RUSAGE_SELF, &after);
+        merging += took;
+        res.merges = r + 1;
         if (r == 0) {
             res.cold_s = took;
             res.cold_sys_s = seconds_of(after.ru_stime) - seconds_of(before.ru_stime);
@@ -178,6 +187,7 @@ int main(int argc, char **argv)
     uint64_t records = 10000;
     unsigned window = 200;
     int keep = 0, repeat = 3;
+    double min_seconds = 2;
     char ranks_list[256] = "64,256,1024,4096";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--records") && i + 1 < argc)
@@ -190,10 +200,13 @@ int main(int argc, char **argv)
             keep = 1;
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+        else if (!strcmp(argv[i], "--min-seconds") && i + 1 < argc)
+            min_seconds = atof(argv[++i]);
         else {
             fprintf(
                 stderr,
-                "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--repeat R] [--keep]\n");
+                "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--repeat R] "
+                "[--min-seconds S] [--keep]\n");
             return 2;
         }
     }
@@ -204,12 +217,13 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 1;
     }
-    printf("bench-merge: %llu records per rank, window %u, fastest of %d merges, %ld cores\n",
-           (unsigned long long)records, window, repeat, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("%8s %12s %10s %10s %12s %10s %10s %12s %8s %8s %8s %8s %9s\n", "ranks", "records", "write s",
-           "merge s", "records/s", "ns/record", "growth", "peak MB", "user ns", "sys ns", "cold ns", "cold sys",
-           "out B/rec");
-    double first_ns = 0;
+    printf("bench-merge: %llu records per rank, window %u, fastest of at least %d merges and %.1f s of merging, "
+           "%ld cores\n",
+           (unsigned long long)records, window, repeat, min_seconds, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("%8s %12s %7s %10s %10s %12s %10s %10s %12s %8s %8s %8s %8s %10s %9s\n", "ranks", "records", "merges",
+           "write s", "merge s", "records/s", "ns/record", "growth", "peak MB", "user ns", "sys ns", "cold ns",
+           "cold sys", "cold grow", "out B/rec");
+    double first_ns = 0, first_cold_ns = 0;
     for (char *tok = strtok(ranks_list, ","); tok; tok = strtok(NULL, ",")) {
         uint32_t nranks = (uint32_t)atoi(tok);
         int fds[2];
@@ -218,7 +232,7 @@ int main(int argc, char **argv)
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            result res = run_size(base, nranks, records, window, keep, repeat);
+            result res = run_size(base, nranks, records, window, keep, repeat, min_seconds);
             if (write(fds[1], &res, sizeof res) != sizeof res)
                 _exit(1);
             _exit(0);
@@ -232,15 +246,15 @@ int main(int argc, char **argv)
         close(fds[0]);
         waitpid(pid, NULL, 0);
         double ns = 1e9 * res.merge_s / (double)res.records_in;
+        double per_record = 1e9 / (double)res.records_in, cold_ns = res.cold_s * per_record;
         if (first_ns == 0)
-            first_ns = ns;
-        double per_record = 1e9 / (double)res.records_in;
-        printf("%8u %12llu %10.2f %10.2f %12.0f %10.1f %9.2fx %12.1f %8.1f %8.1f %8.1f %8.1f %9.2f   (%llu merged "
-               "records, %.3f per rank record)\n",
-               nranks, (unsigned long long)res.records_in, res.write_s, res.merge_s,
+            first_ns = ns, first_cold_ns = cold_ns;
+        printf("%8u %12llu %7d %10.2f %10.2f %12.0f %10.1f %9.2fx %12.1f %8.1f %8.1f %8.1f %8.1f %9.2fx %9.2f   "
+               "(%llu merged records, %.3f per rank record)\n",
+               nranks, (unsigned long long)res.records_in, res.merges, res.write_s, res.merge_s,
                (double)res.records_in / res.merge_s, ns, ns / first_ns, res.peak_kb / 1024.0,
-               res.user_s * per_record, res.sys_s * per_record, res.cold_s * per_record,
-               res.cold_sys_s * per_record, (double)res.out_bytes * 1e-9 * per_record,
+               res.user_s * per_record, res.sys_s * per_record, cold_ns, res.cold_sys_s * per_record,
+               cold_ns / first_cold_ns, (double)res.out_bytes * 1e-9 * per_record,
                (unsigned long long)res.records_out, (double)res.records_out / (double)records);
         fflush(stdout);
     }
