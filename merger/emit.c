@@ -18,6 +18,7 @@
 
 /* Columns per merged record: every field, then the start and end times. */
 enum { EMIT_COLUMNS = REC_MAX_FIELDS + 2, COL_TSTART = REC_MAX_FIELDS, COL_TEND = REC_MAX_FIELDS + 1 };
+_Static_assert(EMIT_COLUMNS <= 32, "emit_buffers.varying holds a bit per column");
 
 /* The columns of a batch stay under this many bytes (a small batch at most). */
 #define EMIT_COLUMN_BYTES ((size_t)128 << 20)
