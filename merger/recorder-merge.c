@@ -18,7 +18,8 @@ static void usage(FILE *out)
             "  -o DIR        where the merged trace goes (default: TRACE_DIR/merged)\n"
             "  --window M    records per rank considered for matching (default 200)\n"
             "  --paper       only the paper's rule: merge when every rank's next call matches\n"
-            "  --quiet       no summary line\n",
+            "  --quiet       no progress (shown on stderr once a merge takes over a second)\n"
+            "                and no summary line\n",
             tool);
 }
 
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
             break;
         }
         case 'p': o.paper_rule = 1; break;
-        case 'q': quiet = 1; break;
+        case 'q': quiet = 1, o.progress = 0; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
