@@ -63,9 +63,14 @@ static int64_t *column(const emit_buffers *b, unsigned record, unsigned col)
     return b->cols + ((size_t)record * EMIT_COLUMNS + col) * b->col_stride;
 }
 
+static int64_t *first_slot(const emit_buffers *b, unsigned record, unsigned col)
+{
+    return &b->first[(size_t)record * EMIT_COLUMNS + col];
+}
+
 static int64_t first_value(const emit_buffers *b, unsigned record, unsigned col)
 {
-    return b->first[(size_t)record * EMIT_COLUMNS + col];
+    return *first_slot(b, record, col);
 }
 
 static int same_value(unsigned cls, const rec_value *a, const rec_value *b)
@@ -208,7 +213,7 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
  * every member cost as much memory traffic as the records. */
 static void put(emit_buffers *b, unsigned record, uint32_t k, unsigned c, int64_t v)
 {
-    int64_t *first = &b->first[(size_t)record * EMIT_COLUMNS + c];
+    int64_t *first = first_slot(b, record, c);
     if (b->varying[record] >> c & 1) {
         column(b, record, c)[k] = v;
     } else if (k == 0) {
