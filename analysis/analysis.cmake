@@ -13,7 +13,7 @@ target_include_directories(recorder-analysis PUBLIC
 # mpi.h for the MPI constants the model interprets (seek whence, access modes,
 # array order): headers only, the library does not call MPI.
 target_include_directories(recorder-analysis PRIVATE ${MPI_C_INCLUDE_DIRS})
-target_link_libraries(recorder-analysis PUBLIC recorder-format PRIVATE m)
+target_link_libraries(recorder-analysis PUBLIC recorder-format PRIVATE recorder-facts m)
 # Calls inside the library need not go through the PLT: nobody interposes them.
 target_compile_options(recorder-analysis PRIVATE -fno-semantic-interposition)
 set_target_properties(recorder-analysis PROPERTIES
@@ -26,7 +26,7 @@ install(TARGETS recorder-analysis
 add_library(recorder-analysis-collectors STATIC
   ${RA_DIR}/ra_cli.c ${RA_DIR}/ra_summary.c ${RA_DIR}/ra_summary_print.c
   ${RA_DIR}/ra_overlap.c ${RA_DIR}/ra_overlap_sort.c ${RA_DIR}/ra_layers.c)
-target_link_libraries(recorder-analysis-collectors PUBLIC recorder-analysis PRIVATE m)
+target_link_libraries(recorder-analysis-collectors PUBLIC recorder-analysis recorder-facts PRIVATE m)
 
 foreach(tool recorder-summary recorder-overlap recorder-layers recorder-export recorder-report)
   add_executable(${tool} ${RA_DIR}/${tool}.c)

@@ -7,5 +7,5 @@ add_executable(recorder-diff
   ${CMAKE_CURRENT_LIST_DIR}/diff_files.c
   ${CMAKE_CURRENT_LIST_DIR}/diff_paths.c)
 target_include_directories(recorder-diff PRIVATE ${UTHASH_INCLUDE_DIR})
-target_link_libraries(recorder-diff PRIVATE recorder-format)
+target_link_libraries(recorder-diff PRIVATE recorder-facts recorder-format)
 install(TARGETS recorder-diff RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

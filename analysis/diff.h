@@ -3,6 +3,7 @@
 #ifndef RECORDER_DIFF_H
 #define RECORDER_DIFF_H
 
+#include "recorder_facts.h"
 #include "recorder_format.h"
 
 #include <stdint.h>
@@ -28,9 +29,6 @@ typedef struct diff_paths {
     int active; /* some mapping can change a path */
 } diff_paths;
 
-/* Lexical normal form: no repeated '/', "." or trailing '/'; ".." drops the
- * component before it (clamped at "/", as the replayer does). */
-void diff_path_normalize(const char *in, char *out, size_t cap);
 /* OLD=NEW from the command line (OLD may be empty); -1 if malformed. */
 int diff_paths_add(diff_paths *p, const char *old_prefix, const char *new_prefix);
 /* A's (normalized) path as B should name it. */

@@ -1,8 +1,7 @@
 /* diff_call.c: are two corresponding calls the same call? Every recorded
  * argument, the return value and errno are compared by their kind (see the
- * comment at the top of diff_main.c); diff_rules.h lists the exceptions. */
+ * comment at the top of diff_main.c); the table's roles mark the exceptions. */
 #include "diff.h"
-#include "diff_rules.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -11,35 +10,36 @@
 
 /* ---- rules ---- */
 
-/* Field index nargs is the return value. Resolved once per function. */
+/* How a field is compared beyond its kind: the table's roles say. */
+typedef enum diff_rule {
+    DIFF_RULE_KIND = 0,    /* compared by its kind (the default) */
+    DIFF_RULE_IGNORE,      /* not compared: the working directory, as a replay or a kernel runs elsewhere */
+    DIFF_RULE_DIR_ENTRY,   /* a directory entry: compared as a multiset per DIR stream, the order of
+                              entries being the file system's (hash order on ext4), not the application's */
+    DIFF_RULE_LINK_TARGET, /* a symlink's target: re-rooted when absolute (it must move with the tree), as
+                              written or re-rooted when relative (it resolves from the link's directory) */
+    DIFF_RULE_FILE_NAME,   /* a string holding a file's name as it was opened: compared after the mapping */
+    DIFF_RULE_NAME_LENGTH  /* the length of such a name: under a mapping only success is compared */
+} diff_rule;
+
+/* Field index nargs is the return value. */
 static diff_rule rule_of(const rec_func_desc *f, unsigned field)
 {
-    static const rec_func_desc *seen[REC_FUNCTION_ID_LIMIT];
-    static unsigned char rules[REC_FUNCTION_ID_LIMIT][REC_MAX_FIELDS];
-    if (field >= REC_MAX_FIELDS)
+    if (field == f->nargs)
+        return (f->roles & REC_ROLE_DIR_ENTRY)     ? DIFF_RULE_DIR_ENTRY
+               : (f->roles & REC_ROLE_WORKING_DIR) ? DIFF_RULE_IGNORE
+               : (f->roles & REC_ROLE_NAME_LENGTH) ? DIFF_RULE_NAME_LENGTH
+                                                   : DIFF_RULE_KIND;
+    if (field > f->nargs)
         return DIFF_RULE_KIND;
-    if (f->id >= REC_FUNCTION_ID_LIMIT) /* not cacheable: resolve directly */
-        goto resolve;
-    if (seen[f->id] == f)
-        return (diff_rule)rules[f->id][field];
-    memset(rules[f->id], 0, sizeof rules[f->id]);
-    for (size_t i = 0; i < sizeof diff_rules / sizeof diff_rules[0]; i++) {
-        if (strcmp(diff_rules[i].func, f->name))
-            continue;
-        for (unsigned k = 0; k <= f->nargs && k < REC_MAX_FIELDS; k++) {
-            const char *name = k == f->nargs ? "return" : f->args[k].name;
-            if (!strcmp(name, diff_rules[i].field))
-                rules[f->id][k] = (unsigned char)diff_rules[i].rule;
-        }
+    switch (f->args[field].role) {
+    case REC_AROLE_LINK_TARGET:
+        return DIFF_RULE_LINK_TARGET;
+    case REC_AROLE_FILE_NAME:
+        return DIFF_RULE_FILE_NAME;
+    default:
+        return DIFF_RULE_KIND;
     }
-    seen[f->id] = f;
-    return (diff_rule)rules[f->id][field];
-resolve:
-    for (size_t i = 0; i < sizeof diff_rules / sizeof diff_rules[0]; i++)
-        if (!strcmp(diff_rules[i].func, f->name) &&
-            !strcmp(field == f->nargs ? "return" : f->args[field].name, diff_rules[i].field))
-            return diff_rules[i].rule;
-    return DIFF_RULE_KIND;
 }
 
 int diff_field_is_link_target(const rec_func_desc *f, unsigned field)
@@ -222,8 +222,8 @@ static const char *cstr(const rec_value *v, char *buf, size_t cap)
 static int same_name(diff_ctx *ctx, const char *a, const char *b, int link_target, char *expected, size_t cap)
 {
     char na[DIFF_PATH_MAX], nb[DIFF_PATH_MAX];
-    diff_path_normalize(a, na, sizeof na);
-    diff_path_normalize(b, nb, sizeof nb);
+    rf_path_normalize(a, na, sizeof na, 0);
+    rf_path_normalize(b, nb, sizeof nb, 0);
     diff_path_map(&ctx->paths, na, expected, cap);
     if (!strcmp(expected, nb) || (link_target && a[0] != '/' && !strcmp(na, nb)))
         return 1;
@@ -324,10 +324,10 @@ int diff_compare_call(diff_ctx *ctx, const rec_func_desc *fa, const rec_record *
     if (dir >= 0 && rule_of(fa, fa->nargs) == DIFF_RULE_DIR_ENTRY) {
         dirset_add(ctx, ra->args[dir].i, 0, &ra->ret);
         dirset_add(ctx, ra->args[dir].i, 1, &rb->ret);
-    } else if (dir == 0 && (fa->flags & REC_FN_DESTROYS)) {
+    } else if (dir == REC_ARG_SUBJECT && (fa->flags & REC_FN_DESTROYS)) {
         /* Closing the stream settles what was read from it. */
         struct diff_dirset *d;
-        int64_t handle = ra->args[0].i;
+        int64_t handle = ra->args[REC_ARG_SUBJECT].i;
         HASH_FIND(hh, ctx->dirs, &handle, sizeof handle, d);
         char what[DIFF_PATH_MAX];
         if (d && dirset_check(d, what, sizeof what))

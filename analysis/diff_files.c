@@ -52,7 +52,7 @@ static diff_file *file_entry(diff_file **table, const char *key)
 static diff_file *file_of_path(diff_ctx *ctx, diff_side *s, const char *path)
 {
     char norm[DIFF_PATH_MAX], key[DIFF_PATH_MAX];
-    diff_path_normalize(path, norm, sizeof norm);
+    rf_path_normalize(path, norm, sizeof norm, 0);
     if (s->which == 0)
         diff_path_map(&ctx->paths, norm, key, sizeof key);
     else
@@ -174,8 +174,8 @@ void diff_files_account(diff_ctx *ctx, diff_side *s, const rec_func_desc *f, con
             rec_kind_class(f->args[a].kind) == REC_CLASS_INT)
             bind_handle(s, f->args[a].kind, r->args[a].i, file, by_path != NULL);
     /* A released handle is forgotten: ids are never reused within a rank. */
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_handle_space(f->args[0].kind)) {
-        struct diff_handle *h = find_handle(s, f->args[0].kind, r->args[0].i);
+    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_handle_space(f->args[REC_ARG_SUBJECT].kind)) {
+        struct diff_handle *h = find_handle(s, f->args[REC_ARG_SUBJECT].kind, r->args[REC_ARG_SUBJECT].i);
         if (h) {
             HASH_DEL(s->handles, h);
             free(h);

@@ -32,7 +32,7 @@
  *      byte counts, floating values (by their bits); strings and arrays
  *      element by element; the return value and errno.
  *    Never compared: times, thread ids (records carry no addresses or buffer
- *    contents). Exceptions (diff_rules.h), for values the environment
+ *    contents). Exceptions (the table's roles), for values the environment
  *    decides rather than the application:
  *    - readdir's entries: the file system's order differs between runs
  *      (ext4 hash order), so the names one DIR stream returned are compared
@@ -166,8 +166,8 @@ static int first_differing_paths(diff_ctx *ctx, const rec_func_desc *fa, const r
         const char *pa = diff_side_path(&ctx->side[0], va->i), *pb = diff_side_path(&ctx->side[1], vb->i);
         if (!pa || !pb)
             continue;
-        diff_path_normalize(pa, a, DIFF_PATH_MAX);
-        diff_path_normalize(pb, b, DIFF_PATH_MAX);
+        rf_path_normalize(pa, a, DIFF_PATH_MAX, 0);
+        rf_path_normalize(pb, b, DIFF_PATH_MAX, 0);
         if (strcmp(a, b))
             return 1;
     }

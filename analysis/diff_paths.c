@@ -8,59 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void diff_path_normalize(const char *in, char *out, size_t cap)
-{
-    enum { MAX_DEPTH = 1024 };
-    size_t starts[MAX_DEPTH], depth = 0, n = 0;
-    int absolute = in[0] == '/';
-    if (cap < 2) {
-        if (cap)
-            out[0] = 0;
-        return;
-    }
-    if (absolute)
-        out[n++] = '/';
-    const char *p = in;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        const char *start = p;
-        while (*p && *p != '/')
-            p++;
-        size_t len = (size_t)(p - start);
-        if (len == 0 || (len == 1 && start[0] == '.'))
-            continue;
-        if (len == 2 && start[0] == '.' && start[1] == '.') {
-            /* ".." drops the component before it; at "/" it stays at "/"
-             * (the replayer's rule), and a relative path keeps a leading one. */
-            if (depth && strcmp(out + starts[depth - 1], "..")) {
-                n = starts[--depth];
-                n -= n > (size_t)absolute; /* the '/' before it */
-                out[n] = 0;
-                continue;
-            }
-            if (absolute)
-                continue;
-        }
-        if (n > (size_t)absolute && n + 1 < cap)
-            out[n++] = '/';
-        if (n + len >= cap)
-            len = cap - 1 - n;
-        if (depth < MAX_DEPTH)
-            starts[depth++] = n;
-        memcpy(out + n, start, len);
-        n += len;
-        out[n] = 0;
-    }
-    if (n == 0)
-        out[n++] = '.';
-    out[n] = 0;
-}
-
 static char *normalized_copy(const char *s)
 {
     char buf[DIFF_PATH_MAX];
-    diff_path_normalize(s, buf, sizeof buf);
+    rf_path_normalize(s, buf, sizeof buf, 0);
     return strdup(buf);
 }
 
@@ -102,7 +53,7 @@ void diff_path_map(const diff_paths *p, const char *a, char *out, size_t cap)
         }
     }
     if (!best) {
-        diff_path_normalize(a, out, cap);
+        rf_path_normalize(a, out, cap, 0);
         return;
     }
     const char *rest = a + best_len;
@@ -112,7 +63,7 @@ void diff_path_map(const diff_paths *p, const char *a, char *out, size_t cap)
         rest = "";
     char joined[DIFF_PATH_MAX * 2];
     snprintf(joined, sizeof joined, "%s%s%s", best->new_prefix, *rest ? "/" : "", rest);
-    diff_path_normalize(joined, out, cap);
+    rf_path_normalize(joined, out, cap, 0);
 }
 
 /* Length of the common tail of whole components: a = HEAD_A + tail,

@@ -111,17 +111,10 @@ static int mpi_shapes_io(diff_side *s, const rec_func_desc *f, const rec_record 
     for (unsigned a = 0; a < f->nargs; a++)
         if ((f->args[a].flags & REC_ARG_CREATE) && is_io_object(f->args[a].kind))
             return 1;
-    if (f->nargs && is_io_object(f->args[0].kind) && (f->flags & REC_FN_DESTROYS))
+    if (f->nargs && is_io_object(f->args[REC_ARG_SUBJECT].kind) && (f->flags & REC_FN_DESTROYS))
         return 1;
-    /* MPI_Type_commit, MPI_Info_set, MPI_Info_delete: change a datatype or an
-     * info object and return nothing (queries have out arguments). */
-    if (f->nargs && (f->args[0].kind == REC_KIND_MPI_DATATYPE || f->args[0].kind == REC_KIND_MPI_INFO)) {
-        int outputs = 0;
-        for (unsigned a = 0; a < f->nargs; a++)
-            outputs |= (f->args[a].flags & REC_ARG_OUT) != 0;
-        if (!outputs)
-            return 1;
-    }
+    if (rf_changes_mpi_object(f))
+        return 1;
     return s->requests && completes_io_request(s, f, r);
 }
 

@@ -3,6 +3,7 @@
 #define RA_INTERNAL_H
 
 #include "recorder_analysis.h"
+#include "recorder_facts.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,21 +28,13 @@ void *ra_xrealloc(void *p, size_t n);
 char *ra_xstrdup(const char *s);
 
 /* ---- MPI datatypes and file views ----
- * What a view needs to know of a type: how many bytes of data it holds
- * (size), its extent, and whether its data is one contiguous block (at
- * data_lb from the type's start), in which case accesses inside one
- * instance of the filetype map to exact byte ranges. */
-typedef struct ra_type {
-    int64_t size, extent, data_lb;
-    uint8_t known, single_block;
-} ra_type;
-
-ra_type ra_type_predefined(int64_t id);
-/* Byte offset in the file of the access starting pos etypes into the view. */
+ * A view tiles its filetype (facts: rf_type) from its displacement; when
+ * the filetype's data is one contiguous block, accesses inside one instance
+ * of it map to exact byte ranges. */
 typedef struct ra_view {
     int64_t disp;
     int64_t esize; /* etype size, >= 1 */
-    ra_type ft;
+    rf_type ft;
 } ra_view;
 void ra_view_default(ra_view *v);
 int64_t ra_view_map(const ra_view *v, int64_t pos, int64_t bytes, int *exact);
@@ -60,17 +53,7 @@ enum {
     RA_SP_MPI_SETSIZE,
     RA_SP_MPI_GETSIZE,
     RA_SP_SHARED, /* data through the shared file pointer: offset unknown */
-    RA_SP_TYPE_CONTIG,
-    RA_SP_TYPE_VECTOR,
-    RA_SP_TYPE_HVECTOR,
-    RA_SP_TYPE_INDEXED,
-    RA_SP_TYPE_HINDEXED,
-    RA_SP_TYPE_INDEXED_BLOCK,
-    RA_SP_TYPE_HINDEXED_BLOCK,
-    RA_SP_TYPE_SUBARRAY,
-    RA_SP_TYPE_STRUCT,
-    RA_SP_TYPE_RESIZED,
-    RA_SP_TYPE_DUP,
+    RA_SP_TYPE_CONSTRUCT, /* an MPI datatype constructor (a TYPE_* shape) */
     RA_SP_TYPE_SIZE,
     RA_SP_TYPE_EXTENT,
     RA_SP_TYPE_OTHER
@@ -97,12 +80,8 @@ typedef struct ra_plan {
     uint8_t file_space; /* RA_HS_* of file_arg, RA_HS_NONE for a PATH */
     int8_t file_arg;    /* the argument naming the file, -1 */
     int8_t dirfd_arg;   /* the DIRFD a relative PATH is relative to, -1 */
-    int8_t offset_arg;  /* OFFSET (POSIX) or MPI_FILE_POS (MPI-IO) argument, -1 */
-    int8_t whence_arg;
-    int8_t size_arg; /* SIZE argument multiplying a COUNT return (fread) */
-    int8_t strlen_arg;
-    int8_t derived_arg; /* DERIVED bytes */
-    int8_t stat_arg;    /* STATBUF out: st_size */
+    rf_args args;       /* offset, whence, size, derived bytes, ... (facts) */
+    int8_t sp_args[3];  /* what the special reads: its arguments, by role (special_args in ra_plan.c) */
     int8_t mode_arg;    /* OFLAGS, STDIO_MODE or MPI_AMODE */
     int8_t name_arg;    /* STRING: an HDF5 object's name relative to its location */
     int8_t new_arg;     /* NEW out argument holding a created handle; -2: the return value */
@@ -117,23 +96,7 @@ typedef struct ra_plan {
 ra_plan *ra_plans_build(const rec_table *table);
 static inline int ra_call_failed(const rec_func_desc *f, const rec_record *r)
 {
-    if (f->ret_kind == REC_KIND_NONE)
-        return 0;
-    int64_t v = r->ret.i;
-    switch (f->fail) {
-    case REC_FAIL_NEG1:
-        return v == -1;
-    case REC_FAIL_NULL:
-        return v == 0;
-    case REC_FAIL_NEGATIVE:
-        return v < 0;
-    case REC_FAIL_NONZERO:
-        return v != 0;
-    case REC_FAIL_EOF:
-        return v == -1;
-    default:
-        return 0;
-    }
+    return rf_ret_status(f, r->ret.i) == 0;
 }
 int ra_kind_space(unsigned kind);
 

@@ -274,24 +274,16 @@ static void place_in_tree(ra_rank *w, ra_event *ev, int is_data)
 
 static int64_t bytes_of(const ra_plan *p, const rec_record *r)
 {
-    const rec_func_desc *f = p->f;
-    if (p->derived_arg >= 0)
-        return r->args[p->derived_arg].i > 0 ? r->args[p->derived_arg].i : 0;
-    if (f->ret_kind == REC_KIND_SIZE)
-        return r->ret.i > 0 ? r->ret.i : 0;
-    if (f->ret_kind == REC_KIND_COUNT && p->size_arg >= 0)
-        return r->ret.i > 0 && r->args[p->size_arg].i > 0 ? r->ret.i * r->args[p->size_arg].i : 0;
-    if (p->strlen_arg >= 0)
-        return r->args[p->strlen_arg].i > 0 ? r->args[p->strlen_arg].i : 0;
-    return 0;
+    int64_t bytes = rf_bytes_moved(p->f, &p->args, r);
+    return bytes > 0 ? bytes : 0;
 }
 
 static void locate(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *o, ra_event *ev)
 {
     unsigned layer = p->f->layer;
     if (layer == REC_LAYER_POSIX) {
-        if (p->offset_arg >= 0) {
-            ev->offset = r->args[p->offset_arg].i;
+        if (p->args.offset >= 0) {
+            ev->offset = r->args[p->args.offset].i;
         } else if (o && o->pos_known) {
             ev->offset = ev->op == RA_OP_WRITE && o->append ? size_of(w, o->file) : o->pos;
             if (ev->offset < 0)
@@ -301,8 +293,8 @@ static void locate(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *o, ra
         }
     } else if (layer == REC_LAYER_MPIIO && o && p->special != RA_SP_SHARED) {
         int exact = 1;
-        if (p->offset_arg >= 0) {
-            ev->offset = ra_view_map(&o->view, r->args[p->offset_arg].i, ev->bytes, &exact);
+        if (p->args.offset >= 0) {
+            ev->offset = ra_view_map(&o->view, r->args[p->args.offset].i, ev->bytes, &exact);
         } else if (o->pos_known) {
             ev->offset = ra_view_map(&o->view, o->pos, ev->bytes, &exact);
             o->pos += ev->bytes / o->view.esize;
@@ -315,133 +307,54 @@ static void locate(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *o, ra
 
 /* ---- datatypes ---- */
 
-static ra_type type_get(ra_rank *w, int64_t id)
+static rf_type type_get(ra_rank *w, int64_t id)
 {
     if (id < REC_HANDLE_DYNAMIC_BASE)
-        return ra_type_predefined(id);
+        return rf_type_predefined(id);
     uint64_t *v = ra_map_find(&w->handles[RA_HS_TYPE], (uint64_t)id);
-    ra_type unknown = {0, 0, 0, 0, 0};
-    return v ? *(ra_type *)(uintptr_t)*v : unknown;
+    rf_type unknown = {0, 0, 0, 0, 0, 0};
+    return v ? *(rf_type *)(uintptr_t)*v : unknown;
 }
 
-static int64_t array_sum(const rec_value *v, int64_t *first, size_t *n)
+static rf_type *type_slot(ra_rank *w, int64_t id)
 {
-    int64_t buf[64], s = 0;
-    *n = rec_value_array(v, buf, 64);
-    for (size_t i = 0; i < *n && i < 64; i++)
-        s += buf[i];
-    *first = *n ? buf[0] : 0;
-    return s;
+    uint64_t *v = id >= REC_HANDLE_DYNAMIC_BASE ? ra_map_find(&w->handles[RA_HS_TYPE], (uint64_t)id) : NULL;
+    return v ? (rf_type *)(uintptr_t)*v : NULL;
 }
 
-/* Lays out a new datatype from its constructor's arguments (positions as in
- * the MPI standard's prototypes). Unknown layouts stay unknown. */
+/* A record's argument values, as the facts library reads a constructor's. */
+typedef struct record_values {
+    ra_rank *w;
+    const rec_record *r;
+} record_values;
+
+static int64_t record_scalar(const void *ctx, unsigned arg)
+{
+    return ((const record_values *)ctx)->r->args[arg].i;
+}
+
+static size_t record_array(const void *ctx, unsigned arg, int64_t *out, size_t cap)
+{
+    return rec_value_array(&((const record_values *)ctx)->r->args[arg], out, cap);
+}
+
+static rf_type record_type(const void *ctx, int64_t id)
+{
+    return type_get(((const record_values *)ctx)->w, id);
+}
+
+/* Lays out a new datatype from its constructor's arguments; unknown
+ * layouts stay unknown. */
 static void type_create(ra_rank *w, const ra_plan *p, const rec_record *r, int64_t id)
 {
-    const rec_value *a = r->args;
-    ra_type t = {0, 0, 0, 0, 0}, old;
-    size_t n = 0;
-    switch (p->special) {
-    case RA_SP_TYPE_CONTIG:
-        old = type_get(w, a[1].i);
-        t = (ra_type){a[0].i * old.size, a[0].i * old.extent, old.data_lb, old.known,
-                      old.single_block && (a[0].i == 1 || old.size == old.extent)};
-        break;
-    case RA_SP_TYPE_VECTOR:
-    case RA_SP_TYPE_HVECTOR: {
-        old = type_get(w, a[3].i);
-        int64_t stride = p->special == RA_SP_TYPE_VECTOR ? a[2].i * old.extent : a[2].i;
-        int dense = old.size == old.extent;
-        t.size = a[0].i * a[1].i * old.size;
-        t.extent = a[0].i > 0 ? (a[0].i - 1) * stride + a[1].i * old.extent : 0;
-        t.known = old.known;
-        t.single_block = old.single_block && (a[1].i == 1 || dense) &&
-                         (a[0].i == 1 || (dense && stride == a[1].i * old.extent));
-        t.data_lb = old.data_lb;
-        break;
+    rf_type *t = ra_xmalloc(sizeof *t);
+    *t = (rf_type){0, 0, 0, 0, 0, 0};
+    if (p->special == RA_SP_TYPE_CONSTRUCT) {
+        record_values ctx = {w, r};
+        rf_values v = {record_scalar, record_array, record_type, &ctx};
+        *t = rf_type_construct(p->f, &v);
     }
-    case RA_SP_TYPE_INDEXED:
-    case RA_SP_TYPE_HINDEXED:
-    case RA_SP_TYPE_INDEXED_BLOCK:
-    case RA_SP_TYPE_HINDEXED_BLOCK: {
-        int block = p->special == RA_SP_TYPE_INDEXED_BLOCK || p->special == RA_SP_TYPE_HINDEXED_BLOCK;
-        int bytes = p->special == RA_SP_TYPE_HINDEXED || p->special == RA_SP_TYPE_HINDEXED_BLOCK;
-        old = type_get(w, a[3].i);
-        int64_t disp0, bl0;
-        size_t nd;
-        int64_t blocks = block ? a[0].i * a[1].i : array_sum(&a[1], &bl0, &n);
-        if (block)
-            bl0 = a[1].i;
-        array_sum(&a[2], &disp0, &nd);
-        t.size = blocks * old.size;
-        t.known = old.known && a[0].i == 1; /* one block: its place is known */
-        t.single_block = t.known && old.single_block && (bl0 == 1 || old.size == old.extent);
-        t.data_lb = (bytes ? disp0 : disp0 * old.extent) + old.data_lb;
-        t.extent = t.data_lb + bl0 * old.extent;
-        break;
-    }
-    case RA_SP_TYPE_SUBARRAY: {
-        int64_t sizes[32] = {0}, subs[32] = {0}, starts[32] = {0}; /* a short array leaves zeros */
-        size_t nd = rec_value_array(&a[1], sizes, 32);
-        rec_value_array(&a[2], subs, 32);
-        rec_value_array(&a[3], starts, 32);
-        old = type_get(w, a[5].i);
-        if (nd > 32 || nd == 0)
-            break;
-        int fortran = a[4].i == MPI_ORDER_FORTRAN;
-        int64_t total = 1, sub = 1, lin = 0;
-        for (size_t k = 0; k < nd; k++) {
-            size_t i = fortran ? nd - 1 - k : k; /* slowest dimension first */
-            total *= sizes[i];
-            sub *= subs[i];
-            lin = lin * sizes[i] + starts[i];
-        }
-        /* One block when, from the slowest dimension, the selection is a
-         * single index, then at most one partial dimension, then whole ones. */
-        int single = 1, partial = 0;
-        for (size_t k = 0; k < nd && single; k++) {
-            size_t i = fortran ? nd - 1 - k : k;
-            if (partial && subs[i] != sizes[i])
-                single = 0;
-            else if (subs[i] != 1)
-                partial = 1;
-        }
-        t = (ra_type){sub * old.size, total * old.extent, lin * old.extent + old.data_lb, old.known,
-                      single && old.single_block && old.size == old.extent};
-        break;
-    }
-    case RA_SP_TYPE_STRUCT: {
-        int64_t bls[64] = {0}, disps[64] = {0}, types[64] = {0};
-        size_t nb = rec_value_array(&a[1], bls, 64);
-        rec_value_array(&a[2], disps, 64);
-        rec_value_array(&a[3], types, 64);
-        if (nb == 0 || nb > 64)
-            break;
-        t.known = 1;
-        for (size_t i = 0; i < nb; i++) {
-            ra_type ti = type_get(w, types[i]);
-            t.size += bls[i] * ti.size;
-            t.known &= ti.known;
-            if (disps[i] + bls[i] * ti.extent > t.extent)
-                t.extent = disps[i] + bls[i] * ti.extent;
-        }
-        t.data_lb = disps[0];
-        t.single_block = nb == 1 && type_get(w, types[0]).single_block;
-        break;
-    }
-    case RA_SP_TYPE_RESIZED:
-        t = type_get(w, a[0].i);
-        t.extent = a[2].i;
-        break;
-    case RA_SP_TYPE_DUP:
-        t = type_get(w, a[0].i);
-        break;
-    default:
-        break;
-    }
-    ra_type *copy = ra_xmalloc(sizeof *copy);
-    *copy = t;
-    handle_put(w, RA_HS_TYPE, id, copy);
+    handle_put(w, RA_HS_TYPE, id, t);
 }
 
 /* ---- effects of calls on the model ---- */
@@ -449,8 +362,8 @@ static void type_create(ra_rank *w, const ra_plan *p, const rec_record *r, int64
 static void special(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *o, ra_event *ev)
 {
     const rec_value *a = r->args;
-    int64_t off = p->offset_arg >= 0 ? a[p->offset_arg].i : 0,
-            whence = p->whence_arg >= 0 ? a[p->whence_arg].i : 0;
+    int64_t off = p->args.offset >= 0 ? a[p->args.offset].i : 0,
+            whence = p->args.whence >= 0 ? a[p->args.whence].i : 0;
     switch (p->special) {
     case RA_SP_LSEEK:
         if (!o)
@@ -486,11 +399,11 @@ static void special(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *o, r
     case RA_SP_SET_VIEW:
         if (!o)
             break;
-        o->view.disp = a[1].i;
-        o->view.esize = type_get(w, a[2].i).size;
+        o->view.disp = a[p->sp_args[0]].i;
+        o->view.esize = type_get(w, a[p->sp_args[1]].i).size;
         if (o->view.esize <= 0)
             o->view.esize = 1;
-        o->view.ft = type_get(w, a[3].i);
+        o->view.ft = type_get(w, a[p->sp_args[2]].i);
         o->pos = 0;
         o->pos_known = 1;
         break;
@@ -508,26 +421,24 @@ static void special(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *o, r
         }
         break;
     case RA_SP_MPI_GETPOS:
-        if (o && p->f->nargs > 1)
-            o->pos = a[1].i, o->pos_known = 1;
+        if (o && p->sp_args[0] >= 0)
+            o->pos = a[p->sp_args[0]].i, o->pos_known = 1;
         break;
     case RA_SP_MPI_SETSIZE:
     case RA_SP_MPI_GETSIZE:
-        if (p->f->nargs > 1)
-            set_size(w, ev->file, a[1].i, !strcmp(p->f->name, "MPI_File_preallocate"));
+        if (p->sp_args[0] >= 0)
+            set_size(w, ev->file, a[p->sp_args[0]].i, (p->f->roles & REC_ROLE_GROWS_SIZE) != 0);
         break;
-    case RA_SP_TYPE_SIZE: {
-        uint64_t *v =
-            a[0].i >= REC_HANDLE_DYNAMIC_BASE ? ra_map_find(&w->handles[RA_HS_TYPE], (uint64_t)a[0].i) : NULL;
-        if (v && a[1].i >= 0)
-            ((ra_type *)(uintptr_t)*v)->size = a[1].i;
+    case RA_SP_TYPE_SIZE: { /* what MPI says of a type the model laid out */
+        rf_type *t = p->sp_args[0] >= 0 ? type_slot(w, a[p->sp_args[0]].i) : NULL;
+        if (t && p->sp_args[1] >= 0 && a[p->sp_args[1]].i >= 0)
+            t->size = a[p->sp_args[1]].i;
         break;
     }
     case RA_SP_TYPE_EXTENT: {
-        uint64_t *v =
-            a[0].i >= REC_HANDLE_DYNAMIC_BASE ? ra_map_find(&w->handles[RA_HS_TYPE], (uint64_t)a[0].i) : NULL;
-        if (v && a[2].i >= 0)
-            ((ra_type *)(uintptr_t)*v)->extent = a[2].i;
+        rf_type *t = p->sp_args[0] >= 0 ? type_slot(w, a[p->sp_args[0]].i) : NULL;
+        if (t && p->sp_args[2] >= 0 && a[p->sp_args[2]].i >= 0)
+            t->extent = a[p->sp_args[2]].i;
         break;
     }
     default:
@@ -539,7 +450,7 @@ static void open_flags(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *n
 {
     const rec_func_desc *f = p->f;
     if (p->mode_arg < 0) {
-        if (!strncmp(f->name, "creat", 5)) /* creat() is open(O_CREAT|O_WRONLY|O_TRUNC) */
+        if (f->roles & REC_ROLE_TRUNCATES) /* creat() is open(O_CREAT|O_WRONLY|O_TRUNC) */
             set_size(w, n->file, 0, 0);
         return;
     }
@@ -613,7 +524,7 @@ static void create(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *src, 
 
 static void destroy(ra_rank *w, const ra_plan *p, const rec_record *r, ra_event *ev)
 {
-    int64_t id = r->args[0].i;
+    int64_t id = r->args[REC_ARG_SUBJECT].i;
     uint64_t val;
     forget_handle(w, p->destroys);
     if (id < REC_HANDLE_DYNAMIC_BASE || !ra_map_remove(&w->handles[p->destroys], (uint64_t)id, &val))
@@ -687,11 +598,9 @@ int ra_rank_next(ra_rank *w, ra_event *ev, rec_error *err)
             ev->session = o->session;
         }
     }
-    for (unsigned k = 0; k < p->nconsole; k++) {
-        int64_t h = r->args[p->console_args[k]].i;
-        if (f->args[p->console_args[k]].kind == REC_KIND_FD ? (h >= 0 && h <= 2) : (h >= 1 && h <= 3))
+    for (unsigned k = 0; k < p->nconsole; k++)
+        if (rf_is_console(f->args[p->console_args[k]].kind, r->args[p->console_args[k]].i))
             ev->console = 1;
-    }
     if (ev->file >= 0 && ev->file <= 2)
         ev->console = 1;
     if (p->data)
@@ -702,8 +611,8 @@ int ra_rank_next(ra_rank *w, ra_event *ev, rec_error *err)
             locate(w, p, r, o, ev);
         if (p->special)
             special(w, p, r, o, ev);
-        if (p->stat_arg >= 0 && track && r->args[p->stat_arg].i >= 0 && !strstr(f->name, "lstat"))
-            set_size(w, ev->file, r->args[p->stat_arg].i, 0); /* lstat sizes a link, not its file */
+        if (p->args.stat >= 0 && track && r->args[p->args.stat].i >= 0 && !(f->roles & REC_ROLE_NOFOLLOW))
+            set_size(w, ev->file, r->args[p->args.stat].i, 0); /* lstat sizes a link, not its file */
         if (p->new_space)
             create(w, p, r, o, ev);
     }

@@ -1,13 +1,13 @@
 /* ra_plan.c: what the I/O model reads from each function's records, worked
- * out once per trace from the trace's own function table (argument kinds and
- * function flags), plus MPI datatype and file view arithmetic.
+ * out once per trace from the trace's own function table (argument kinds,
+ * function flags and roles), plus file view arithmetic.
  *
  * Most of the model is driven by kinds: the file comes from the first PATH
  * argument or file handle, explicit offsets from an OFFSET or MPI_FILE_POS
- * argument, bytes from the DERIVED argument or the return value. A few
- * functions have semantics no kind expresses (what lseek returns, what a
- * view does to later offsets, how a datatype is laid out); those are keyed
- * by name in special_of() below. */
+ * argument, bytes from the DERIVED argument or the return value (facts:
+ * rf_args). What no kind expresses (what lseek returns, what a view does to
+ * later offsets, how a datatype is laid out) the table's roles say:
+ * special_of() below. */
 #include "ra_internal.h"
 
 #include <string.h>
@@ -37,79 +37,81 @@ int ra_kind_space(unsigned kind)
     }
 }
 
-typedef struct named_special {
-    const char *name;
-    uint8_t special;
-} named_special;
-
-/* Functions whose effect on positions, sizes or datatypes no argument kind
- * tells. Names missing from a trace's table are simply never matched. */
-static const named_special specials[] = {
-    {"rewind", RA_SP_REWIND},
-    {"ftruncate", RA_SP_TRUNCATE},
-    {"ftruncate64", RA_SP_TRUNCATE},
-    {"truncate", RA_SP_TRUNCATE},
-    {"truncate64", RA_SP_TRUNCATE},
-    {"MPI_File_set_view", RA_SP_SET_VIEW},
-    {"MPI_File_seek", RA_SP_MPI_SEEK},
-    {"MPI_File_get_position", RA_SP_MPI_GETPOS},
-    {"MPI_File_set_size", RA_SP_MPI_SETSIZE},
-    {"MPI_File_preallocate", RA_SP_MPI_SETSIZE},
-    {"MPI_File_get_size", RA_SP_MPI_GETSIZE},
-    {"MPI_Type_contiguous", RA_SP_TYPE_CONTIG},
-    {"MPI_Type_vector", RA_SP_TYPE_VECTOR},
-    {"MPI_Type_create_hvector", RA_SP_TYPE_HVECTOR},
-    {"MPI_Type_hvector", RA_SP_TYPE_HVECTOR},
-    {"MPI_Type_indexed", RA_SP_TYPE_INDEXED},
-    {"MPI_Type_create_hindexed", RA_SP_TYPE_HINDEXED},
-    {"MPI_Type_hindexed", RA_SP_TYPE_HINDEXED},
-    {"MPI_Type_create_indexed_block", RA_SP_TYPE_INDEXED_BLOCK},
-    {"MPI_Type_create_hindexed_block", RA_SP_TYPE_HINDEXED_BLOCK},
-    {"MPI_Type_create_subarray", RA_SP_TYPE_SUBARRAY},
-    {"MPI_Type_create_struct", RA_SP_TYPE_STRUCT},
-    {"MPI_Type_struct", RA_SP_TYPE_STRUCT},
-    {"MPI_Type_create_resized", RA_SP_TYPE_RESIZED},
-    {"MPI_Type_dup", RA_SP_TYPE_DUP},
-    {"MPI_Type_size", RA_SP_TYPE_SIZE},
-    {"MPI_Type_get_extent", RA_SP_TYPE_EXTENT},
-};
-
-static int arg_with_kind(const rec_func_desc *f, unsigned kind)
-{
-    for (unsigned a = 0; a < f->nargs; a++)
-        if (f->args[a].kind == kind)
-            return (int)a;
-    return -1;
-}
-
+/* What the model does with a call beyond its kinds: its roles. */
 static uint8_t special_of(const rec_func_desc *f, const ra_plan *p)
 {
-    for (size_t i = 0; i < sizeof specials / sizeof *specials; i++)
-        if (!strcmp(f->name, specials[i].name))
-            return specials[i].special;
-    if (f->layer == REC_LAYER_MPIIO && (f->flags & REC_FN_DATA) && p->offset_arg < 0 &&
-        (strstr(f->name, "_shared") || strstr(f->name, "_ordered")))
+    uint32_t role = f->roles;
+    int mpiio = f->layer == REC_LAYER_MPIIO, shared = (role & REC_ROLE_SHARED_POINTER) != 0;
+    if (f->shape >= REC_SHAPE_TYPE_CONTIGUOUS && f->shape <= REC_SHAPE_TYPE_DUP)
+        return RA_SP_TYPE_CONSTRUCT;
+    if (role & REC_ROLE_REPORTS_TYPE_SIZE)
+        return RA_SP_TYPE_SIZE;
+    if (role & REC_ROLE_REPORTS_TYPE_EXTENT)
+        return RA_SP_TYPE_EXTENT;
+    if (role & REC_ROLE_SETS_VIEW)
+        return RA_SP_SET_VIEW;
+    if (role & (REC_ROLE_SETS_SIZE | REC_ROLE_GROWS_SIZE))
+        return mpiio ? RA_SP_MPI_SETSIZE : RA_SP_TRUNCATE;
+    if (role & REC_ROLE_REPORTS_SIZE)
+        return RA_SP_MPI_GETSIZE;
+    if (mpiio && (f->flags & REC_FN_DATA) && p->args.offset < 0 && shared)
         return RA_SP_SHARED;
+    if (mpiio && !shared && (role & REC_ROLE_SEEKS))
+        return RA_SP_MPI_SEEK;
+    if (mpiio && !shared && (role & REC_ROLE_REPORTS_POSITION))
+        return RA_SP_MPI_GETPOS;
     if (p->new_space == RA_HS_TYPE)
         return RA_SP_TYPE_OTHER;
-    if (f->layer == REC_LAYER_POSIX && !(f->flags & REC_FN_DATA)) {
-        int stream = arg_with_kind(f, REC_KIND_FILE_STREAM) >= 0, fd = arg_with_kind(f, REC_KIND_FD) >= 0;
-        if (p->whence_arg >= 0 && f->ret_kind == REC_KIND_OFFSET)
+    if (f->layer == REC_LAYER_POSIX) {
+        if (role & REC_ROLE_REWINDS)
+            return RA_SP_REWIND;
+        if ((role & REC_ROLE_SEEKS) && (role & REC_ROLE_TELLS_POSITION))
             return RA_SP_LSEEK;
-        if (p->whence_arg >= 0 && stream)
+        if (role & REC_ROLE_SEEKS)
             return RA_SP_FSEEK;
-        if (p->whence_arg < 0 && f->ret_kind == REC_KIND_OFFSET && (stream || fd) && f->nargs == 1)
+        if (role & REC_ROLE_TELLS_POSITION)
             return RA_SP_FTELL;
     }
     return RA_SP_NONE;
+}
+
+/* The arguments a special reads, by role: sp_args[0..2]. */
+static void special_args(ra_plan *p, const rec_func_desc *f)
+{
+    int8_t *a = p->sp_args;
+    a[0] = a[1] = a[2] = -1;
+    switch (p->special) {
+    case RA_SP_SET_VIEW:
+        a[0] = (int8_t)rec_arg_with_role(f, REC_AROLE_VIEW_DISP);
+        a[1] = (int8_t)rec_arg_with_role(f, REC_AROLE_VIEW_ETYPE);
+        a[2] = (int8_t)rec_arg_with_role(f, REC_AROLE_VIEW_FILETYPE);
+        break;
+    case RA_SP_MPI_GETPOS: /* the position it reports */
+        a[0] = (int8_t)rec_arg_with_kind(f, REC_KIND_MPI_FILE_POS, REC_ARG_OUT);
+        break;
+    case RA_SP_MPI_SETSIZE: /* the size it sets */
+        a[0] = p->args.offset;
+        break;
+    case RA_SP_MPI_GETSIZE: /* the size it reports */
+        a[0] = (int8_t)rec_arg_with_kind(f, REC_KIND_OFFSET, REC_ARG_OUT);
+        break;
+    case RA_SP_TYPE_SIZE: /* the datatype and its size */
+    case RA_SP_TYPE_EXTENT: /* the datatype, its lower bound and extent */
+        a[0] = (int8_t)rec_arg_with_kind(f, REC_KIND_MPI_DATATYPE, REC_ARG_IN);
+        a[1] = (int8_t)rec_arg_with_role(f, p->special == RA_SP_TYPE_SIZE ? REC_AROLE_TYPE_SIZE : REC_AROLE_LOWER_BOUND);
+        a[2] = (int8_t)rec_arg_with_role(f, REC_AROLE_EXTENT);
+        break;
+    default:
+        break;
+    }
 }
 
 static void plan_one(ra_plan *p, const rec_func_desc *f)
 {
     memset(p, 0, sizeof *p);
     p->f = f;
-    p->file_arg = p->dirfd_arg = p->offset_arg = p->whence_arg = p->size_arg = -1;
-    p->strlen_arg = p->derived_arg = p->stat_arg = p->mode_arg = p->name_arg = p->new_arg = -1;
+    p->file_arg = p->dirfd_arg = p->mode_arg = p->name_arg = p->new_arg = -1;
+    rf_args_of(f, &p->args);
     p->data = (f->flags & REC_FN_DATA) != 0;
     p->op = p->data                    ? ((f->flags & REC_FN_READ)    ? RA_OP_READ
                                           : (f->flags & REC_FN_WRITE) ? RA_OP_WRITE
@@ -137,25 +139,6 @@ static void plan_one(ra_plan *p, const rec_func_desc *f)
             if (p->dirfd_arg < 0)
                 p->dirfd_arg = (int8_t)a;
             break;
-        case REC_KIND_OFFSET:
-        case REC_KIND_MPI_FILE_POS:
-            if (p->offset_arg < 0)
-                p->offset_arg = (int8_t)a;
-            break;
-        case REC_KIND_WHENCE:
-        case REC_KIND_MPI_WHENCE:
-            p->whence_arg = (int8_t)a;
-            break;
-        case REC_KIND_SIZE:
-            if (p->size_arg < 0 && !(d->flags & REC_ARG_DERIVED))
-                p->size_arg = (int8_t)a;
-            break;
-        case REC_KIND_STRLEN:
-            p->strlen_arg = (int8_t)a;
-            break;
-        case REC_KIND_STATBUF:
-            p->stat_arg = (int8_t)a;
-            break;
         case REC_KIND_OFLAGS:
         case REC_KIND_STDIO_MODE:
         case REC_KIND_MPI_AMODE:
@@ -169,8 +152,6 @@ static void plan_one(ra_plan *p, const rec_func_desc *f)
         default:
             break;
         }
-        if (d->flags & REC_ARG_DERIVED)
-            p->derived_arg = (int8_t)a;
         if ((d->kind == REC_KIND_FD || d->kind == REC_KIND_FILE_STREAM) && p->nconsole < RA_MAX_CONSOLE_ARGS)
             p->console_args[p->nconsole++] = (int8_t)a;
         /* The file of a call: its first PATH, else its first file handle
@@ -197,8 +178,9 @@ static void plan_one(ra_plan *p, const rec_func_desc *f)
         p->new_kind = f->ret_kind;
     }
     if ((f->flags & REC_FN_DESTROYS) && f->nargs > 0)
-        p->destroys = (uint8_t)ra_kind_space(f->args[0].kind);
+        p->destroys = (uint8_t)ra_kind_space(f->args[REC_ARG_SUBJECT].kind);
     p->special = special_of(f, p);
+    special_args(p, f);
 }
 
 ra_plan *ra_plans_build(const rec_table *table)
@@ -214,32 +196,25 @@ ra_plan *ra_plans_build(const rec_table *table)
 
 /* ---- datatypes and views ---- */
 
-ra_type ra_type_predefined(int64_t id)
-{
-    unsigned s = ra_mpi_predefined_size(id);
-    ra_type t = {s, s, 0, s > 0, 1};
-    return t;
-}
-
 void ra_view_default(ra_view *v)
 {
     v->disp = 0;
     v->esize = 1;
-    v->ft = ra_type_predefined(4); /* MPI_BYTE */
+    v->ft = (rf_type){1, 0, 1, 0, 1, 1}; /* MPI_BYTE */
 }
 
 int64_t ra_view_map(const ra_view *v, int64_t pos, int64_t bytes, int *exact)
 {
     int64_t off = pos * v->esize;
-    const ra_type *ft = &v->ft;
-    if (ft->known && ft->single_block && ft->size > 0) {
-        if (ft->size == ft->extent && ft->data_lb == 0) {
+    const rf_type *ft = &v->ft;
+    if (ft->known && ft->contiguous && ft->size > 0) {
+        if (ft->size == ft->extent && ft->true_lb == 0) {
             *exact = 1;
             return v->disp + off;
         }
         int64_t k = off / ft->size, within = off % ft->size;
         *exact = within + bytes <= ft->size;
-        return v->disp + k * ft->extent + ft->data_lb + within;
+        return v->disp + k * ft->extent + ft->true_lb + within;
     }
     *exact = 0;
     return v->disp + off;

@@ -179,23 +179,6 @@ void ra_progress_done(ra_progress *p)
 
 /* ---- MPI datatypes ---- */
 
-/* Sizes of the predefined MPI datatypes by their handles.def id (LP64; pair
- * types as MPI_Type_size reports them). */
-unsigned ra_mpi_predefined_size(int64_t id)
-{
-    /* clang-format off */
-    static const unsigned char sizes[] = {
-        0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8,   /* NULL CHAR SCHAR UCHAR BYTE WCHAR SHORT USHORT INT UNSIGNED LONG */
-        8, 4, 8, 16, 8, 8, 8, 1,           /* ULONG FLOAT DOUBLE LONG_DOUBLE LONG_LONG_INT ULL LONG_LONG PACKED */
-        8, 12, 12, 6, 8, 20,               /* FLOAT_INT DOUBLE_INT LONG_INT SHORT_INT 2INT LONG_DOUBLE_INT */
-        1, 2, 4, 8, 1, 2, 4, 8, 1,         /* INT8..INT64 UINT8..UINT64 C_BOOL */
-        8, 8, 8, 8, 16, 8, 4, 4, 1, 0, 0,  /* AINT OFFSET COUNT C_FLOAT_COMPLEX C_DOUBLE_COMPLEX
-                                              DOUBLE_PRECISION INTEGER REAL CHARACTER LB UB */
-    };
-    /* clang-format on */
-    return id >= 0 && id < (int64_t)sizeof sizes ? sizes[id] : 0;
-}
-
 /* ---- text ---- */
 
 const char *ra_human_bytes(double bytes, char *buf, size_t cap)

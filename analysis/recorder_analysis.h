@@ -157,8 +157,6 @@ static inline void ra_progress_tick(ra_progress *p, uint32_t rank, uint32_t nran
 void ra_progress_done(ra_progress *p);
 
 /* ---- small helpers the tools share ---- */
-/* Predefined MPI datatype sizes in bytes (handles.def ids), 0 if unknown. */
-unsigned ra_mpi_predefined_size(int64_t id);
 /* "12.3 KiB" style; buf of at least 16 bytes. */
 const char *ra_human_bytes(double bytes, char *buf, size_t cap);
 /* Writes s as a JSON string (with quotes) / as HTML text. */

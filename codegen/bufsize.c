@@ -7,85 +7,25 @@
  * derived MPI datatypes, dataspaces and HDF5 type sizes are followed from
  * the calls that made them. */
 #include "emit.h"
+#include "recorder_facts.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct sizer {
     cg_model *m;
-    int64_t *obj;  /* per handle object: MPI extent, H5 type size or dataspace points; -1 unknown */
+    int64_t *obj;  /* per handle object: MPI datatype's upper bound, H5 type size or dataspace points; -1 unknown */
+    rf_type *type; /* per handle object (MPI datatypes): its layout */
     int64_t *dset; /* per handle object (datasets): points of their dataspace */
 } sizer;
 
-/* Sizes of predefined MPI and HDF5 types, by their C names. */
+/* A predefined handle's size: an MPI datatype's extent, an HDF5 type's bytes. */
 static int64_t predefined_size(unsigned kind, int64_t id)
 {
-    static const struct {
-        const char *name;
-        int64_t size;
-    } sizes[] = {{"MPI_CHAR", 1},
-                 {"MPI_SIGNED_CHAR", 1},
-                 {"MPI_UNSIGNED_CHAR", 1},
-                 {"MPI_BYTE", 1},
-                 {"MPI_WCHAR", 4},
-                 {"MPI_SHORT", 2},
-                 {"MPI_UNSIGNED_SHORT", 2},
-                 {"MPI_INT", 4},
-                 {"MPI_UNSIGNED", 4},
-                 {"MPI_LONG", 8},
-                 {"MPI_UNSIGNED_LONG", 8},
-                 {"MPI_FLOAT", 4},
-                 {"MPI_DOUBLE", 8},
-                 {"MPI_LONG_DOUBLE", 16},
-                 {"MPI_LONG_LONG_INT", 8},
-                 {"MPI_LONG_LONG", 8},
-                 {"MPI_UNSIGNED_LONG_LONG", 8},
-                 {"MPI_PACKED", 1},
-                 {"MPI_FLOAT_INT", 8},
-                 {"MPI_DOUBLE_INT", 16},
-                 {"MPI_LONG_INT", 16},
-                 {"MPI_SHORT_INT", 8},
-                 {"MPI_2INT", 8},
-                 {"MPI_LONG_DOUBLE_INT", 32},
-                 {"MPI_C_BOOL", 1},
-                 {"MPI_AINT", 8},
-                 {"MPI_OFFSET", 8},
-                 {"MPI_COUNT", 8},
-                 {"MPI_C_FLOAT_COMPLEX", 8},
-                 {"MPI_C_DOUBLE_COMPLEX", 16},
-                 {"MPI_DOUBLE_PRECISION", 8},
-                 {"MPI_INTEGER", 4},
-                 {"MPI_REAL", 4},
-                 {"MPI_CHARACTER", 1},
-                 {"H5T_NATIVE_CHAR", 1},
-                 {"H5T_NATIVE_SCHAR", 1},
-                 {"H5T_NATIVE_UCHAR", 1},
-                 {"H5T_NATIVE_SHORT", 2},
-                 {"H5T_NATIVE_USHORT", 2},
-                 {"H5T_NATIVE_INT", 4},
-                 {"H5T_NATIVE_UINT", 4},
-                 {"H5T_NATIVE_LONG", 8},
-                 {"H5T_NATIVE_ULONG", 8},
-                 {"H5T_NATIVE_LLONG", 8},
-                 {"H5T_NATIVE_ULLONG", 8},
-                 {"H5T_NATIVE_FLOAT", 4},
-                 {"H5T_NATIVE_DOUBLE", 8},
-                 {"H5T_NATIVE_LDOUBLE", 16},
-                 {"H5T_NATIVE_HSIZE", 8},
-                 {"H5T_NATIVE_HSSIZE", 8},
-                 {"H5T_NATIVE_HERR", 4},
-                 {"H5T_NATIVE_HBOOL", 1},
-                 {"H5T_C_S1", 1},
-                 {"H5T_STD_REF_OBJ", 8}};
-    const char *name = rec_predefined_handle_name(kind, id);
-    if (!name)
-        return -1;
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (!strcmp(sizes[i].name, name))
-            return sizes[i].size;
-    /* H5T_NATIVE_INT32, H5T_STD_U64LE, H5T_IEEE_F32BE, MPI_INT16_T: the bits are in the name */
-    const char *d = strpbrk(name, "0123456789");
-    return d ? atoi(d) / 8 : -1;
+    if (kind == REC_KIND_H5_TYPE)
+        return rf_h5_type_size_predefined(id);
+    const rec_handle_desc *h = rec_predefined_handle(kind, id);
+    return h && h->extent ? h->extent : -1;
 }
 
 static int64_t size_of(const sizer *z, unsigned kind, int64_t v)
@@ -100,91 +40,66 @@ static int64_t max64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
-static int find(const rec_func_desc *f, const char *name)
+/* A call's argument values, as the facts library reads a constructor's. */
+typedef struct member {
+    const sizer *z;
+    const cg_inst *in;
+    uint32_t k; /* the rank's position in the instance */
+} member;
+
+static int64_t member_scalar(const void *ctx, unsigned arg)
 {
-    for (unsigned a = 0; a < f->nargs; a++)
-        if (!strcmp(f->args[a].name, name))
-            return (int)a;
-    return -1;
+    const member *c = ctx;
+    return cg_inst_values(c->in, arg)[c->k];
 }
 
-/* Argument `name` of rank k (integers; 0 when absent). */
-static int64_t arg(const cg_inst *in, const char *name, uint32_t k)
+static size_t member_array(const void *ctx, unsigned arg, int64_t *out, size_t cap)
 {
-    int a = find(in->f, name);
-    return a < 0 ? 0 : cg_inst_values(in, (unsigned)a)[k];
+    const member *c = ctx;
+    uint32_t n;
+    const int64_t *a = cg_arr(c->z->m, cg_inst_values(c->in, arg)[c->k], &n);
+    for (uint32_t e = 0; a && e < n && e < cap; e++)
+        out[e] = a[e];
+    return a ? n : 0;
 }
 
-static const int64_t *arr(const sizer *z, const cg_inst *in, const char *name, uint32_t k, uint32_t *n)
+static rf_type member_type(const void *ctx, int64_t id)
 {
-    int a = find(in->f, name);
-    if (a < 0) {
-        *n = 0;
-        return NULL;
+    const member *c = ctx;
+    return id >= CG_HOBJ_BASE ? c->z->type[id - CG_HOBJ_BASE] : rf_type_predefined(id);
+}
+
+static int64_t member_size(const void *ctx, unsigned kind, int64_t id)
+{
+    const member *c = ctx;
+    return size_of(c->z, kind, id);
+}
+
+/* Argument `role` of the member (0 when the call has none). */
+static int64_t arg(const member *c, unsigned role)
+{
+    int a = rec_arg_with_role(c->in->f, role);
+    return a < 0 ? 0 : member_scalar(c, (unsigned)a);
+}
+
+/* Sizes what the member's call creates (of this kind) into handle object h. */
+static void created(sizer *z, const member *c, unsigned kind, int64_t h)
+{
+    const rec_func_desc *f = c->in->f;
+    rf_values v = {member_scalar, member_array, member_type, c};
+    if (kind == REC_KIND_MPI_DATATYPE) {
+        rf_type t = rf_type_construct(f, &v);
+        z->type[h] = t;
+        z->obj[h] = f->shape != REC_SHAPE_NONE ? t.lb + t.extent : -1;
+        return;
     }
-    return cg_arr(z->m, cg_inst_values(in, (unsigned)a)[k], n);
-}
-
-static int64_t product(const int64_t *v, uint32_t n)
-{
-    int64_t p = 1;
-    for (uint32_t e = 0; e < n; e++)
-        p *= v[e] > 0 ? v[e] : 1;
-    return p;
-}
-
-/* The extent, size or points of what this call creates (rank k), or -1. */
-static int64_t created_size(const sizer *z, const cg_inst *in, uint32_t k)
-{
-    const char *fn = in->f->name;
-    uint32_t n, nb;
-    const int64_t *a, *b;
-    int64_t old = size_of(z, REC_KIND_MPI_DATATYPE, arg(in, "oldtype", k));
-    if (!strcmp(fn, "MPI_Type_contiguous"))
-        return arg(in, "count", k) * old;
-    if (!strcmp(fn, "MPI_Type_vector"))
-        return ((arg(in, "count", k) - 1) * arg(in, "stride", k) + arg(in, "blocklength", k)) * old;
-    if (!strcmp(fn, "MPI_Type_create_hvector"))
-        return (arg(in, "count", k) - 1) * arg(in, "stride", k) + arg(in, "blocklength", k) * old;
-    if (!strcmp(fn, "MPI_Type_create_subarray"))
-        return (a = arr(z, in, "array_of_sizes", k, &n)) ? product(a, n) * old : -1;
-    if (!strcmp(fn, "MPI_Type_create_darray"))
-        return (a = arr(z, in, "array_of_gsizes", k, &n)) ? product(a, n) * old : -1;
-    if (!strcmp(fn, "MPI_Type_create_resized"))
-        return arg(in, "lb", k) + arg(in, "extent", k);
-    if (!strcmp(fn, "MPI_Type_dup"))
-        return old;
-    if (strstr(fn, "MPI_Type_") && (strstr(fn, "indexed") || strstr(fn, "struct"))) {
-        int bytes = strstr(fn, "hindexed") || strstr(fn, "struct");
-        a = arr(z, in, "array_of_displacements", k, &n);
-        b = arr(z, in, "array_of_blocklengths", k, &nb);
-        const int64_t *types = NULL;
-        uint32_t nt = 0;
-        if (strstr(fn, "struct"))
-            types = arr(z, in, "array_of_types", k, &nt);
-        int64_t ext = 0;
-        for (uint32_t e = 0; a && e < n; e++) {
-            int64_t bl = b && e < nb ? b[e] : arg(in, "blocklength", k);
-            int64_t t = types && e < nt ? size_of(z, REC_KIND_MPI_DATATYPE, types[e]) : old;
-            ext = max64(ext, bytes ? a[e] + bl * t : (a[e] + bl) * t);
-        }
-        return ext;
+    if (f->layer != REC_LAYER_HDF5) {
+        z->obj[h] = -1;
+        return;
     }
-    if (!strcmp(fn, "H5Screate_simple"))
-        return (a = arr(z, in, "dims", k, &n)) ? product(a, n) : -1;
-    if (!strcmp(fn, "H5Screate"))
-        return 1;
-    if (!strcmp(fn, "H5Scopy"))
-        return size_of(z, REC_KIND_H5_SPACE, arg(in, "space_id", k));
-    if (!strcmp(fn, "H5Tcopy"))
-        return size_of(z, REC_KIND_H5_TYPE, arg(in, "type_id", k));
-    if (!strcmp(fn, "H5Tcreate"))
-        return arg(in, "size", k);
-    if (!strcmp(fn, "H5Tarray_create2"))
-        return (a = arr(z, in, "dim", k, &n))
-                   ? product(a, n) * size_of(z, REC_KIND_H5_TYPE, arg(in, "base_id", k))
-                   : -1;
-    return -1;
+    z->obj[h] = rf_h5_construct(f, &v, member_size);
+    if (f->shape == REC_SHAPE_DATASET_CREATE)
+        z->dset[h] = size_of(z, REC_KIND_H5_SPACE, arg(c, REC_AROLE_SPACE));
 }
 
 static int64_t posix_need(const cg_inst *in, uint32_t k, cg_model *m)
@@ -227,35 +142,36 @@ static int64_t mpi_need(const sizer *z, const cg_inst *in, uint32_t k)
     return count * type * (coll ? (int64_t)z->m->nranks : 1);
 }
 
-static int64_t hdf5_need(const sizer *z, const cg_inst *in, uint32_t k)
+static int64_t hdf5_need(const sizer *z, const member *c)
 {
+    const cg_inst *in = c->in;
     int64_t bytes = 0;
     for (unsigned a = 0; a < in->f->nargs; a++)
         if (in->f->args[a].flags & REC_ARG_DERIVED)
-            bytes = cg_inst_values(in, a)[k];
-    const char *fn = in->f->name;
-    if (!strcmp(fn, "H5Dwrite") || !strcmp(fn, "H5Dread")) {
-        int64_t mem = arg(in, "mem_space_id", k), file = arg(in, "file_space_id", k);
+            bytes = cg_inst_values(in, a)[c->k];
+    if (rec_arg_with_role(in->f, REC_AROLE_MEM_SPACE) >= 0) { /* dataset data */
+        int64_t mem = arg(c, REC_AROLE_MEM_SPACE), file = arg(c, REC_AROLE_FILE_SPACE);
         int64_t points = mem    ? size_of(z, REC_KIND_H5_SPACE, mem)
                          : file ? size_of(z, REC_KIND_H5_SPACE, file)
                                 : -1;
-        int64_t dset = arg(in, "dset_id", k);
+        int64_t dset = arg(c, REC_AROLE_DATASET);
         if (points < 0 && !mem && !file && dset >= CG_HOBJ_BASE)
             points = z->dset[dset - CG_HOBJ_BASE];
-        int64_t size = size_of(z, REC_KIND_H5_TYPE, arg(in, "mem_type_id", k));
+        int64_t size = size_of(z, REC_KIND_H5_TYPE, arg(c, REC_AROLE_MEM_TYPE));
         if (points > 0 && size > 0)
             bytes = max64(bytes, points * size);
     }
     for (unsigned a = 0; a < in->f->nargs; a++)
         if (in->f->args[a].kind == REC_KIND_SIZE && !(in->f->args[a].flags & REC_ARG_DERIVED))
-            bytes = max64(bytes, cg_inst_values(in, a)[k]);
+            bytes = max64(bytes, cg_inst_values(in, a)[c->k]);
     return bytes;
 }
 
 void cg_buffer_sizes(cg_emitter *e)
 {
     cg_model *m = e->m;
-    sizer z = {m, cg_alloc((m->nhobjs + 1) * sizeof *z.obj), cg_alloc((m->nhobjs + 1) * sizeof *z.dset)};
+    sizer z = {m, cg_alloc((m->nhobjs + 1) * sizeof *z.obj), cg_calloc(m->nhobjs + 1, sizeof *z.type),
+               cg_alloc((m->nhobjs + 1) * sizeof *z.dset)};
     for (size_t h = 0; h < m->nhobjs; h++)
         z.obj[h] = z.dset[h] = -1;
     int64_t wsize = 0, rsize = 0;
@@ -263,20 +179,22 @@ void cg_buffer_sizes(cg_emitter *e)
         const cg_inst *in = &m->insts[i];
         const rec_func_desc *f = in->f;
         for (uint32_t k = 0; k < in->nr; k++) {
+            member c = {&z, in, k};
             /* what it makes */
             for (unsigned field = 0; field < in->nf; field++) {
                 int64_t v = cg_inst_values(in, field)[k];
-                if (cg_field_role(f, field) != CG_ROLE_CREATE || v < CG_HOBJ_BASE)
-                    continue;
-                z.obj[v - CG_HOBJ_BASE] = created_size(&z, in, k);
-                if (!strcmp(f->name, "H5Dcreate2") || !strcmp(f->name, "H5Dcreate1"))
-                    z.dset[v - CG_HOBJ_BASE] = size_of(&z, REC_KIND_H5_SPACE, arg(in, "space_id", k));
+                if (cg_field_role(f, field) == CG_ROLE_CREATE && v >= CG_HOBJ_BASE)
+                    created(&z, &c, cg_field_kind(f, field), v - CG_HOBJ_BASE);
             }
-            if (!strcmp(f->name, "H5Tset_size") && arg(in, "type_id", k) >= CG_HOBJ_BASE)
-                z.obj[arg(in, "type_id", k) - CG_HOBJ_BASE] = arg(in, "size", k);
+            if (f->roles & REC_ROLE_SETS_TYPE_SIZE) {
+                int t = rec_arg_with_kind(f, REC_KIND_H5_TYPE, REC_ARG_IN);
+                int64_t type = t < 0 ? 0 : cg_inst_values(in, (unsigned)t)[k];
+                if (type >= CG_HOBJ_BASE)
+                    z.obj[type - CG_HOBJ_BASE] = arg(&c, REC_AROLE_TYPE_SIZE);
+            }
             /* what it moves */
             int64_t need = f->layer == REC_LAYER_POSIX  ? posix_need(in, k, m)
-                           : f->layer == REC_LAYER_HDF5 ? hdf5_need(&z, in, k)
+                           : f->layer == REC_LAYER_HDF5 ? hdf5_need(&z, &c)
                                                         : mpi_need(&z, in, k);
             for (unsigned a = 0; a < f->nargs; a++) {
                 const rec_arg_desc *d = &f->args[a];
@@ -304,5 +222,6 @@ void cg_buffer_sizes(cg_emitter *e)
     e->wsize = wsize;
     e->rsize = rsize;
     free(z.obj);
+    free(z.type);
     free(z.dset);
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gen_support.h"
 #include "recorder_codegen.h"
 #include "recorder_format.h"
 #include "strbuf.h"
@@ -118,7 +119,6 @@ cg_role cg_field_role(const rec_func_desc *f, unsigned field);
 unsigned cg_field_kind(const rec_func_desc *f, unsigned field);
 unsigned cg_nfields(const rec_func_desc *f);
 int cg_is_handle_kind(unsigned kind);
-int cg_by_pointer(const rec_arg_desc *a);
 int cg_str_id(cg_model *m, const char *s, size_t n); /* -1 for NULL */
 const char *cg_str(const cg_model *m, int64_t id);
 uint32_t cg_str_len(const cg_model *m, int64_t id);
@@ -126,15 +126,6 @@ int cg_arr_id(cg_model *m, const int64_t *v, size_t n);
 const int64_t *cg_arr(const cg_model *m, int64_t id, uint32_t *n);
 uint32_t cg_rankset_id(cg_model *m, const uint32_t *ranks, uint32_t n);
 int64_t *cg_inst_values(const cg_inst *in, unsigned field); /* nr values */
-void cg_path_normalize(const char *in, char *out, size_t cap);
-
-/* ---- inputs.c: what existed before the run (fed record by record) ---- */
-typedef struct cg_inputs cg_inputs;
-cg_inputs *cg_inputs_new(void);
-/* One rank's record (depth 0 only), in stream order, at time t. */
-void cg_inputs_record(cg_inputs *s, const rec_func_desc *f, const rec_record *r, uint32_t rank, double t,
-                      const char *const *paths);
-void cg_inputs_finish(cg_inputs *s, cg_model *m);
 
 /* ---- remerge.c ---- */
 void cg_remerge(cg_model *m);

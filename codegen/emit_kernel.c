@@ -356,23 +356,19 @@ static void add_include(tpl_ctx *c, const char *file)
     tpl_set(tpl_push(c, "includes"), "file", file);
 }
 
-static int uses(const cg_model *m, const char *const *names)
+/* Some call of the kernel needs this header (the table says which). */
+static int uses(const cg_model *m, rec_header header)
 {
     for (size_t i = 0; i < m->ninsts; i++)
-        for (const char *const *n = names; *n; n++)
-            if (!strncmp(m->insts[i].f->name, *n, strlen(*n)))
-                return 1;
+        if (m->insts[i].f->header == header)
+            return 1;
     return 0;
 }
 
 static void includes(kernel *k, tpl_ctx *c)
 {
     cg_emitter *e = &k->e;
-    static const char *const dirent[] = {"opendir", "readdir", "closedir", "fdopendir", NULL};
-    static const char *const uio[] = {"readv", "writev", "preadv", "pwritev", NULL};
-    static const char *const mman[] = {"mmap", "msync", "munmap", NULL};
-    static const char *const utime[] = {"utime", NULL};
-    if (e->layers[REC_LAYER_POSIX] && uses(e->m, dirent))
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_DIRENT))
         add_include(c, "dirent.h");
     add_include(c, "fcntl.h");
     if (e->layers[REC_LAYER_HDF5])
@@ -387,17 +383,17 @@ static void includes(kernel *k, tpl_ctx *c)
             add_include(c, "string.h");
             break;
         }
-    if (e->layers[REC_LAYER_POSIX] && uses(e->m, mman))
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_MMAN))
         add_include(c, "sys/mman.h");
     if (e->layers[REC_LAYER_POSIX] || e->uses_stat[0] || e->uses_stat[1] || e->uses_stat[2])
         add_include(c, "sys/stat.h");
     add_include(c, "sys/syscall.h");
-    if (e->layers[REC_LAYER_POSIX] && uses(e->m, utime))
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_UTIME))
         add_include(c, "sys/time.h");
-    if (e->layers[REC_LAYER_POSIX] && uses(e->m, uio))
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_UIO))
         add_include(c, "sys/uio.h");
     add_include(c, "unistd.h");
-    if (e->layers[REC_LAYER_POSIX] && uses(e->m, utime))
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_UTIME))
         add_include(c, "utime.h");
 }
 

@@ -17,12 +17,6 @@
 
 #define NAME_CODE ((int64_t)1 << 52) /* a handle value rendered as a variable: + the name's string id */
 
-static int is_pointer(const char *ctype)
-{
-    size_t n = strlen(ctype);
-    return n && ctype[n - 1] == '*';
-}
-
 /* "const hsize_t *" -> "hsize_t"; "MPI_Comm *" -> "MPI_Comm"; "void **" -> "void *". */
 static void element_type(const char *ctype, char *out, size_t cap)
 {
@@ -91,8 +85,10 @@ static const char *var_base(const cg_inst *in, unsigned kind)
         return "attr";
     case REC_KIND_H5_TYPE:
         return "h5type";
-    case REC_KIND_H5_PLIST:
-        return !strcmp(in->f->name, "H5Pcreate") ? plist_base(cg_inst_values(in, 0)[0]) : "plist";
+    case REC_KIND_H5_PLIST: {
+        int cls = in->f->shape == REC_SHAPE_PLIST_CREATE ? rec_arg_with_kind(in->f, REC_KIND_H5_PLIST_CLASS, 0) : -1;
+        return cls >= 0 ? plist_base(cg_inst_values(in, (unsigned)cls)[0]) : "plist";
+    }
     default:
         return "obj";
     }
@@ -291,7 +287,7 @@ static int max_outlen(cg_emitter *e, cg_stmtinfo *s, unsigned field)
 
 static int is_link_target(const rec_func_desc *f, unsigned field)
 {
-    return (!strcmp(f->name, "symlink") || !strcmp(f->name, "symlinkat")) && field == 0;
+    return field < f->nargs && f->args[field].role == REC_AROLE_LINK_TARGET && f->args[field].kind == REC_KIND_PATH;
 }
 
 static int all_relative(cg_emitter *e, cg_stmtinfo *s, unsigned field)
@@ -334,7 +330,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     char ctype[128];
     if (cg_is_handle_kind(kind)) {
         cg_var_ctype(f, field, ctype, sizeof ctype);
-        int ptr = a && cg_by_pointer(a);
+        int ptr = a && rec_arg_by_pointer(a);
         if (ptr)
             sb_putc(out, '&');
         cg_render_cat(e, &fit.cat, kind, name, ctype, handle_text, out);
@@ -408,13 +404,13 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_num(e, &fit.num, REC_KIND_INT, name, out, NULL);
         sb_putc(out, ')');
     } else if (fit.cls == CG_FIT_NUM) {
-        if (a && cg_by_pointer(a)) {
+        if (a && rec_arg_by_pointer(a)) {
             char elem[128];
             element_type(a->ctype, elem, sizeof elem);
             sb_printf(out, "&(%s){", elem);
         }
         cg_render_num(e, &fit.num, kind, name, out, NULL);
-        if (a && cg_by_pointer(a))
+        if (a && rec_arg_by_pointer(a))
             sb_putc(out, '}');
     } else {
         cg_render_cat(e, &fit.cat, kind, name, "long long", const_text, out);
@@ -427,10 +423,10 @@ static int hooked(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
     const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
     for (size_t h = 0; h < sizeof cg_hooks / sizeof cg_hooks[0]; h++) {
-        if (strcmp(cg_hooks[h].func, f->name) || strcmp(cg_hooks[h].arg, f->args[field].name))
+        if (field >= f->nargs || (f->args[field].flags & cg_hooks[h].flags) != cg_hooks[h].flags)
             continue;
         for (unsigned d = 0; d < f->nargs; d++) {
-            if (strcmp(f->args[d].name, cg_hooks[h].depends))
+            if (f->args[d].kind != cg_hooks[h].depends)
                 continue;
             int64_t v = cg_inst_values(&e->m->insts[s->node->insts[0]], d)[0];
             for (uint32_t u = 0; u < s->node->ninsts; u++) {
@@ -478,13 +474,13 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
     switch (a->kind) {
     case REC_KIND_BUFFER:
-        sb_puts(out, !is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
+        sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
         return;
     case REC_KIND_STRING_OUT:
         sb_puts(out, "rbuf");
         return;
     case REC_KIND_STATBUF: {
-        int which = strstr(a->ctype, "statx") ? 2 : strstr(a->ctype, "stat64") ? 1 : 0;
+        int which = strstr(a->ctype, "struct statx") ? 2 : strstr(a->ctype, "stat64") ? 1 : 0;
         e->uses_stat[which] = 1;
         sb_printf(out, "&%s", which == 2 ? "stx" : which == 1 ? "st64" : "st");
         return;
@@ -500,8 +496,8 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     default:
         break;
     }
-    if (!is_pointer(a->ctype) || (in && !cg_by_pointer(a)))
-        sb_puts(out, is_pointer(a->ctype) ? "NULL" : "0");
+    if (!gen_is_pointer(a->ctype) || (in && !rec_arg_by_pointer(a)))
+        sb_puts(out, gen_is_pointer(a->ctype) ? "NULL" : "0");
     else if (!strcmp(elem, "char") || !strcmp(elem, "void"))
         sb_puts(out, "rbuf");
     else
@@ -576,7 +572,7 @@ void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
         char ctype[128];
         cg_var_ctype(f, field, ctype, sizeof ctype);
         unsigned kind = cg_field_kind(f, field);
-        const char *sep = is_pointer(ctype) ? "" : " ";
+        const char *sep = gen_is_pointer(ctype) ? "" : " ";
         if (!hoisted) {
             sb_printf(out, "%s%s%s;\n", ctype, sep, s->vars[field]);
             continue;
@@ -601,7 +597,7 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
         if (!s->guarded) {
             char ctype[128];
             cg_var_ctype(f, f->nargs, ctype, sizeof ctype);
-            sb_printf(&assign, "%s%s", ctype, is_pointer(ctype) ? "" : " ");
+            sb_printf(&assign, "%s%s", ctype, gen_is_pointer(ctype) ? "" : " ");
         }
         sb_printf(&assign, "%s = ", s->vars[f->nargs]);
     }

@@ -1,6 +1,6 @@
-/* hooks.h: the few arguments whose C text the kinds alone do not decide,
- * keyed by function and argument name (internal to emit_stmt.c). A hook
- * gets the constant value of the argument it depends on and writes the
+/* hooks.h: the few arguments whose C text their own kind alone does not
+ * decide, keyed by the kind of the argument they depend on (internal to
+ * emit_stmt.c). A hook gets that argument's constant value and writes the
  * argument's text, or returns 0 to leave it to the kind. */
 #ifndef RECORDER_CODEGEN_HOOKS_H
 #define RECORDER_CODEGEN_HOOKS_H
@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "recorder_functions.h"
 #include "strbuf.h"
 
 /* fcntl's third argument is an int, or a pointer for the lock commands
@@ -32,13 +33,13 @@ static inline int cg_hook_fcntl_arg(int64_t cmd, sb *out)
 }
 
 typedef struct cg_hook {
-    const char *func, *arg; /* the argument */
-    const char *depends;    /* the argument whose constant value the hook gets */
+    unsigned depends; /* the kind of the argument whose constant value the hook gets */
+    unsigned flags;   /* the hooked argument is the one with these flags (REC_ARG_*) */
     int (*text)(int64_t value, sb *out);
 } cg_hook;
 
 static const cg_hook cg_hooks[] = {
-    {"fcntl", "arg", "cmd", cg_hook_fcntl_arg},
+    {REC_KIND_FCNTL_CMD, REC_ARG_VA, cg_hook_fcntl_arg}, /* fcntl's third argument */
 };
 
 #endif

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <uthash.h>
 
+#include "recorder_facts.h"
 #include "recorder_merge.h"
 
 /* ---- interning ---- */
@@ -143,35 +144,6 @@ int cg_is_handle_kind(unsigned k)
     return rec_kind_handle_space(k) != REC_SPACE_NONE || k == REC_KIND_H5_PLIST_CLASS;
 }
 
-static int is_pointer(const char *ctype)
-{
-    size_t n = strlen(ctype);
-    return n && ctype[n - 1] == '*';
-}
-
-/* A parameter passed by pointer whose pointee is the recorded value (the
- * tracer's rule: MPI_Comm *, int *, ...; not strings, buffers or arrays). */
-int cg_by_pointer(const rec_arg_desc *a)
-{
-    unsigned k = a->kind;
-    rec_class cls = rec_kind_class(k);
-    if (!is_pointer(a->ctype) || k == REC_KIND_FILE_STREAM || k == REC_KIND_DIR_STREAM ||
-        k == REC_KIND_MAPPING || cls == REC_CLASS_ARRAY || cls == REC_CLASS_NONE)
-        return 0;
-    switch (k) {
-    case REC_KIND_PATH:
-    case REC_KIND_STRING:
-    case REC_KIND_STDIO_MODE:
-    case REC_KIND_STRING_OUT:
-    case REC_KIND_STRLEN:
-    case REC_KIND_STATBUF:
-    case REC_KIND_MPI_STATUS:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
 unsigned cg_nfields(const rec_func_desc *f)
 {
     return f->nargs + (f->ret_kind != REC_KIND_NONE ? 2u : 0u);
@@ -216,39 +188,26 @@ cg_role cg_field_role(const rec_func_desc *f, unsigned field)
 
 /* ---- which calls the kernel makes ---- */
 
-static int on_console(const rec_func_desc *f, const rec_record *r)
-{
-    for (unsigned a = 0; a < f->nargs; a++) {
-        if (f->args[a].kind == REC_KIND_FILE_STREAM && r->args[a].i >= 1 && r->args[a].i <= 3)
-            return 1;
-        if (f->args[a].kind == REC_KIND_FD && r->args[a].i >= 0 && r->args[a].i <= 2)
-            return 1;
-    }
-    return 0;
-}
-
 /* MPI calls that create, change or free objects, complete requests, or
  * communicate; the rest are queries. */
 static int mpi_kept(const rec_func_desc *f)
 {
-    if (!strcmp(f->name, "MPI_Abort"))
+    if (f->roles & REC_ROLE_ABORTS)
         return 0;
     if (f->flags & (REC_FN_COLLECTIVE | REC_FN_CREATES | REC_FN_DESTROYS))
         return 1;
-    int outputs = 0, peer = 0, buffer = 0;
+    int peer = 0, buffer = 0;
     for (unsigned a = 0; a < f->nargs; a++) {
         unsigned k = f->args[a].kind;
         if (k == REC_KIND_MPI_REQUEST || k == REC_KIND_MPI_REQUEST_ARRAY ||
             (f->args[a].flags & REC_ARG_CREATE))
             return 1;
-        outputs |= (f->args[a].flags & REC_ARG_OUT) && k != REC_KIND_BUFFER && k != REC_KIND_MPI_STATUS;
         peer |= k == REC_KIND_MPI_RANK;
         buffer |= k == REC_KIND_BUFFER;
     }
     if (peer && buffer)
         return 1; /* point to point */
-    unsigned k0 = f->nargs ? f->args[0].kind : 0;
-    return (k0 == REC_KIND_MPI_DATATYPE || k0 == REC_KIND_MPI_INFO) && !outputs; /* commit, Info_set */
+    return rf_changes_mpi_object(f);
 }
 
 static void note_dropped(cg_model *m, const char *name)
@@ -276,7 +235,7 @@ static int kept(cg_model *m, const rec_func_desc *f, const rec_record *r)
         m->dropped_threads++;
         return 0;
     }
-    if (on_console(f, r)) {
+    if (rf_on_console(f, r)) {
         m->dropped_console++;
         return 0;
     }
@@ -286,53 +245,6 @@ static int kept(cg_model *m, const rec_func_desc *f, const rec_record *r)
         return 0;
     }
     return 1;
-}
-
-/* ---- paths ---- */
-
-/* Lexical normal form, the re-rooting rule's: no "//", "." or trailing '/';
- * ".." drops the component before it and stays at "/" on an absolute path. */
-void cg_path_normalize(const char *in, char *out, size_t cap)
-{
-    size_t n = 0;
-    int absolute = in[0] == '/';
-    if (absolute && cap > 1)
-        out[n++] = '/';
-    out[n] = 0;
-    for (const char *p = in; *p;) {
-        while (*p == '/')
-            p++;
-        const char *s = p;
-        while (*p && *p != '/')
-            p++;
-        size_t len = (size_t)(p - s);
-        if (len == 0 || (len == 1 && s[0] == '.'))
-            continue;
-        if (len == 2 && s[0] == '.' && s[1] == '.') {
-            size_t base = absolute ? 1 : 0;
-            if (n > base && !(n >= 2 && !strcmp(out + n - 2, "..") && (n == 2 || out[n - 3] == '/'))) {
-                while (n > base && out[n - 1] != '/')
-                    n--;
-                if (n > base)
-                    n--;
-                out[n] = 0;
-                continue;
-            }
-            if (absolute)
-                continue;
-        }
-        if (n > (size_t)absolute && n + 1 < cap)
-            out[n++] = '/';
-        if (n + len + 1 > cap)
-            len = cap - n - 1;
-        memcpy(out + n, s, len);
-        n += len;
-        out[n] = 0;
-    }
-    if (n == 0 && cap > 1) {
-        out[0] = '.';
-        out[1] = 0;
-    }
 }
 
 /* ---- reading ---- */
@@ -377,7 +289,7 @@ static int64_t field_value(cg_model *m, unsigned field, const rec_func_desc *f, 
         const char *p = raw >= 0 ? rec_cursor_path(c, raw) : NULL;
         char norm[4096];
         if (p)
-            cg_path_normalize(p, norm, sizeof norm);
+            rf_path_normalize(p, norm, sizeof norm, 0);
         return p ? cg_str_id(m, norm, strlen(norm)) : -1;
     }
     if (cls == REC_CLASS_STR)
@@ -403,7 +315,7 @@ typedef struct loader {
     rec_cursor *c;
     const rec_table *table;
     double resolution;
-    cg_inputs *inputs;
+    rf_inputs *inputs;
     uint64_t max_values, values; /* per-rank values the model may hold, and holds */
     uint64_t nth;                /* merged records read */
     rank_pos *set;               /* the record's ranks ascending, each with its position in set order */
@@ -481,15 +393,9 @@ static void note_inputs(loader *L, const rec_func_desc *tf, const rec_record *x,
     if (x->thread != 0)
         return;
     const char *paths[REC_MAX_ARGS] = {0};
-    char norm[REC_MAX_ARGS][4096];
-    for (unsigned a = 0; a < tf->nargs && a < REC_MAX_ARGS; a++) {
-        const char *p = tf->args[a].kind == REC_KIND_PATH ? rec_cursor_path(L->c, x->args[a].i) : NULL;
-        if (p) {
-            cg_path_normalize(p, norm[a], sizeof norm[a]);
-            paths[a] = norm[a];
-        }
-    }
-    cg_inputs_record(L->inputs, tf, x, rank, (double)x->tstart * L->resolution, paths);
+    for (unsigned a = 0; a < tf->nargs && a < REC_MAX_ARGS; a++)
+        paths[a] = tf->args[a].kind == REC_KIND_PATH ? rec_cursor_path(L->c, x->args[a].i) : NULL;
+    rf_inputs_add(L->inputs, tf, x, rank, (double)x->tstart * L->resolution, paths);
 }
 
 /* One merged record: its members' inputs noted and, when the kernel makes
@@ -580,7 +486,7 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
     L.c = rec_cursor_open_merged(t, err);
     if (!L.c)
         return -1;
-    L.inputs = cg_inputs_new();
+    L.inputs = rf_inputs_new(RF_INPUTS_ANCESTORS);
     rec_record r;
     rec_merge_info mi;
     int rc;
@@ -589,7 +495,13 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
             rc = -1;
             break;
         }
-    cg_inputs_finish(L.inputs, m);
+    rf_input *in;
+    size_t n = rf_inputs_finish(L.inputs, &in);
+    m->inputs = cg_alloc((n ? n : 1) * sizeof *m->inputs);
+    for (size_t i = 0; i < n; i++)
+        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5};
+    m->ninputs = n;
+    rf_inputs_free(in, n);
     rec_cursor_close(L.c);
     free(L.set);
     return rc < 0 ? -1 : 0;

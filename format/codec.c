@@ -352,11 +352,7 @@ static void encode_scalar(rec_encoder *e, const rec_record *r, const rec_layout 
         for (unsigned k = 0; k < lay->nrec; k++) {
             if (best_same & (1u << k))
                 continue;
-            unsigned i = lay->rec[k];
-            if (i < 7)
-                status |= (uint8_t)(1u << (6 - i));
-            else
-                ext[(i - 7) / 8] |= (uint8_t)(0x80u >> ((i - 7) % 8));
+            rec_mask_set(&status, ext, lay->rec[k]);
         }
         rec_put_u8(out, status);
         rec_put_svarint(out, dstart);
@@ -433,10 +429,7 @@ int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **w
                 elided++;
                 continue;
             }
-            if (i < 7)
-                status |= (uint8_t)(1u << (6 - i));
-            else
-                ext[(i - 7) / 8] |= (uint8_t)(0x80u >> ((i - 7) % 8));
+            rec_mask_set(&status, ext, i);
         }
         rec_put_u8(out, status);
         rec_put_svarint(out, dstart);
@@ -501,6 +494,165 @@ static int decode_def(rec_in *in, rec_def *def)
     return 2;
 }
 
+/* The record's header: times, and the function, depth and thread (from
+ * the reference for a compressed record). The layout, or NULL on error. */
+static const rec_layout *decode_header(rec_decoder *d, rec_in *in, const uint8_t *entry, uint8_t status,
+                                       rec_record *r, const rec_slot **refslot)
+{
+    int64_t dstart = rec_get_svarint(in);
+    uint64_t duration = rec_get_varint(in);
+    const rec_layout *lay;
+    uint8_t ref = 0;
+    *refslot = NULL;
+    if (status & REC_STATUS_REF) {
+        ref = rec_get_u8(in);
+        if (in->failure)
+            return NULL;
+        if (ref == 0 || ref > d->window || ref > d->win.count) {
+            in->p = entry;
+            rec_in_fail(in, "ref_id outside the window");
+            return NULL;
+        }
+        *refslot = window_back(&d->win, ref);
+        const rec_record *refrec = &(*refslot)->rec;
+        lay = rec_table_layout(d->table, refrec->func);
+        r->func = refrec->func;
+        r->depth = refrec->depth;
+        r->thread = refrec->thread;
+    } else {
+        if (status & ~REC_STATUS_FULL_MASK) {
+            in->p = entry;
+            rec_in_fail(in, "bad status byte");
+            return NULL;
+        }
+        uint64_t func = rec_get_varint(in);
+        lay = in->failure ? NULL : rec_table_layout(d->table, (unsigned)func);
+        if (!lay) {
+            if (!in->failure) {
+                in->p = entry;
+                rec_in_fail(in, "function id not in the trace's table");
+            }
+            return NULL;
+        }
+        r->func = (uint16_t)func;
+        uint64_t depth = status & REC_STATUS_DEPTH ? rec_get_varint(in) : 0;
+        uint64_t thread = status & REC_STATUS_THREAD ? rec_get_varint(in) : 0;
+        if (depth > 255 || thread > UINT32_MAX) {
+            rec_in_fail(in, "depth or thread id out of range");
+            return NULL;
+        }
+        r->depth = (uint8_t)depth;
+        r->thread = (uint32_t)thread;
+    }
+    if (in->failure)
+        return NULL;
+    uint64_t tstart = d->prev_tstart + (uint64_t)dstart;
+    r->tstart = tstart;
+    r->tend = tstart + duration;
+    r->compressed = ref != 0;
+    r->ref = ref;
+    r->diff_fields = 0;
+    d->prev_tstart = tstart;
+    return lay;
+}
+
+/* A reference to an integer-only record: the same checks and values as
+ * decode_reference, without its per-field indirections (the fast path). */
+static int decode_scalar_reference(rec_decoder *d, rec_in *in, uint8_t status, const rec_layout *lay,
+                                   const rec_slot *refslot, rec_record *r, rec_value *errno_value)
+{
+    uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
+    rec_get_bytes(in, ext, rec_ext_mask_bytes(lay->nfields));
+    unsigned stored = 0, k = 0;
+    for (unsigned i = 0; i < lay->nfields; i++) {
+        int differs = rec_mask_has(status, ext, i);
+        if (lay->cls[i] == REC_CLASS_NONE) {
+            if (differs) {
+                rec_in_fail(in, "difference marked on a field that is never recorded");
+                return -1;
+            }
+            r->args[i] = (rec_value){0};
+            continue;
+        }
+        int64_t own = refslot->scalar[k++];
+        if (differs) {
+            own = (int64_t)((uint64_t)own + (uint64_t)rec_get_svarint(in));
+            stored++;
+        }
+        if (i < lay->nargs)
+            r->args[i] = (rec_value){.i = own};
+        else if (i == lay->nargs)
+            r->ret = (rec_value){.i = own};
+        else
+            errno_value->i = own;
+    }
+    if (rec_mask_past_fields(status, lay->nfields)) {
+        rec_in_fail(in, "difference marked on a field the function does not have");
+        return -1;
+    }
+    r->diff_fields = stored;
+    d->total.compressed_records++;
+    d->total.elided_fields += lay->nrec - stored;
+    return 0;
+}
+
+/* A reference: the fields its mask marks are stored, the others are the
+ * reference record's. */
+static int decode_reference(rec_decoder *d, rec_in *in, uint8_t status, const rec_layout *lay,
+                            const rec_record *refrec, rec_record *r, rec_value *errno_value)
+{
+    uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
+    rec_get_bytes(in, ext, rec_ext_mask_bytes(lay->nfields));
+    rec_value ref_errno;
+    const rec_value *rf[REC_MAX_FIELDS];
+    load_fields(refrec, lay, &ref_errno, rf);
+    unsigned stored = 0, elided = 0;
+    for (unsigned i = 0; i < lay->nfields; i++) {
+        int differs = rec_mask_has(status, ext, i);
+        rec_value *v = field_slot(r, lay, i, errno_value);
+        if (differs && lay->cls[i] == REC_CLASS_NONE) {
+            rec_in_fail(in, "difference marked on a field that is never recorded");
+            return -1;
+        }
+        if (differs) {
+            get_value(in, lay->cls[i], v, rf[i]);
+            stored++;
+        } else {
+            *v = *rf[i];
+            if (lay->cls[i] != REC_CLASS_NONE)
+                elided++;
+        }
+    }
+    if (rec_mask_past_fields(status, lay->nfields)) {
+        rec_in_fail(in, "difference marked on a field the function does not have");
+        return -1;
+    }
+    r->diff_fields = stored;
+    d->total.compressed_records++;
+    d->total.elided_fields += elided;
+    return 0;
+}
+
+/* Keeps the record in the window, as the encoder keeps it: for an
+ * integer-only layout the header and the recorded fields in a row, the
+ * lines the next reference reads (at thousands of streams read in turn,
+ * each line of a slot is a cache miss). */
+static void keep_in_window(rec_decoder *d, const rec_record *r, const rec_layout *lay)
+{
+    rec_slot *s = window_push(&d->win);
+    if (!lay->all_scalar) {
+        copy_record(&s->rec, r, lay);
+        return;
+    }
+    s->rec.func = r->func;
+    s->rec.depth = r->depth;
+    s->rec.thread = r->thread;
+    for (unsigned k = 0; k < lay->nrec; k++) {
+        unsigned i = lay->rec[k];
+        s->scalar[k] = i < lay->nargs ? r->args[i].i : i == lay->nargs ? r->ret.i : r->err;
+    }
+}
+
 int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
 {
     const uint8_t *entry = in->p;
@@ -515,155 +667,27 @@ int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
         }
         return decode_def(in, def);
     }
-    int64_t dstart = rec_get_svarint(in);
-    uint64_t duration = rec_get_varint(in);
-    uint64_t tstart = d->prev_tstart + (uint64_t)dstart;
-    const rec_layout *lay;
-    const rec_slot *refslot = NULL;
-    const rec_record *refrec = NULL;
-    uint8_t ref = 0;
-    if (status & REC_STATUS_REF) {
-        ref = rec_get_u8(in);
-        if (in->failure)
-            return -1;
-        if (ref == 0 || ref > d->window || ref > d->win.count) {
-            in->p = entry;
-            rec_in_fail(in, "ref_id outside the window");
-            return -1;
-        }
-        refslot = window_back(&d->win, ref);
-        refrec = &refslot->rec;
-        lay = rec_table_layout(d->table, refrec->func);
-        r->func = refrec->func;
-        r->depth = refrec->depth;
-        r->thread = refrec->thread;
-    } else {
-        if (status & ~REC_STATUS_FULL_MASK) {
-            in->p = entry;
-            rec_in_fail(in, "bad status byte");
-            return -1;
-        }
-        uint64_t func = rec_get_varint(in);
-        lay = in->failure ? NULL : rec_table_layout(d->table, (unsigned)func);
-        if (!lay) {
-            if (!in->failure) {
-                in->p = entry;
-                rec_in_fail(in, "function id not in the trace's table");
-            }
-            return -1;
-        }
-        r->func = (uint16_t)func;
-        uint64_t depth = status & REC_STATUS_DEPTH ? rec_get_varint(in) : 0;
-        uint64_t thread = status & REC_STATUS_THREAD ? rec_get_varint(in) : 0;
-        if (depth > 255 || thread > UINT32_MAX) {
-            rec_in_fail(in, "depth or thread id out of range");
-            return -1;
-        }
-        r->depth = (uint8_t)depth;
-        r->thread = (uint32_t)thread;
-    }
-    if (in->failure)
+    const rec_slot *refslot;
+    const rec_layout *lay = decode_header(d, in, entry, status, r, &refslot);
+    if (!lay)
         return -1;
-    r->tstart = tstart;
-    r->tend = tstart + duration;
-    r->compressed = ref != 0;
-    r->ref = ref;
-    r->diff_fields = 0;
-    d->prev_tstart = tstart;
-
     rec_value errno_value = {0};
-    if (refrec && lay->all_scalar) {
-        /* The fast path for integer-only layouts: the same checks and values
-         * as the general loop below, without its per-field indirections. */
-        uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
-        rec_get_bytes(in, ext, rec_ext_mask_bytes(lay->nfields));
-        unsigned stored = 0, k = 0;
-        for (unsigned i = 0; i < lay->nfields; i++) {
-            int differs = i < 7 ? (status >> (6 - i)) & 1 : (ext[(i - 7) / 8] >> (7 - (i - 7) % 8)) & 1;
-            if (lay->cls[i] == REC_CLASS_NONE) {
-                if (differs) {
-                    rec_in_fail(in, "difference marked on a field that is never recorded");
-                    return -1;
-                }
-                r->args[i] = (rec_value){0};
-                continue;
-            }
-            int64_t own = refslot->scalar[k++];
-            if (differs) {
-                own = (int64_t)((uint64_t)own + (uint64_t)rec_get_svarint(in));
-                stored++;
-            }
-            if (i < lay->nargs)
-                r->args[i] = (rec_value){.i = own};
-            else if (i == lay->nargs)
-                r->ret = (rec_value){.i = own};
-            else
-                errno_value.i = own;
-        }
-        if (lay->nfields < 7 && (status & ((1u << (7 - lay->nfields)) - 1))) {
-            rec_in_fail(in, "difference marked on a field the function does not have");
-            return -1;
-        }
-        r->diff_fields = stored;
-        d->total.compressed_records++;
-        d->total.elided_fields += lay->nrec - stored;
-    } else if (refrec) {
-        uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
-        rec_get_bytes(in, ext, rec_ext_mask_bytes(lay->nfields));
-        rec_value ref_errno;
-        const rec_value *rf[REC_MAX_FIELDS];
-        load_fields(refrec, lay, &ref_errno, rf);
-        unsigned stored = 0, elided = 0;
-        for (unsigned i = 0; i < lay->nfields; i++) {
-            int differs = i < 7 ? (status >> (6 - i)) & 1 : (ext[(i - 7) / 8] >> (7 - (i - 7) % 8)) & 1;
-            rec_value *v = field_slot(r, lay, i, &errno_value);
-            if (differs && lay->cls[i] == REC_CLASS_NONE) {
-                rec_in_fail(in, "difference marked on a field that is never recorded");
-                return -1;
-            }
-            if (differs) {
-                get_value(in, lay->cls[i], v, rf[i]);
-                stored++;
-            } else {
-                *v = *rf[i];
-                if (lay->cls[i] != REC_CLASS_NONE)
-                    elided++;
-            }
-        }
-        /* Mask bits past the last field must be clear. */
-        if (lay->nfields < 7 && (status & ((1u << (7 - lay->nfields)) - 1))) {
-            rec_in_fail(in, "difference marked on a field the function does not have");
-            return -1;
-        }
-        r->diff_fields = stored;
-        d->total.compressed_records++;
-        d->total.elided_fields += elided;
-    } else {
+    int rc = 0;
+    if (refslot && lay->all_scalar)
+        rc = decode_scalar_reference(d, in, status, lay, refslot, r, &errno_value);
+    else if (refslot)
+        rc = decode_reference(d, in, status, lay, &refslot->rec, r, &errno_value);
+    else
         for (unsigned i = 0; i < lay->nfields; i++)
             get_value(in, lay->cls[i], field_slot(r, lay, i, &errno_value), NULL);
-    }
-    if (in->failure)
+    if (rc != 0 || in->failure)
         return -1;
     if (lay->nfields == lay->nargs)
         r->ret = (rec_value){0};
     r->err = errno_value.i;
     d->total.records++;
     d->total.fields += lay->nrecorded;
-    rec_slot *s = window_push(&d->win);
-    if (lay->all_scalar) {
-        /* As the encoder keeps them: the header and the recorded fields in a
-         * row, the lines the next reference reads (at thousands of streams
-         * read in turn, each line of a slot is a cache miss). */
-        s->rec.func = r->func;
-        s->rec.depth = r->depth;
-        s->rec.thread = r->thread;
-        for (unsigned k = 0; k < lay->nrec; k++) {
-            unsigned i = lay->rec[k];
-            s->scalar[k] = i < lay->nargs ? r->args[i].i : i == lay->nargs ? r->ret.i : r->err;
-        }
-    } else {
-        copy_record(&s->rec, r, lay);
-    }
+    keep_in_window(d, r, lay);
     return 1;
 }
 

@@ -38,10 +38,37 @@ typedef struct rec_layout {
 
 const rec_layout *rec_table_layout(const rec_table *t, unsigned id);
 
+/* The difference mask of a reference record: fields 0 .. REC_INLINE_FIELDS-1
+ * in the status byte (field 0 in bit 6), the rest in extension bytes (field
+ * REC_INLINE_FIELDS in the top bit of the first). */
+enum { REC_INLINE_FIELDS = 7 };
+
 /* Number of mask extension bytes a compressed record of nfields carries. */
 static inline unsigned rec_ext_mask_bytes(unsigned nfields)
 {
-    return nfields > 7 ? (nfields - 7 + 7) / 8 : 0;
+    return nfields > REC_INLINE_FIELDS ? (nfields - REC_INLINE_FIELDS + 7) / 8 : 0;
+}
+
+/* Marks field i as stored (it differs from the reference's). */
+static inline void rec_mask_set(uint8_t *status, uint8_t *ext, unsigned i)
+{
+    if (i < REC_INLINE_FIELDS)
+        *status |= (uint8_t)(1u << (REC_INLINE_FIELDS - 1 - i));
+    else
+        ext[(i - REC_INLINE_FIELDS) / 8] |= (uint8_t)(0x80u >> ((i - REC_INLINE_FIELDS) % 8));
+}
+
+/* Whether field i is marked stored. */
+static inline int rec_mask_has(uint8_t status, const uint8_t *ext, unsigned i)
+{
+    return i < REC_INLINE_FIELDS ? (status >> (REC_INLINE_FIELDS - 1 - i)) & 1
+                                 : (ext[(i - REC_INLINE_FIELDS) / 8] >> (7 - (i - REC_INLINE_FIELDS) % 8)) & 1;
+}
+
+/* Whether the status byte marks fields past the function's last one. */
+static inline int rec_mask_past_fields(uint8_t status, unsigned nfields)
+{
+    return nfields < REC_INLINE_FIELDS && (status & ((1u << (REC_INLINE_FIELDS - nfields)) - 1));
 }
 
 typedef struct rec_slot {

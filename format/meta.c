@@ -357,6 +357,8 @@ static int parse_global_body(rec_fixed *fp, const char *path, rec_global *g, rec
             args[a].flags = (uint8_t)rec_get_varint(in);
             args[a].len = dup_str(in);
         }
+        if (!in->failure)
+            rec_func_adopt_roles(fd, args);
     }
     if (!in->failure && in->p != in->end)
         rec_in_fail(in, "unexpected bytes after the function table");

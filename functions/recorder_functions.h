@@ -141,7 +141,7 @@ enum {
     REC_FN_VARIADIC = 1u << 0,   /* C variadic (open's mode, fcntl's arg, printf) */
     REC_FN_COLLECTIVE = 1u << 1, /* collective over the communicator/file */
     REC_FN_CREATES = 1u << 2,    /* returns a new handle */
-    REC_FN_DESTROYS = 1u << 3,   /* releases the handle in its first argument */
+    REC_FN_DESTROYS = 1u << 3,   /* releases the handle in its first argument (REC_ARG_SUBJECT) */
     REC_FN_DATA = 1u << 4,       /* moves data: bytes counted as I/O */
     REC_FN_READ = 1u << 5,       /* the data moves from file to memory */
     REC_FN_WRITE = 1u << 6,      /* the data moves from memory to file */
@@ -150,6 +150,141 @@ enum {
     REC_FN_NODECL = 1u << 9,      /* current headers do not declare it (legacy ABI) */
     REC_FN_OPAQUE = 1u << 10      /* what it calls is its own business: not traced */
 };
+
+/* What a call means beyond its argument kinds: its roles. Roles live in the
+ * compiled-in table only, never in a trace's bytes; a trace's own table gets
+ * them from the compiled-in entry of the same name and argument kinds
+ * (rec_func_same_kinds), so consumers ask f->roles whatever table f came
+ * from. A role is declared once, on the .def line (functions/README.md). */
+enum {
+    REC_ROLE_TELLS_POSITION = 1u << 0,   /* returns the file position after the call (lseek, ftell) */
+    REC_ROLE_SEEKS = 1u << 1,            /* sets the position from its offset and whence arguments */
+    REC_ROLE_REWINDS = 1u << 2,          /* sets the position to the start of the file */
+    REC_ROLE_REPORTS_POSITION = 1u << 3, /* an out argument is the (individual) file position */
+    REC_ROLE_SETS_SIZE = 1u << 4,        /* the file's size becomes its OFFSET argument (truncate) */
+    REC_ROLE_GROWS_SIZE = 1u << 5,       /* the file is at least its OFFSET argument long (preallocate) */
+    REC_ROLE_REPORTS_SIZE = 1u << 6,     /* an out OFFSET argument is the file's size */
+    REC_ROLE_TRUNCATES = 1u << 7,        /* opens for writing, truncated, without a flags argument (creat) */
+    REC_ROLE_SETS_VIEW = 1u << 8,        /* sets an MPI file view (displacement, etype, filetype) */
+    REC_ROLE_SHARED_POINTER = 1u << 9,   /* moves data at, or moves, the shared file pointer */
+    REC_ROLE_NOFOLLOW = 1u << 10,        /* acts on a symbolic link itself, not on what it names (lstat) */
+    REC_ROLE_MAKES_DIR = 1u << 11,       /* creates the directory its NEW_PATH argument names */
+    REC_ROLE_OPENS_DIR = 1u << 12,       /* its PATH argument is a directory (opendir) */
+    REC_ROLE_DIR_ENTRY = 1u << 13,       /* returns a directory entry, in the file system's order */
+    REC_ROLE_WORKING_DIR = 1u << 14,     /* returns the process's working directory */
+    REC_ROLE_NAME_LENGTH = 1u << 15,     /* returns the length of its LINK_TARGET or FILE_NAME out argument */
+    REC_ROLE_STARTS_MPI = 1u << 16,      /* MPI_Init and its kin: the run's MPI starts here */
+    REC_ROLE_ENDS_MPI = 1u << 17,        /* MPI_Finalize */
+    REC_ROLE_ABORTS = 1u << 18,          /* ends every process of the run */
+    REC_ROLE_REPORTS_TYPE_SIZE = 1u << 19,   /* an out argument is its datatype's size */
+    REC_ROLE_REPORTS_TYPE_EXTENT = 1u << 20, /* out arguments are its datatype's lower bound and extent */
+    REC_ROLE_SETS_TYPE_SIZE = 1u << 21,      /* sets its datatype's size from its SIZE argument */
+    REC_ROLE_SELECTS = 1u << 22,             /* changes a dataspace's selection */
+    REC_ROLE_LARGE_COUNT = 1u << 23,         /* an MPI-4 large-count twin (X_c of X): same roles and
+                                                argument order, counts as MPI_Count */
+};
+
+/* How a call builds what it creates (or, for selections, what it selects):
+ * the consumers that model objects (datatype layouts, dataspace sizes)
+ * switch on this, reading the arguments by their roles (REC_AROLE_*). */
+#define REC_SHAPE_LIST(X)                                                                       \
+    X(NONE, "")                                                                                 \
+    X(TYPE_CONTIGUOUS, "count copies of oldtype, back to back")                                \
+    X(TYPE_VECTOR, "count blocks of blocklength oldtypes, stride oldtype extents apart")        \
+    X(TYPE_HVECTOR, "as TYPE_VECTOR, stride in bytes")                                          \
+    X(TYPE_INDEXED, "blocks of blocklengths[i] oldtypes at displacements[i] oldtype extents")   \
+    X(TYPE_HINDEXED, "as TYPE_INDEXED, displacements in bytes")                                 \
+    X(TYPE_INDEXED_BLOCK, "as TYPE_INDEXED, one blocklength for every block")                   \
+    X(TYPE_HINDEXED_BLOCK, "as TYPE_HINDEXED, one blocklength for every block")                 \
+    X(TYPE_SUBARRAY, "a subarray (subsizes at starts) of an array of sizes")                    \
+    X(TYPE_DARRAY, "a distributed array's block of an array of sizes (gsizes)")                 \
+    X(TYPE_STRUCT, "blocks of blocklengths[i] types[i] at byte displacements[i]")               \
+    X(TYPE_RESIZED, "oldtype with a new lower bound and extent")                                \
+    X(TYPE_DUP, "a copy of oldtype")                                                            \
+    X(COMM_DUP, "a communicator with the members of another")                                   \
+    X(COMM_SPLIT, "communicators of the members that gave one colour, ordered by key")          \
+    X(COMM_SPLIT_TYPE, "communicators of the members that share a resource")                    \
+    X(COMM_CREATE, "a communicator of a group's members (collective over the parent)")          \
+    X(COMM_CREATE_GROUP, "a communicator of a group's members (collective over the group)")     \
+    X(COMM_CART, "a Cartesian communicator")                                                    \
+    X(GROUP_OF_COMM, "the group of a communicator's members")                                   \
+    X(GROUP_OF_FILE, "the group of the processes that opened a file")                           \
+    X(GROUP_INCL, "the group of some members of another, listed by rank")                       \
+    X(SPACE_SIMPLE, "a simple dataspace of dims")                                               \
+    X(SPACE_CLASS, "a dataspace of a class (scalar: one point, null: none)")                    \
+    X(SPACE_COPY, "a copy of a dataspace")                                                      \
+    X(TYPE_COPY_H5, "a copy of an HDF5 datatype (or of a dataset's)")                           \
+    X(TYPE_CREATE_H5, "an HDF5 datatype of a class and a size")                                 \
+    X(TYPE_ARRAY_H5, "an HDF5 array datatype of dims base types")                               \
+    X(PLIST_CREATE, "a property list of a class")                                               \
+    X(DATASET_CREATE, "a dataset of a datatype and a dataspace")                                \
+    X(SELECT_HYPERSLAB, "a hyperslab selection (start, stride, count, block)")                  \
+    X(SELECT_ELEMENTS, "a selection of points")                                                 \
+    X(SELECT_ALL, "the whole extent")                                                           \
+    X(SELECT_NONE, "nothing")
+
+typedef enum rec_shape {
+#define REC_SHAPE_ENUM_(name, doc) REC_SHAPE_##name,
+    REC_SHAPE_LIST(REC_SHAPE_ENUM_)
+#undef REC_SHAPE_ENUM_
+    REC_SHAPE_LIMIT
+} rec_shape;
+
+/* The header that declares a function, beyond what every generated
+ * program includes. */
+typedef enum rec_header {
+    REC_HEADER_NONE = 0,
+    REC_HEADER_DIRENT,  /* <dirent.h> */
+    REC_HEADER_UIO,     /* <sys/uio.h> */
+    REC_HEADER_MMAN,    /* <sys/mman.h> */
+    REC_HEADER_UTIME,   /* <utime.h> and <sys/time.h> */
+} rec_header;
+
+/* What one argument means in its call: consumers find arguments by role
+ * (rec_arg_with_role), so functions that share a role need not share
+ * positions. At most one role an argument. */
+#define REC_AROLE_LIST(X)                                                                       \
+    X(NONE, "")                                                                                 \
+    X(NEW_PATH, "the path the call creates (creat, mkdir, link's and rename's new name)")      \
+    X(LINK_TARGET, "a symbolic link's target: a path stored, not opened")                       \
+    X(LINK_FILE, "the file an external link names, which need not exist")                      \
+    X(FILE_NAME, "a string holding the name a file was opened as")                              \
+    X(COUNT, "how many blocks (or elements)")                                                   \
+    X(BLOCKLENGTH, "the length of every block, in oldtypes")                                    \
+    X(BLOCKLENGTHS, "the length of each block")                                                 \
+    X(STRIDE, "the distance between blocks")                                                    \
+    X(DISPLACEMENTS, "where each block starts")                                                 \
+    X(OLDTYPE, "the datatype the new one is made of (or copied from)")                         \
+    X(TYPES, "the datatype of each block")                                                      \
+    X(SIZES, "the whole array's size in each dimension")                                        \
+    X(SUBSIZES, "the selected part's size in each dimension")                                   \
+    X(STARTS, "where the selected part starts in each dimension")                               \
+    X(LOWER_BOUND, "a datatype's lower bound")                                                  \
+    X(EXTENT, "a datatype's extent")                                                            \
+    X(TYPE_SIZE, "a datatype's size in bytes")                                                  \
+    X(DIMS, "a dataspace's (or array type's) size in each dimension")                           \
+    X(SPACE, "the dataspace the call reads (or copies)")                                        \
+    X(MEM_TYPE, "the datatype of the data in memory")                                           \
+    X(MEM_SPACE, "the memory dataspace (H5S_ALL: the file's)")                                  \
+    X(FILE_SPACE, "the file dataspace (H5S_ALL: the dataset's)")                                \
+    X(DATASET, "the dataset the call reads or writes")                                          \
+    X(VIEW_DISP, "a file view's displacement, in bytes")                                        \
+    X(VIEW_ETYPE, "a file view's elementary datatype")                                          \
+    X(VIEW_FILETYPE, "a file view's filetype")                                                  \
+    X(GROUP, "the group whose members the new object has")                                      \
+    X(RANKS, "ranks of the members")
+
+typedef enum rec_arole {
+#define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,
+    REC_AROLE_LIST(REC_AROLE_ENUM_)
+#undef REC_AROLE_ENUM_
+    REC_AROLE_LIMIT
+} rec_arole;
+
+/* The position of the object a call acts on, by the table's convention:
+ * the handle a DESTROYS function releases, the datatype MPI_Type_commit
+ * commits, the info object MPI_Info_set changes. */
+#define REC_ARG_SUBJECT 0
 
 /* How failure shows in the return value (errno is recorded when it does). */
 typedef enum rec_fail {
@@ -167,6 +302,7 @@ typedef struct rec_arg_desc {
     uint8_t kind;      /* rec_kind */
     uint8_t flags;     /* REC_ARG_* */
     const char *len;   /* arrays: C expression giving the element count, else "" */
+    uint8_t role;      /* rec_arole: not stored in traces (see REC_ROLE_*) */
 } rec_arg_desc;
 
 typedef struct rec_func_desc {
@@ -179,6 +315,10 @@ typedef struct rec_func_desc {
     const char *name;
     const char *ret_ctype;
     const rec_arg_desc *args;
+    /* Not stored in traces: */
+    uint32_t roles;     /* REC_ROLE_* */
+    uint8_t shape;      /* rec_shape */
+    uint8_t header;     /* rec_header */
 } rec_func_desc;
 
 /* The compiled-in table, in .def order, and lookups. */
@@ -186,6 +326,18 @@ extern const rec_func_desc rec_functions[];
 extern const size_t rec_function_count;
 const rec_func_desc *rec_function_by_id(unsigned id);
 const rec_func_desc *rec_function_by_name(const char *name);
+
+/* The position of f's first argument with this role (rec_arole), or -1. */
+int rec_arg_with_role(const rec_func_desc *f, unsigned role);
+/* The position of f's first argument of this kind whose flags include all
+ * of `flags` (REC_ARG_*), or -1. */
+int rec_arg_with_kind(const rec_func_desc *f, unsigned kind, unsigned flags);
+const char *rec_shape_name(unsigned shape);      /* "TYPE_VECTOR", ... or NULL */
+const char *rec_arole_name(unsigned role);       /* "OLDTYPE", ... or NULL */
+/* Gives a trace's table entry the roles of the compiled-in entry of the
+ * same id, name and argument kinds (none otherwise). `args` is the entry's
+ * own, writable argument array. */
+void rec_func_adopt_roles(rec_func_desc *f, rec_arg_desc *args);
 
 const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "HDF5" */
 int rec_layer_from_name(const char *name);       /* -1 if unknown */
@@ -198,16 +350,6 @@ enum {
 };
 unsigned rec_kind_handle_space(unsigned kind);
 
-/* How generators (tracer wrappers, replay dispatch, codegen) treat an
- * argument's C value. */
-/* A single handle (not an array of them). */
-int rec_kind_is_handle(unsigned kind);
-/* The C value is itself the handle pointer (FILE *, DIR *, a mapping). */
-int rec_kind_pointer_is_value(unsigned kind);
-/* The argument is a pointer whose pointee is the recorded value (int *size). */
-int rec_arg_by_pointer(const rec_arg_desc *a);
-/* The element type of a pointer type: "const hsize_t *" -> "hsize_t". */
-void rec_ctype_element(const char *ctype, char *out, size_t cap);
 const char *rec_kind_name(unsigned kind);        /* "PATH", ... or NULL if unknown */
 rec_class rec_kind_class(unsigned kind);         /* REC_CLASS_NONE if unknown */
 
@@ -218,11 +360,15 @@ typedef struct rec_handle_desc {
     uint8_t kind; /* rec_kind */
     uint8_t id;
     const char *name; /* the C constant */
+    uint16_t size;    /* datatypes: bytes of data in one element (0 otherwise) */
+    uint16_t extent;  /* datatypes: the distance between consecutive elements */
 } rec_handle_desc;
 extern const rec_handle_desc rec_predefined_handles[];
 extern const size_t rec_predefined_handle_count;
 /* The constant recorded as this id of this kind, or NULL. */
 const char *rec_predefined_handle_name(unsigned kind, int64_t id);
+/* The entry of this id of this kind, or NULL. */
+const rec_handle_desc *rec_predefined_handle(unsigned kind, int64_t id);
 
 /* The largest id in the compiled table (ids are dense below it). */
 #define REC_FUNCTION_ID_LIMIT 1024

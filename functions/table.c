@@ -7,9 +7,10 @@
 
 /* One argument array per function: the A() entries plus a terminator, so a
  * function without arguments still has a (one-element) array. */
-#define A(ctype, name, kind, flags, len) {#name, #ctype, REC_KIND_##kind, (flags), len},
+#define A(ctype, name, kind, flags, len)                                                            \
+    {#name, #ctype, REC_KIND_##kind, (uint8_t)((flags)&0xff), len, (uint8_t)(((flags) >> 8) & 0xff)},
 #define FN(id, name, layer, rtype, rkind, fail, flags, args) \
-    static const rec_arg_desc args_of_##name[] = {args{0, 0, 0, 0, 0}};
+    static const rec_arg_desc args_of_##name[] = {args{0, 0, 0, 0, 0, 0}};
 #include "all_functions.def"
 #undef FN
 
@@ -19,10 +20,13 @@
      REC_KIND_##rkind,                                                              \
      REC_FAIL_##fail,                                                               \
      (uint8_t)(sizeof args_of_##name / sizeof args_of_##name[0] - 1),               \
-     (flags),                                                                       \
+     (uint16_t)((flags)&0xffff),                                                    \
      #name,                                                                         \
      #rtype,                                                                        \
-     args_of_##name},
+     args_of_##name,                                                                \
+     (uint32_t)((uint64_t)(flags) >> 16),                                           \
+     (uint8_t)((uint64_t)(flags) >> 48),                                            \
+     (uint8_t)((uint64_t)(flags) >> 56)},
 const rec_func_desc rec_functions[] = {
 #include "all_functions.def"
 };
@@ -98,18 +102,26 @@ rec_class rec_kind_class(unsigned kind)
 }
 
 const rec_handle_desc rec_predefined_handles[] = {
-#define H(kind, id, expr) {REC_KIND_##kind, id, #expr},
+#define H(kind, id, expr) {REC_KIND_##kind, id, #expr, 0, 0},
+#define T(kind, id, expr, size, extent) {REC_KIND_##kind, id, #expr, size, extent},
 #include "handles.def"
+#undef T
 #undef H
 };
 const size_t rec_predefined_handle_count = sizeof rec_predefined_handles / sizeof rec_predefined_handles[0];
 
-const char *rec_predefined_handle_name(unsigned kind, int64_t id)
+const rec_handle_desc *rec_predefined_handle(unsigned kind, int64_t id)
 {
     for (size_t i = 0; i < rec_predefined_handle_count; i++)
         if (rec_predefined_handles[i].kind == kind && rec_predefined_handles[i].id == id)
-            return rec_predefined_handles[i].name;
+            return &rec_predefined_handles[i];
     return NULL;
+}
+
+const char *rec_predefined_handle_name(unsigned kind, int64_t id)
+{
+    const rec_handle_desc *h = rec_predefined_handle(kind, id);
+    return h ? h->name : NULL;
 }
 
 unsigned rec_kind_handle_space(unsigned kind)
@@ -134,50 +146,54 @@ unsigned rec_kind_handle_space(unsigned kind)
     }
 }
 
-int rec_kind_is_handle(unsigned kind)
+int rec_arg_with_role(const rec_func_desc *f, unsigned role)
 {
-    return rec_kind_handle_space(kind) != REC_SPACE_NONE && rec_kind_class(kind) == REC_CLASS_INT;
+    for (unsigned a = 0; role != REC_AROLE_NONE && a < f->nargs; a++)
+        if (f->args[a].role == role)
+            return (int)a;
+    return -1;
 }
 
-int rec_kind_pointer_is_value(unsigned kind)
+int rec_arg_with_kind(const rec_func_desc *f, unsigned kind, unsigned flags)
 {
-    return kind == REC_KIND_FILE_STREAM || kind == REC_KIND_DIR_STREAM || kind == REC_KIND_MAPPING;
+    for (unsigned a = 0; a < f->nargs; a++)
+        if (f->args[a].kind == kind && (f->args[a].flags & flags) == flags)
+            return (int)a;
+    return -1;
 }
 
-static int ends_with_star(const char *ctype)
+static const char *const shape_names[REC_SHAPE_LIMIT] = {
+#define REC_SHAPE_NAME_(name, doc) #name,
+    REC_SHAPE_LIST(REC_SHAPE_NAME_)
+#undef REC_SHAPE_NAME_
+};
+
+const char *rec_shape_name(unsigned shape)
 {
-    size_t n = strlen(ctype);
-    return n && ctype[n - 1] == '*';
+    return shape < REC_SHAPE_LIMIT ? shape_names[shape] : NULL;
 }
 
-int rec_arg_by_pointer(const rec_arg_desc *a)
+static const char *const arole_names[REC_AROLE_LIMIT] = {
+#define REC_AROLE_NAME_(name, doc) #name,
+    REC_AROLE_LIST(REC_AROLE_NAME_)
+#undef REC_AROLE_NAME_
+};
+
+const char *rec_arole_name(unsigned role)
 {
-    rec_class cls = rec_kind_class(a->kind);
-    if (!ends_with_star(a->ctype) || rec_kind_pointer_is_value(a->kind) || cls == REC_CLASS_ARRAY ||
-        cls == REC_CLASS_NONE)
-        return 0;
-    switch (a->kind) {
-    case REC_KIND_PATH:
-    case REC_KIND_STRING:
-    case REC_KIND_STDIO_MODE:
-    case REC_KIND_STRING_OUT:
-    case REC_KIND_STRLEN:
-    case REC_KIND_STATBUF:
-    case REC_KIND_MPI_STATUS:
-        return 0;
-    default:
-        return 1;
-    }
+    return role < REC_AROLE_LIMIT ? arole_names[role] : NULL;
 }
 
-void rec_ctype_element(const char *ctype, char *out, size_t cap)
+void rec_func_adopt_roles(rec_func_desc *f, rec_arg_desc *args)
 {
-    const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
-    size_t n = strlen(s);
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(out, s, n);
-    while (n && (out[n - 1] == '*' || out[n - 1] == ' '))
-        n--;
-    out[n] = 0;
+    const rec_func_desc *mine = rec_function_by_id(f->id);
+    int same = mine && f->name && strcmp(mine->name, f->name) == 0 && mine->nargs == f->nargs &&
+               mine->ret_kind == f->ret_kind;
+    for (unsigned a = 0; same && a < f->nargs; a++)
+        same = mine->args[a].kind == args[a].kind;
+    f->roles = same ? mine->roles : 0;
+    f->shape = same ? mine->shape : 0;
+    f->header = same ? mine->header : 0;
+    for (unsigned a = 0; a < f->nargs; a++)
+        args[a].role = same ? mine->args[a].role : 0;
 }

@@ -2,6 +2,7 @@
  * (see fs.h for why). */
 #define _GNU_SOURCE
 #include "fs.h"
+#include "recorder_facts.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -97,75 +98,10 @@ int rp_sys_make_file(const char *path, int64_t size)
     return rc;
 }
 
-int rp_norm(const char *in, char *out, size_t cap, int clamp)
-{
-    size_t n = 0;
-    if (cap < 2)
-        return -1;
-    out[n++] = '/';
-    out[n] = 0;
-    const char *p = in;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        const char *start = p;
-        while (*p && *p != '/')
-            p++;
-        size_t len = (size_t)(p - start);
-        if (len == 0 || (len == 1 && start[0] == '.'))
-            continue;
-        if (len == 2 && start[0] == '.' && start[1] == '.') {
-            if (n == 1) {
-                if (!clamp)
-                    return 1;
-                continue; /* ".." at the root stays at the root */
-            }
-            while (n > 1 && out[n - 1] != '/')
-                n--;
-            if (n > 1)
-                n--; /* the separator */
-            out[n] = 0;
-            continue;
-        }
-        if (n + (n > 1) + len + 1 > cap)
-            return -1;
-        if (n > 1)
-            out[n++] = '/';
-        memcpy(out + n, start, len);
-        n += len;
-        out[n] = 0;
-    }
-    return 0;
-}
-
 static int under(const char *path, const char *dir)
 {
     size_t n = strlen(dir);
     return strncmp(path, dir, n) == 0 && (path[n] == 0 || path[n] == '/');
-}
-
-int rp_is_system(const char *key)
-{
-    return under(key, "/dev") || under(key, "/proc") || under(key, "/sys");
-}
-
-int rp_reroot(const char *prefix, const char *key, char *out, size_t cap)
-{
-    int n =
-        strcmp(key, "/") == 0 ? snprintf(out, cap, "%s", prefix) : snprintf(out, cap, "%s%s", prefix, key);
-    return n < 0 || (size_t)n >= cap ? -1 : 0;
-}
-
-void rp_dirname(const char *path, char *out, size_t cap)
-{
-    snprintf(out, cap, "%s", path);
-    char *slash = strrchr(out, '/');
-    if (!slash)
-        snprintf(out, cap, ".");
-    else if (slash == out)
-        out[1] = 0;
-    else
-        *slash = 0;
 }
 
 /* Walks full from prefix down; a symlink restarts the walk at its
@@ -207,7 +143,7 @@ int rp_safe(const char *prefix, const char *full)
             snprintf(joined, sizeof joined, "%s%s", target, after);
         else
             snprintf(joined, sizeof joined, "%s/%s%s", cur, target, after);
-        if (rp_norm(joined, dest, sizeof dest, 0) != 0 || !under(dest, prefix))
+        if (rf_path_normalize(joined, dest, sizeof dest, RF_PATH_ROOTED | RF_PATH_ESCAPE_FAILS) != 0 || !under(dest, prefix))
             return -1;
         snprintf(cur, sizeof cur, "%s", prefix);
         snprintf(rest, sizeof rest, "%s", dest + strlen(prefix));

@@ -1,9 +1,9 @@
 /* fs.h: path re-rooting and the replayer's own file system work. Internal.
  *
- * The re-rooting rule, shared with generated kernels and recorder-diff:
- * "/a/b/c" -> PREFIX/a/b/c, "x/y" -> PREFIX/x/y, "." and ".." resolved
- * lexically with ".." clamped at the root; /dev, /proc and /sys are never
- * touched. Everything here uses raw system calls, so a replay running under
+ * The re-rooting rule, shared with generated kernels and recorder-diff
+ * (facts/recorder_facts.h): "/a/b/c" -> PREFIX/a/b/c, "x/y" -> PREFIX/x/y,
+ * "." and ".." resolved lexically with ".." clamped at the root; /dev,
+ * /proc and /sys are never touched. Everything here uses raw system calls, so a replay running under
  * the tracer never records the replayer's bookkeeping as application I/O. */
 #ifndef RECORDER_REPLAY_FS_H
 #define RECORDER_REPLAY_FS_H
@@ -12,21 +12,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Lexical normalization to an absolute path ("x/y" reads as "/x/y").
- * clamp: ".." at the root stays at the root; else climbing above it
- * returns 1. Returns 0, or -1 when the result does not fit. */
-int rp_norm(const char *in, char *out, size_t cap, int clamp);
-/* The normalized path (from rp_norm) of a device, /proc or /sys file. */
-int rp_is_system(const char *key);
-/* PREFIX + key (key from rp_norm); -1 when it does not fit. */
-int rp_reroot(const char *prefix, const char *key, char *out, size_t cap);
 /* 0 when no existing component of full (a path under prefix) is a symbolic
  * link that leads outside prefix; -1 otherwise. */
 int rp_safe(const char *prefix, const char *full);
 /* mkdir -p of dir, creating nothing above prefix (prefix itself included). */
 int rp_mkdirs(const char *prefix, const char *dir);
-/* The parent directory of path, in out. */
-void rp_dirname(const char *path, char *out, size_t cap);
 
 /* Raw system calls. */
 ssize_t rp_sys_read(int fd, void *buf, size_t n);

@@ -9,19 +9,13 @@
  * or dropped from the replay's maps. Nothing here knows individual
  * functions: the exceptions are macros in replayer/hooks.h, keyed by
  * function (and argument) name. */
-#include "recorder_functions.h"
+#include "gen_support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static FILE *out;
-
-static int is_pointer(const char *ctype)
-{
-    size_t n = strlen(ctype);
-    return n && ctype[n - 1] == '*';
-}
 
 /* The parameter's type without a leading const (locals we fill in). */
 static const char *mutable_type(const char *ctype)
@@ -43,66 +37,12 @@ static int mentions_ret(const char *expr)
     return 0;
 }
 
-static int is_out_only(const rec_arg_desc *a)
-{
-    return (a->flags & REC_ARG_OUT) && !(a->flags & REC_ARG_IN);
-}
-
-static int is_va_list(const rec_arg_desc *a)
-{
-    return strcmp(a->ctype, "va_list") == 0;
-}
-
-static int has_va_list(const rec_func_desc *f)
-{
-    for (unsigned i = 0; i < f->nargs; i++)
-        if (is_va_list(&f->args[i]))
-            return 1;
-    return 0;
-}
-
 static int find_kind(const rec_func_desc *f, unsigned kind)
 {
     for (unsigned i = 0; i < f->nargs; i++)
         if (f->args[i].kind == kind && !(f->args[i].flags & REC_ARG_DERIVED))
             return (int)i;
     return -1;
-}
-
-static const char *success_test(const rec_func_desc *f)
-{
-    int ptr = is_pointer(f->ret_ctype);
-    switch (f->fail) {
-    case REC_FAIL_NEG1:
-        return ptr ? "ret != (void *)-1" : "(long long)ret != -1";
-    case REC_FAIL_NULL:
-        return ptr ? "ret != NULL" : "ret != 0";
-    case REC_FAIL_NEGATIVE:
-        return "ret >= 0";
-    case REC_FAIL_NONZERO:
-        return "ret == 0";
-    case REC_FAIL_EOF:
-        return "ret != EOF";
-    default:
-        return "1";
-    }
-}
-
-static void print_params(const rec_func_desc *f, int with_names, int variadic_instead_of_va_list)
-{
-    int n = 0;
-    for (unsigned i = 0; i < f->nargs; i++) {
-        const rec_arg_desc *a = &f->args[i];
-        if (a->flags & (REC_ARG_VA | REC_ARG_DERIVED))
-            continue;
-        if (is_va_list(a) && variadic_instead_of_va_list)
-            continue;
-        fprintf(out, "%s%s%s%s", n++ ? ", " : "", a->ctype, with_names ? " " : "", with_names ? a->name : "");
-    }
-    if ((f->flags & REC_FN_VARIADIC) || (variadic_instead_of_va_list && has_va_list(f)))
-        fprintf(out, "%s...", n++ ? ", " : "");
-    if (!n)
-        fprintf(out, "void");
 }
 
 /* A variadic stand-in for a function that takes a va_list (vfprintf): the
@@ -112,16 +52,16 @@ static void emit_trampoline(const rec_func_desc *f)
 {
     const char *last = "";
     for (unsigned i = 0; i < f->nargs; i++)
-        if (!is_va_list(&f->args[i]) && !(f->args[i].flags & REC_ARG_DERIVED))
+        if (!gen_is_va_list(&f->args[i]) && !(f->args[i].flags & REC_ARG_DERIVED))
             last = f->args[i].name;
     fprintf(out, "static %s rp_tramp_%s(", f->ret_ctype, f->name);
-    print_params(f, 1, 1);
+    gen_print_params(out, f, GEN_PARAM_NAMES | GEN_PARAM_ELLIPSIS);
     fprintf(out, ")\n{\n    va_list rp_ap;\n    va_start(rp_ap, %s);\n    %s ret = %s(", last, f->ret_ctype,
             f->name);
     int n = 0;
     for (unsigned i = 0; i < f->nargs; i++)
         if (!(f->args[i].flags & REC_ARG_DERIVED))
-            fprintf(out, "%s%s", n++ ? ", " : "", is_va_list(&f->args[i]) ? "rp_ap" : f->args[i].name);
+            fprintf(out, "%s%s", n++ ? ", " : "", gen_is_va_list(&f->args[i]) ? "rp_ap" : f->args[i].name);
     fprintf(out, ");\n    va_end(rp_ap);\n    return ret;\n}\n");
 }
 
@@ -137,7 +77,7 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     unsigned k = a->kind;
     rec_class cls = rec_kind_class(k);
     if (rec_kind_is_handle(k)) {
-        if (rec_arg_by_pointer(a) && is_out_only(a))
+        if (rec_arg_by_pointer(a) && gen_is_out_only(a))
             return; /* phase 2 */
         fprintf(out,
                 "    uint64_t rp_h%u = 0;\n    if (rp_handle_in(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
@@ -152,12 +92,12 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     }
     switch (k) {
     case REC_KIND_PATH:
-        fprintf(out,
-                "#ifdef RP_PATHMODE_%s_%s\n    int rp_pm%u = RP_PATHMODE_%s_%s;\n#else\n    int rp_pm%u = "
-                "RP_PATH_NORMAL;\n#endif\n",
-                f->name, n, i, f->name, n, i);
-        fprintf(out, "    const char *%s = NULL;\n    if (rp_path(rp_x, rp_r, %u, rp_pm%u, &%s))" SKIP, n, i,
-                i, n);
+        /* A link's target is re-rooted as a target; an external link's file need not exist. */
+        fprintf(out, "    const char *%s = NULL;\n    if (rp_path(rp_x, rp_r, %u, %s, &%s))" SKIP, n, i,
+                a->role == REC_AROLE_LINK_TARGET ? "RP_PATH_LINK_TARGET"
+                : a->role == REC_AROLE_LINK_FILE ? "RP_PATH_NO_PARENT"
+                                                 : "RP_PATH_NORMAL",
+                n);
         return;
     case REC_KIND_STRING:
     case REC_KIND_STDIO_MODE:
@@ -195,7 +135,7 @@ static void emit_in(const rec_func_desc *f, unsigned i)
         break;
     }
     if (cls == REC_CLASS_ARRAY) {
-        if (is_out_only(a))
+        if (gen_is_out_only(a))
             return; /* phase 2 */
         /* IN (or IN|OUT) arrays: the recorded values; an in/out array is at
          * least as long as its length expression says. */
@@ -207,7 +147,7 @@ static void emit_in(const rec_func_desc *f, unsigned i)
         k == REC_KIND_MPI_STATUS)
         return; /* buffers, addresses, out storage: phase 2 and 3 */
     if (rec_arg_by_pointer(a)) {
-        if (is_out_only(a))
+        if (gen_is_out_only(a))
             return;
         fprintf(out, "    %s rp_v_%s = (%s)rp_r->args[%u].i;\n    %s %s = &rp_v_%s;\n", elem, n, elem, i,
                 mutable_type(a->ctype), n, n);
@@ -228,15 +168,15 @@ static void emit_out(const rec_func_desc *f, unsigned i)
     rec_ctype_element(a->ctype, elem, sizeof elem);
     unsigned k = a->kind;
     rec_class cls = rec_kind_class(k);
-    if (is_va_list(a) || (a->flags & REC_ARG_DERIVED))
+    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED))
         return;
     if (rec_kind_is_handle(k)) {
-        if (rec_arg_by_pointer(a) && is_out_only(a))
+        if (rec_arg_by_pointer(a) && gen_is_out_only(a))
             fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
                     elem, n, n, n, a->ctype, n, n);
         return;
     }
-    if (k == REC_KIND_MPI_STATUS && is_out_only(a)) {
+    if (k == REC_KIND_MPI_STATUS && gen_is_out_only(a)) {
         /* -1: the application passed MPI_STATUS_IGNORE (or the call failed). */
         fprintf(out,
                 "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n"
@@ -253,7 +193,7 @@ static void emit_out(const rec_func_desc *f, unsigned i)
         fprintf(out, "    %s %s = &rp_x->last_status;\n", a->ctype, n);
         return;
     }
-    if (k == REC_KIND_STRING_OUT || (cls == REC_CLASS_ARRAY && is_out_only(a))) {
+    if (k == REC_KIND_STRING_OUT || (cls == REC_CLASS_ARRAY && gen_is_out_only(a))) {
         /* Room for the largest of: what was recorded, the length expression
          * when it is known before the call, and every count argument. */
         const char *unit = k == REC_KIND_STRING_OUT ? "char" : elem;
@@ -261,8 +201,8 @@ static void emit_out(const rec_func_desc *f, unsigned i)
                 *a->len && !mentions_ret(a->len) ? a->len : "0");
         for (unsigned j = 0; j < f->nargs; j++) {
             const rec_arg_desc *b = &f->args[j];
-            if ((b->kind == REC_KIND_SIZE || b->kind == REC_KIND_COUNT) && !is_pointer(b->ctype) &&
-                !(b->flags & REC_ARG_DERIVED) && !is_out_only(b))
+            if ((b->kind == REC_KIND_SIZE || b->kind == REC_KIND_COUNT) && !gen_is_pointer(b->ctype) &&
+                !(b->flags & REC_ARG_DERIVED) && !gen_is_out_only(b))
                 fprintf(out,
                         "    if ((long)(%s) > 0 && (size_t)(%s) < ((size_t)1 << 24) && (size_t)(%s) + 1 > "
                         "rp_n%u)\n        rp_n%u = (size_t)(%s) + 1;\n",
@@ -277,7 +217,7 @@ static void emit_out(const rec_func_desc *f, unsigned i)
     if (k == REC_KIND_ADDRESS) {
         fprintf(out, "#ifdef RP_ADDR_%s_%s\n    %s %s = RP_ADDR_%s_%s;\n#else\n", f->name, n, a->ctype, n,
                 f->name, n);
-        if (!is_pointer(a->ctype))
+        if (!gen_is_pointer(a->ctype))
             fprintf(out, "    %s %s = 0;\n", a->ctype, n);
         else if (!(a->flags & REC_ARG_OUT))
             fprintf(out, "    %s %s = NULL;\n", a->ctype, n);
@@ -289,7 +229,7 @@ static void emit_out(const rec_func_desc *f, unsigned i)
         fprintf(out, "#endif\n");
         return;
     }
-    if (rec_arg_by_pointer(a) && is_out_only(a))
+    if (rec_arg_by_pointer(a) && gen_is_out_only(a))
         fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
                 elem, n, n, n, a->ctype, n, n);
 }
@@ -323,7 +263,7 @@ static int bytes_instead(const rec_func_desc *f, int *type)
         if (a->kind == REC_KIND_BUFFER)
             buffers++;
         else if (a->kind == REC_KIND_COUNT) {
-            if (count >= 0 || strcmp(a->ctype, "int") || is_out_only(a))
+            if (count >= 0 || strcmp(a->ctype, "int") || gen_is_out_only(a))
                 return -1;
             count = (int)i;
         } else if (a->kind == REC_KIND_MPI_DATATYPE) {
@@ -342,7 +282,7 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
     const char *n = a->name;
     if (a->kind != REC_KIND_BUFFER)
         return;
-    if (!is_pointer(a->ctype)) { /* fputc's character */
+    if (!gen_is_pointer(a->ctype)) { /* fputc's character */
         fprintf(out, "    %s %s = 'R';\n", a->ctype, n);
         return;
     }
@@ -353,7 +293,7 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
         fprintf(out, "    size_t rp_b%u = 1", i);
         for (unsigned j = 0; j < f->nargs; j++) {
             const rec_arg_desc *b = &f->args[j];
-            if ((b->kind == REC_KIND_SIZE || b->kind == REC_KIND_COUNT) && !is_pointer(b->ctype) &&
+            if ((b->kind == REC_KIND_SIZE || b->kind == REC_KIND_COUNT) && !gen_is_pointer(b->ctype) &&
                 !(b->flags & REC_ARG_DERIVED))
                 fprintf(out, " * (size_t)((%s) > 0 ? (%s) : 0)", b->name, b->name);
         }
@@ -378,14 +318,14 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
             fprintf(out, "    size_t rp_e%u = 1, rp_s%u = 1, rp_a%u = 0;\n", i, i, i);
             for (unsigned j = 0; j < f->nargs; j++) {
                 const rec_arg_desc *b = &f->args[j];
-                if (b->kind == REC_KIND_COUNT && !is_pointer(b->ctype))
+                if (b->kind == REC_KIND_COUNT && !gen_is_pointer(b->ctype))
                     fprintf(out,
                             "    if ((size_t)((%s) > 0 ? (%s) : 0) * %s > rp_e%u)\n        rp_e%u = "
                             "(size_t)((%s) > 0 ? (%s) : 0) * %s;\n",
                             b->name, b->name, count_factor(f), i, i, b->name, b->name, count_factor(f));
                 else if (b->kind == REC_KIND_ARRAY)
                     fprintf(out, "    rp_a%u += (size_t)rp_array_bound(&rp_r->args[%u]);\n", i, j);
-                else if (b->kind == REC_KIND_MPI_DATATYPE && !is_pointer(b->ctype))
+                else if (b->kind == REC_KIND_MPI_DATATYPE && !gen_is_pointer(b->ctype))
                     fprintf(out, "    if (rp_mpi_span(%s) > rp_s%u)\n        rp_s%u = rp_mpi_span(%s);\n",
                             b->name, i, i, b->name);
             }
@@ -409,7 +349,7 @@ static void emit_call_args(const rec_func_desc *f)
     int n = 0;
     for (unsigned i = 0; i < f->nargs; i++) {
         const rec_arg_desc *a = &f->args[i];
-        if ((a->flags & REC_ARG_DERIVED) || is_va_list(a))
+        if ((a->flags & REC_ARG_DERIVED) || gen_is_va_list(a))
             continue;
         fprintf(out, "%s%s", n++ ? ", " : "", a->name);
     }
@@ -429,7 +369,7 @@ static void emit_bytes(const rec_func_desc *f)
         size = find_kind(f, REC_KIND_SIZE);
     if (!(f->flags & REC_FN_DATA) || !strcmp(f->ret_ctype, "void"))
         fprintf(out, "    int64_t rp_bytes = 0;\n");
-    else if (is_pointer(f->ret_ctype) && buffer >= 0)
+    else if (gen_is_pointer(f->ret_ctype) && buffer >= 0)
         fprintf(out, "    int64_t rp_bytes = ok ? (int64_t)strlen(%s) : 0;\n", f->args[buffer].name);
     else if (f->fail == REC_FAIL_EOF && f->ret_kind == REC_KIND_SIZE)
         fprintf(out, "    int64_t rp_bytes = ok ? 1 : 0;\n");
@@ -459,13 +399,13 @@ static void emit_post(const rec_func_desc *f)
                     "    if (ok)\n        rp_handle_new(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
                     "(uint64_t)(uintptr_t)rp_v_%s, %s);\n",
                     rec_kind_name(a->kind), i, a->name, key);
-        if (a->kind == REC_KIND_MPI_STATUS && is_out_only(a))
+        if (a->kind == REC_KIND_MPI_STATUS && gen_is_out_only(a))
             fprintf(out, "    if (%s != MPI_STATUS_IGNORE)\n        rp_x->last_status = rp_v_%s;\n", a->name,
                     a->name);
         if (a->kind == REC_KIND_MPI_REQUEST_ARRAY)
             fprintf(out, "    rp_requests_settle(rp_x, &rp_r->args[%u], %s, rp_r->args[%u].len);\n", i,
                     a->name, i);
-        if (a->kind == REC_KIND_MPI_REQUEST && rec_arg_by_pointer(a) && !is_out_only(a))
+        if (a->kind == REC_KIND_MPI_REQUEST && rec_arg_by_pointer(a) && !gen_is_out_only(a))
             fprintf(out, "    rp_requests_settle(rp_x, &rp_r->args[%u], %s, 1);\n", i, a->name);
     }
     if (rec_kind_is_handle(f->ret_kind) && (f->flags & REC_FN_CREATES))
@@ -483,7 +423,7 @@ static void emit_post(const rec_func_desc *f)
         counted |= f->args[j].kind == REC_KIND_COUNT;
     for (unsigned i = 0; i < f->nargs; i++) {
         const rec_arg_desc *a = &f->args[i];
-        if (a->kind != REC_KIND_BUFFER || !is_pointer(a->ctype) || f->layer == REC_LAYER_POSIX ||
+        if (a->kind != REC_KIND_BUFFER || !gen_is_pointer(a->ctype) || f->layer == REC_LAYER_POSIX ||
             f->layer == REC_LAYER_HDF5)
             continue;
         if (f->flags & REC_FN_NONBLOCKING) {
@@ -501,27 +441,29 @@ static void emit_post(const rec_func_desc *f)
             fprintf(out, "    rp_handle_release(rp_x, REC_KIND_MPI_FILE, rp_r->args[%d].i);\n", fh);
         }
     }
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_is_handle(f->args[0].kind))
-        fprintf(out, "    if (ok)\n        rp_handle_forget(rp_x, REC_KIND_%s, rp_r->args[0].i);\n",
-                rec_kind_name(f->args[0].kind));
+    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_is_handle(f->args[REC_ARG_SUBJECT].kind))
+        fprintf(out, "    if (ok)\n        rp_handle_forget(rp_x, REC_KIND_%s, rp_r->args[%u].i);\n",
+                rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
 }
 
 static void emit_function(const rec_func_desc *f)
 {
     int is_void = strcmp(f->ret_ctype, "void") == 0;
     fprintf(out, "\n/* %s (id %u) */\n", f->name, f->id);
-    if (has_va_list(f))
+    if (gen_has_va_list(f))
         emit_trampoline(f);
     fprintf(out, "static void rp_fn_%s(rp_ctx *rp_x, const rp_rec *rp_r)\n{\n", f->name);
     if (f->flags & REC_FN_OPAQUE) {
         fprintf(out, "    rp_x->reason = \"issued by the replayer itself\";\n    rp_skip(rp_x, rp_r);\n}\n");
         return;
     }
-    fprintf(out, "#ifdef RP_NEVER_%s\n    rp_x->reason = RP_NEVER_%s;\n    rp_skip(rp_x, rp_r);\n#else\n",
-            f->name, f->name);
+    if (f->roles & REC_ROLE_ABORTS) {
+        fprintf(out, "    rp_x->reason = \"%s would end the replay\";\n    rp_skip(rp_x, rp_r);\n}\n", f->name);
+        return;
+    }
     if (f->flags & REC_FN_NODECL) {
         fprintf(out, "    static %s (*rp_real)(", f->ret_ctype);
-        print_params(f, 0, 0);
+        gen_print_params(out, f, 0);
         fprintf(out, ");\n    if (!rp_real)\n        *(void **)&rp_real = rp_symbol(\"%s\");\n", f->name);
         fprintf(out, "    if (!rp_real) {\n        rp_x->reason = \"not provided by this system's "
                      "libraries\";\n        rp_skip(rp_x, rp_r);\n        return;\n    }\n");
@@ -538,18 +480,18 @@ static void emit_function(const rec_func_desc *f)
         fprintf(out, "%s ret = ", f->ret_ctype);
     if (f->flags & REC_FN_NODECL)
         fprintf(out, "rp_real(");
-    else if (has_va_list(f))
+    else if (gen_has_va_list(f))
         fprintf(out, "rp_tramp_%s(", f->name);
     else
         fprintf(out, "%s(", f->name);
     emit_call_args(f);
-    fprintf(out, ");\n    int ok = %s;\n", is_void ? "1" : success_test(f));
+    fprintf(out, ");\n    int ok = %s;\n", is_void ? "1" : gen_success_test(f));
     if (!is_void)
         fprintf(out, "    (void)ret;\n");
     emit_bytes(f);
     fprintf(out, "    rp_end(rp_x, rp_r, ok, rp_bytes);\n");
     emit_post(f);
-    fprintf(out, "#endif\n}\n");
+    fprintf(out, "}\n");
 }
 
 int main(int argc, char **argv)
@@ -570,12 +512,16 @@ int main(int argc, char **argv)
         fprintf(out, "/* Generated by gen_replay from the function table: do not edit. */\n"
                      "#include \"replay_prelude.h\"\n");
         for (size_t i = 0; i < rec_function_count; i++)
-            if (rec_functions[i].layer == layer)
+            if (rec_functions[i].layer == layer) {
+                fprintf(out, "%s", gen_guard_begin(&rec_functions[i]));
                 emit_function(&rec_functions[i]);
+                fprintf(out, "%s", gen_guard_end(&rec_functions[i]));
+            }
         fprintf(out, "\nvoid rp_register_%s(rp_replay_fn *table)\n{\n", names[layer]);
         for (size_t i = 0; i < rec_function_count; i++)
             if (rec_functions[i].layer == layer)
-                fprintf(out, "    table[%u] = rp_fn_%s;\n", rec_functions[i].id, rec_functions[i].name);
+                fprintf(out, "%s    table[%u] = rp_fn_%s;\n%s", gen_guard_begin(&rec_functions[i]), rec_functions[i].id,
+                        rec_functions[i].name, gen_guard_end(&rec_functions[i]));
         fprintf(out, "}\n");
         if (fclose(out) != 0) {
             perror(path);

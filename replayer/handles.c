@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "recorder_facts.h"
 #include "replay.h"
 
 enum space {
@@ -96,7 +97,9 @@ void rp_handles_init(void)
 #define H(kind, id, expr)                                                                                    \
     predefined_raw[REC_KIND_##kind][id] = (uint64_t)(uintptr_t)(expr);                                       \
     predefined_ok[REC_KIND_##kind][id] = 1;
+#define T(kind, id, expr, size, extent) H(kind, id, expr)
 #include "handles.def"
+#undef T
 #undef H
 }
 
@@ -122,15 +125,9 @@ static entry *lookup(unsigned kind, int64_t id, int grow)
     return &spaces[sp].v[i];
 }
 
-static int is_console(unsigned kind, int64_t id)
-{
-    return (kind == REC_KIND_FD && id >= 0 && id <= 2) ||
-           (kind == REC_KIND_FILE_STREAM && id >= 1 && id <= 3);
-}
-
 int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
 {
-    if (is_console(kind, id)) {
+    if (rf_is_console(kind, id)) {
         x->reason = "console I/O (stdin, stdout, stderr) is not replayed";
         return -1;
     }

@@ -2,9 +2,8 @@
  * Internal; included by the generated dispatch. Every macro is keyed by the
  * table's function and argument names, and its expression may use the
  * replay context (rp_x), the record (rp_r) and the call's other arguments
- * by their names:
- *   RP_NEVER_<f>            the function is never replayed; the reason
- *   RP_PATHMODE_<f>_<a>     how a PATH argument is re-rooted (RP_PATH_*)
+ * by their names (what the table's roles say -- a link's target, a call
+ * that would end the replay -- needs no hook):
  *   RP_IN_<f>_<a>           an input value other than the recorded one
  *   RP_ADDR_<f>_<a>         what an ADDRESS argument points to (default:
  *                           NULL for inputs, local storage for outputs)
@@ -12,20 +11,13 @@
 #ifndef RECORDER_REPLAY_HOOKS_H
 #define RECORDER_REPLAY_HOOKS_H
 
-#define RP_NEVER_MPI_Abort "MPI_Abort would end the replay"
-
-/* A symlink's target is not opened by the call: re-rooted as a target
- * (relative targets that stay inside the prefix are kept as they are). */
-#define RP_PATHMODE_symlink_target RP_PATH_LINK_TARGET
-#define RP_PATHMODE_symlinkat_target RP_PATH_LINK_TARGET
-/* An external link names a file that need not exist. */
-#define RP_PATHMODE_H5Lcreate_external_file_name RP_PATH_NO_PARENT
+#include "rec_function_ids.h" /* REC_ARG_<function>_<argument> */
 
 /* A fixed address belongs to the traced process, not to the replay. */
-#define RP_IN_mmap_flags ((int)rp_r->args[3].i & ~(MAP_FIXED | MAP_FIXED_NOREPLACE))
-#define RP_IN_mmap64_flags ((int)rp_r->args[3].i & ~(MAP_FIXED | MAP_FIXED_NOREPLACE))
+#define RP_IN_mmap_flags ((int)rp_r->args[REC_ARG_mmap_flags].i & ~(MAP_FIXED | MAP_FIXED_NOREPLACE))
+#define RP_IN_mmap64_flags ((int)rp_r->args[REC_ARG_mmap64_flags].i & ~(MAP_FIXED | MAP_FIXED_NOREPLACE))
 /* fcntl's pointer arguments (locks) are not recorded: see rp_fcntl_arg. */
-#define RP_IN_fcntl_arg rp_fcntl_arg(rp_x, cmd, (long)rp_r->args[2].i)
+#define RP_IN_fcntl_arg rp_fcntl_arg(rp_x, cmd, (long)rp_r->args[REC_ARG_fcntl_arg].i)
 
 #define RP_ADDR_getcwd_buf ((size) ? rp_alloc(rp_x, (size)) : NULL)
 #define RP_ADDR_H5Literate_op rp_h5l_noop

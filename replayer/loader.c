@@ -48,10 +48,11 @@ static void find_init(rec_trace *t, unsigned *func, int64_t *required)
         if (!f || r.depth)
             continue;
         const rec_func_desc *mine = rec_function_by_name(f->name);
-        if (mine && (!strcmp(f->name, "MPI_Init") || !strcmp(f->name, "MPI_Init_thread"))) {
+        if (mine && (f->roles & REC_ROLE_STARTS_MPI)) {
+            int level = rec_arg_with_kind(f, REC_KIND_MPI_THREAD_LEVEL, REC_ARG_IN);
             *func = mine->id;
-            if (!strcmp(f->name, "MPI_Init_thread") && f->nargs > 2)
-                *required = r.args[2].i;
+            if (level >= 0)
+                *required = r.args[level].i;
             break;
         }
     }

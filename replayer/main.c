@@ -21,6 +21,7 @@
 
 #include "fs.h"
 #include "loader.h"
+#include "recorder_facts.h"
 #include "select.h"
 #include "summary.h"
 #include "wire.h"
@@ -114,7 +115,7 @@ static int parse(int argc, char **argv, rp_options *o)
     }
     snprintf(joined, sizeof joined, "%s%s%s", prefix[0] == '/' ? "" : cwd, prefix[0] == '/' ? "" : "/",
              prefix);
-    if (rp_norm(joined, o->prefix, sizeof o->prefix, 1) != 0 || strlen(o->prefix) > RP_PATH_MAX / 2) {
+    if (rf_path_normalize(joined, o->prefix, sizeof o->prefix, RF_PATH_ROOTED) != 0 || strlen(o->prefix) > RP_PATH_MAX / 2) {
         say_once("recorder-replay: --prefix %s: path too long\n", prefix);
         return -1;
     }
@@ -188,7 +189,7 @@ static int handle_opaque(rp_rec *r)
     const rec_func_desc *f = rec_function_by_id(r->func);
     if (!f || !(f->flags & REC_FN_OPAQUE) || !r->compatible || r->depth)
         return 0;
-    if (!strcmp(f->name, "MPI_Finalize")) {
+    if (f->roles & REC_ROLE_ENDS_MPI) {
         rp_begin(&ctx, r); /* the computing before it, in faithful mode */
         if (ctx.anchored && r->tstart > ctx.anchor_ticks)
             ctx.orig_end = (double)(r->tstart - ctx.anchor_ticks) * ctx.resolution;
@@ -331,7 +332,7 @@ int main(int argc, char **argv)
     const rec_func_desc *init = rec_function_by_id(init_func);
     has_init = init != NULL;
     int provided;
-    if (ok && init && !strcmp(init->name, "MPI_Init_thread"))
+    if (ok && init && rec_arg_with_kind(init, REC_KIND_MPI_THREAD_LEVEL, REC_ARG_IN) >= 0)
         MPI_Init_thread(&argc, &argv, (int)required, &provided);
     else
         MPI_Init(&argc, &argv);

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <uthash.h>
 
-#include "creation.h"
 #include "fs.h"
+#include "recorder_facts.h"
 #include "replay.h"
 
 /* The normalized form of argument `arg`, joined to its directory fd's path. */
@@ -39,24 +39,19 @@ static int key_of(rp_ctx *x, const rp_rec *r, const rec_func_desc *f, int arg, c
             break;
         }
     }
-    return rp_norm(orig, key, cap, 1);
+    return rf_path_normalize(orig, key, cap, RF_PATH_ROOTED);
 }
 
 /* A relative symlink target, kept when it resolves inside the prefix. */
 static int keep_link_target(rp_ctx *x, const rp_rec *r, const rec_func_desc *f, int arg, char *key)
 {
-    int link = -1;
-    for (int k = (int)f->nargs - 1; k >= 0; k--)
-        if (k != arg && f->args[k].kind == REC_KIND_PATH) {
-            link = k;
-            break;
-        }
+    int link = rec_arg_with_role(f, REC_AROLE_NEW_PATH);
     char link_key[RP_PATH_MAX], dir[RP_PATH_MAX], joined[2 * RP_PATH_MAX];
     if (link < 0 || !r->args[link].s || key_of(x, r, f, link, link_key, sizeof link_key) != 0)
         return 0;
-    rp_dirname(link_key, dir, sizeof dir);
+    rf_path_dirname(link_key, dir, sizeof dir);
     snprintf(joined, sizeof joined, "%s/%s", dir, r->args[arg].s);
-    return rp_norm(joined, key, RP_PATH_MAX, 0) == 0;
+    return rf_path_normalize(joined, key, RP_PATH_MAX, RF_PATH_ROOTED | RF_PATH_ESCAPE_FAILS) == 0;
 }
 
 /* A file another rank creates inside a collective (ROMIO's open, HDF5's
@@ -97,7 +92,7 @@ static int arg_creates(const rec_func_desc *f, const rp_rec *r, int arg)
         ints[k] = r->args[k].i;
         strs[k] = f->args[k].kind == REC_KIND_STDIO_MODE ? r->args[k].s : NULL;
     }
-    return rp_arg_creates(f, (unsigned)arg, ints, strs);
+    return rf_path_created(f, (unsigned)arg, ints, strs);
 }
 static const char *copy(rp_ctx *x, const char *s)
 {
@@ -125,7 +120,7 @@ int rp_path(rp_ctx *x, const rp_rec *r, int arg, int mode, const char **out)
         x->reason = "path too long";
         return -1;
     }
-    if (rp_is_system(key)) {
+    if (rf_path_is_system(key)) {
         x->reason = "a /dev, /proc or /sys path: never touched";
         return -1;
     }
@@ -134,7 +129,7 @@ int rp_path(rp_ctx *x, const rp_rec *r, int arg, int mode, const char **out)
         x->reason = "an HDF5 input the trace did not create: it cannot be synthesized";
         return -1;
     }
-    if (rp_reroot(x->opt.prefix, key, full, sizeof full) != 0) {
+    if (rf_path_reroot(x->opt.prefix, key, full, sizeof full) != 0) {
         x->reason = "path too long";
         return -1;
     }
@@ -142,11 +137,11 @@ int rp_path(rp_ctx *x, const rp_rec *r, int arg, int mode, const char **out)
         x->reason = "a symbolic link under the prefix leads outside it";
         return -1;
     }
-    if (mode == RP_PATH_NORMAL && rp_orig_ok(f, r) == 1) {
+    if (mode == RP_PATH_NORMAL && rf_ret_status(f, r->ret.i) == 1) {
         char dir[RP_PATH_MAX + 64];
-        rp_dirname(full, dir, sizeof dir);
+        rf_path_dirname(full, dir, sizeof dir);
         rp_mkdirs(x->opt.prefix, dir);
-        if (!arg_creates(f, r, arg) && !rp_names_no_file(f, (unsigned)arg) && rp_sys_kind(full) == 0)
+        if (!arg_creates(f, r, arg) && !rf_path_names_no_file(f, (unsigned)arg) && rp_sys_kind(full) == 0)
             wait_for(full);
     }
     *out = copy(x, full);

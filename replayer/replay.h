@@ -112,8 +112,6 @@ void rp_skip(rp_ctx *x, const rp_rec *r);
 void rp_begin(rp_ctx *x, const rp_rec *r);
 /* ok: the replayed call succeeded; bytes: the data it moved. */
 void rp_end(rp_ctx *x, const rp_rec *r, int ok, int64_t bytes);
-/* What the traced call did: 1 succeeded, 0 failed, -1 the record cannot tell. */
-int rp_orig_ok(const rec_func_desc *f, const rp_rec *r);
 
 /* The largest data buffer the replay allocates: a call that needs more is
  * skipped with that reason. */

@@ -13,6 +13,7 @@
 #include <uthash.h>
 
 #include "fs.h"
+#include "recorder_facts.h"
 #include "replay.h"
 
 /* ---- per-call memory: blocks released when the next call starts ---- */
@@ -259,28 +260,6 @@ static unsigned layer_of(unsigned func)
     return f ? f->layer : REC_LAYER_POSIX;
 }
 
-int rp_orig_ok(const rec_func_desc *f, const rp_rec *r)
-{
-    rec_class cls = rec_kind_class(f->ret_kind);
-    if (cls != REC_CLASS_INT && cls != REC_CLASS_PATH)
-        return -1;
-    int ptr = f->ret_ctype[strlen(f->ret_ctype) - 1] == '*';
-    switch (f->fail) {
-    case REC_FAIL_NEG1:
-        return r->ret.i != -1;
-    case REC_FAIL_NULL:
-        return ptr ? r->ret.i != -1 : r->ret.i != 0;
-    case REC_FAIL_NEGATIVE:
-        return r->ret.i >= 0;
-    case REC_FAIL_NONZERO:
-        return r->ret.i == 0;
-    case REC_FAIL_EOF:
-        return r->ret.i != -1;
-    default:
-        return -1;
-    }
-}
-
 void rp_end(rp_ctx *x, const rp_rec *r, int ok, int64_t bytes)
 {
     const rec_func_desc *f = rec_function_by_id(r->func);
@@ -291,7 +270,7 @@ void rp_end(rp_ctx *x, const rp_rec *r, int ok, int64_t bytes)
         s->bytes_read[layer] += (uint64_t)bytes;
     else if (bytes > 0 && (f->flags & REC_FN_WRITE))
         s->bytes_written[layer] += (uint64_t)bytes;
-    int was = rp_orig_ok(f, r);
+    int was = rf_ret_status(f, r->ret.i);
     if (was >= 0 && was != (ok != 0)) {
         s->mismatched[layer]++;
         s->mismatch_by_func[r->func]++;

@@ -4,19 +4,13 @@
  * MPI, the next library's symbol otherwise) and records each argument by
  * its kind. Nothing here knows individual functions: the few C variadics
  * are handled by tracer/variadic.h, keyed by the table's VA flags. */
-#include "recorder_functions.h"
+#include "gen_support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static FILE *out;
-
-static int is_pointer(const char *ctype)
-{
-    size_t n = strlen(ctype);
-    return n && ctype[n - 1] == '*';
-}
 
 static int has(const char *s, const char *part)
 {
@@ -34,34 +28,6 @@ static int uses_pmpi(const rec_func_desc *f)
     return f->layer == REC_LAYER_MPI || f->layer == REC_LAYER_MPIIO;
 }
 
-/* Variadic functions without VA arguments (fprintf) forward to their v-form. */
-static int forwards_va_list(const rec_func_desc *f)
-{
-    if (!(f->flags & REC_FN_VARIADIC))
-        return 0;
-    for (unsigned i = 0; i < f->nargs; i++)
-        if (f->args[i].flags & REC_ARG_VA)
-            return 0;
-    return 1;
-}
-
-static void print_params(const rec_func_desc *f, int with_names, int va_list_form)
-{
-    int n = 0;
-    for (unsigned i = 0; i < f->nargs; i++) {
-        if (f->args[i].flags & (REC_ARG_VA | REC_ARG_DERIVED))
-            continue;
-        fprintf(out, "%s%s%s%s", n++ ? ", " : "", f->args[i].ctype, with_names ? " " : "",
-                with_names ? f->args[i].name : "");
-    }
-    if (va_list_form)
-        fprintf(out, "%sva_list", n++ ? ", " : "");
-    else if (f->flags & REC_FN_VARIADIC)
-        fprintf(out, "%s...", n++ ? ", " : "");
-    if (!n)
-        fprintf(out, "void");
-}
-
 static void print_call_args(const rec_func_desc *f, const char *extra)
 {
     int n = 0;
@@ -72,21 +38,6 @@ static void print_call_args(const rec_func_desc *f, const char *extra)
         fprintf(out, "%s%s", n ? ", " : "", extra);
 }
 
-static const char *success_test(const rec_func_desc *f)
-{
-    int ptr = is_pointer(f->ret_ctype);
-    switch (f->fail) {
-    case REC_FAIL_NEG1: return ptr ? "ret != (void *)-1" : "(long long)ret != -1";
-    case REC_FAIL_NULL: return ptr ? "ret != NULL" : "ret != 0";
-    case REC_FAIL_NEGATIVE: return "ret >= 0";
-    case REC_FAIL_NONZERO: return "ret == 0";
-    case REC_FAIL_EOF: return "ret != EOF";
-    default: return "1";
-    }
-}
-
-/* Copies an array argument's elements into the record (as raw values for
- * handle arrays, converted under the lock). */
 static void emit_array(const rec_arg_desc *a, unsigned i)
 {
     char elem[128];
@@ -153,7 +104,7 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     case REC_KIND_STRLEN: fprintf(out, "    r->args[%u].i = %s ? (int64_t)strlen(%s) : -1;\n", i, n, n); return;
     case REC_KIND_STATBUF:
         fprintf(out, "    r->args[%u].i = ok && %s ? (int64_t)%s->%s : -1;\n", i, n, n,
-                has(a->ctype, "statx") ? "stx_size" : "st_size");
+                has(a->ctype, "struct statx") ? "stx_size" : "st_size");
         return;
     case REC_KIND_MPI_STATUS:
         fprintf(out, "    r->args[%u].i = rt_status_bytes(%s, %s);\n", i, n, after ? "ok" : "1");
@@ -212,7 +163,7 @@ static void emit_ret(const rec_func_desc *f)
         fprintf(out, "    r->ret.ptr = ret;\n    r->ret.len = ret ? (uint32_t)strlen(ret) : 0;\n");
     else if (k == REC_KIND_PATH)
         return; /* under the lock */
-    else if (is_pointer(f->ret_ctype))
+    else if (gen_is_pointer(f->ret_ctype))
         fprintf(out, "    r->ret.i = ret ? (int64_t)strlen(ret) : -1;\n"); /* fgets: bytes read */
     else if (f->fail == REC_FAIL_EOF && k == REC_KIND_SIZE)
         fprintf(out, "    r->ret.i = ret == EOF ? -1 : 1;\n"); /* fgetc/fputc: one byte, not its value */
@@ -237,22 +188,22 @@ static void emit_ret_convert(const rec_func_desc *f)
 static void emit_wrapper(const rec_func_desc *f)
 {
     int is_void = strcmp(f->ret_ctype, "void") == 0;
-    int vform = forwards_va_list(f);
+    int vform = gen_forwards_va_list(f);
     fprintf(out, "\n/* %s (id %u) */\n", f->name, f->id);
     if (f->flags & REC_FN_NODECL) {
         fprintf(out, "%s %s(", f->ret_ctype, f->name);
-        print_params(f, 0, 0);
+        gen_print_params(out, f, 0);
         fprintf(out, ");\n");
     }
     fprintf(out, "RT_EXPORT %s(%s)(", f->ret_ctype, f->name);
-    print_params(f, 1, 0);
+    gen_print_params(out, f, GEN_PARAM_NAMES);
     fprintf(out, ")\n{\n");
     /* the real function */
     if (uses_pmpi(f)) {
         fprintf(out, "#define REAL P%s\n", f->name);
     } else {
         fprintf(out, "    static %s (*real_fn)(", f->ret_ctype);
-        print_params(f, 0, vform);
+        gen_print_params(out, f, (vform ? GEN_PARAM_VA_LIST : 0));
         fprintf(out, ");\n    if (RT_UNLIKELY(!real_fn))\n        real_fn = rt_resolve(\"%s%s\");\n", vform ? "v" : "",
                 f->name);
         fprintf(out, "#define REAL real_fn\n");
@@ -288,7 +239,7 @@ static void emit_wrapper(const rec_func_desc *f)
     fprintf(out, ");\n    rt_stop(&call);\n");
     if (vform)
         fprintf(out, "    va_end(ap);\n");
-    fprintf(out, "    int ok = %s;\n    (void)ok;\n", is_void ? "1" : success_test(f));
+    fprintf(out, "    int ok = %s;\n    (void)ok;\n", is_void ? "1" : gen_success_test(f));
     for (unsigned i = 0; i < f->nargs; i++)
         emit_capture(f, i, 1);
     if (!is_void)
@@ -297,8 +248,9 @@ static void emit_wrapper(const rec_func_desc *f)
     for (unsigned i = 0; i < f->nargs; i++)
         emit_convert(f, i);
     emit_ret_convert(f);
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_is_handle(f->args[0].kind))
-        fprintf(out, "    if (ok)\n        rt_handle_forget(REC_KIND_%s, call.raw[0]);\n", rec_kind_name(f->args[0].kind));
+    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_is_handle(f->args[REC_ARG_SUBJECT].kind))
+        fprintf(out, "    if (ok)\n        rt_handle_forget(REC_KIND_%s, call.raw[%u]);\n",
+                rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
     fprintf(out, "#ifdef RT_AFTER_%s\n    RT_AFTER_%s;\n#endif\n", f->name, f->name);
     fprintf(out, "    rt_commit(&call);\n#undef REAL\n%s}\n", is_void ? "" : "    return ret;\n");
 }
@@ -322,13 +274,13 @@ static void write_shim(const char *dir)
         if (f->layer != REC_LAYER_HDF5)
             continue;
         fprintf(out, "\nextern %s __real_%s(", f->ret_ctype, f->name);
-        print_params(f, 0, 0);
+        gen_print_params(out, f, 0);
         fprintf(out, ");\n%s __wrap_%s(", f->ret_ctype, f->name);
-        print_params(f, 1, 0);
+        gen_print_params(out, f, GEN_PARAM_NAMES);
         fprintf(out, ");\n%s __wrap_%s(", f->ret_ctype, f->name);
-        print_params(f, 1, 0);
+        gen_print_params(out, f, GEN_PARAM_NAMES);
         fprintf(out, ")\n{\n    static %s (*target)(", f->ret_ctype);
-        print_params(f, 0, 0);
+        gen_print_params(out, f, 0);
         fprintf(out, ");\n    if (!target)\n        target = shim_target(\"%s\", (void *)__real_%s);\n    %starget(",
                 f->name, f->name, strcmp(f->ret_ctype, "void") ? "return " : "");
         print_call_args(f, NULL);
@@ -371,13 +323,17 @@ int main(int argc, char **argv)
         }
         fprintf(out, "/* Generated by gen_wrappers from the function table: do not edit. */\n"
                      "#include \"wrapper_prelude.h\"\n");
-        unsigned n = 0;
+        unsigned n = 0, n4 = 0; /* the MPI-4 twins exist only where MPI_VERSION >= 4 */
         for (size_t i = 0; i < rec_function_count; i++)
             if (rec_functions[i].layer == layer) {
-                emit_wrapper(&rec_functions[i]);
-                n++;
+                const rec_func_desc *f = &rec_functions[i];
+                fprintf(out, "%s", gen_guard_begin(f));
+                emit_wrapper(f);
+                fprintf(out, "%s", gen_guard_end(f));
+                *(*gen_guard_begin(f) ? &n4 : &n) += 1;
             }
-        fprintf(out, "\nconst unsigned rt_wrapper_count_%u = %u;\n", layer, n);
+        fprintf(out, "\nconst unsigned rt_wrapper_count_%u = %u\n#if MPI_VERSION >= 4\n    + %u\n#endif\n    ;\n",
+                layer, n, n4);
         if (fclose(out) != 0) {
             perror(path);
             return 1;

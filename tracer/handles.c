@@ -145,7 +145,9 @@ static void load_known(int hdf5)
 #define H(kind, id, expr)                                                 \
     if (is_hdf5_kind(REC_KIND_##kind) == hdf5)                          \
         add_known(REC_KIND_##kind, (uint64_t)(uintptr_t)(expr), id);
+#define T(kind, id, expr, size, extent) H(kind, id, expr)
 #include "handles.def"
+#undef T
 #undef H
 }
 
@@ -185,7 +187,7 @@ static int classify_fd(int fd)
 {
     static int (*real_fstat)(int, struct stat *);
     if (!real_fstat)
-        real_fstat = rt_resolve("fstat");
+        real_fstat = rt_resolve("fstat"); /* the C library's, never the wrapper */
     struct stat st;
     int saved = errno;
     int rc = real_fstat(fd, &st);

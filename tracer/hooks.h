@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 
+#include "rec_function_ids.h" /* REC_ARG_<function>_<argument> */
 #include "runtime.h"
 
 #define RT_AFTER_MPI_Init rt_after_mpi_init(ok)
@@ -21,9 +22,9 @@ static inline int rt_fcntl_arg_is_int(int cmd)
 #define RT_AFTER_fcntl                                                                                        \
     do {                                                                                                      \
         if (!rt_fcntl_arg_is_int(cmd))                                                                        \
-            r->args[2].i = 0;                                                                                 \
-        else /* the int was read as a long: keep its 32 bits */                                          \
-            r->args[2].i = (int)r->args[2].i;                                                            \
+            r->args[REC_ARG_fcntl_arg].i = 0;                                                                 \
+        else /* the int was read as a long: keep its 32 bits */                                               \
+            r->args[REC_ARG_fcntl_arg].i = (int)r->args[REC_ARG_fcntl_arg].i;                                 \
     } while (0)
 
 #endif

@@ -183,7 +183,7 @@ static inline int dset_ndims(hid_t dset)
 }
 
 /* Bytes an MPI-IO access moves: count x the datatype's size. */
-static inline MPI_Count rt_mpi_bytes(int count, MPI_Datatype type)
+static inline MPI_Count rt_mpi_bytes(MPI_Count count, MPI_Datatype type)
 {
     int size = 0;
     if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)

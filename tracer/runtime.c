@@ -314,6 +314,9 @@ static void on_fork_child(void)
 
 __attribute__((constructor)) static void rt_start_tracing(void)
 {
+    /* The tracer's own files go through the C library's functions by name,
+     * never through its wrappers (these four names are C symbols here, not
+     * table lookups). */
     real_open = rt_resolve("open");
     real_write = rt_resolve("write");
     real_close = rt_resolve("close");

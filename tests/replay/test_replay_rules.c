@@ -1,7 +1,6 @@
-/* Units of the replayer's safety rules: the re-rooting rule (shared with
- * generated kernels and recorder-diff, so it must stay exactly this), the
- * symlink guard, mkdir -p inside the prefix, and which calls create their
- * paths. */
+/* Units of the replayer's own file system rules: the symlink guard, mkdir
+ * -p inside the prefix, pre-created inputs' sizes. (The re-rooting rule
+ * itself is the facts library's: tests/facts.) */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
@@ -10,71 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <hdf5.h>
-#include <mpi.h>
-
-#include "creation.h"
 #include "fs.h"
 #include "rk_test.h"
-
-static const char *norm(const char *in, int clamp, int *rc)
-{
-    static char out[PATH_MAX];
-    *rc = rp_norm(in, out, sizeof out, clamp);
-    return out;
-}
-
-#define NORM_IS(in, want)                                                                                    \
-    do {                                                                                                     \
-        int rc_;                                                                                             \
-        CU_ASSERT_STRING_EQUAL(norm(in, 1, &rc_), want);                                                     \
-        CU_ASSERT_EQUAL(rc_, 0);                                                                             \
-    } while (0)
-
-RK_TEST(replay_rules, absolute_and_relative_paths_go_under_the_root)
-{
-    NORM_IS("/a/b/c", "/a/b/c");
-    NORM_IS("x/y", "/x/y");
-    NORM_IS("a//b/", "/a/b");
-    NORM_IS("", "/");
-    NORM_IS(".", "/");
-    NORM_IS("/", "/");
-}
-
-RK_TEST(replay_rules, dot_dot_is_lexical_and_clamped_at_the_root)
-{
-    NORM_IS("/a/./b/../c", "/a/c");
-    NORM_IS("../../etc/passwd", "/etc/passwd");
-    NORM_IS("/..", "/");
-    NORM_IS("/a/../../../b/..", "/");
-    NORM_IS("a/b/../../../../c", "/c");
-    int rc;
-    norm("/a/../../b", 0, &rc);
-    CU_ASSERT_EQUAL(rc, 1); /* without clamping, climbing out is reported */
-    norm("/a/b/../c", 0, &rc);
-    CU_ASSERT_EQUAL(rc, 0);
-}
-
-RK_TEST(replay_rules, reroot_prefixes_the_normalized_path)
-{
-    char out[PATH_MAX];
-    CU_ASSERT_EQUAL(rp_reroot("/p/q", "/a/b", out, sizeof out), 0);
-    CU_ASSERT_STRING_EQUAL(out, "/p/q/a/b");
-    CU_ASSERT_EQUAL(rp_reroot("/p/q", "/", out, sizeof out), 0);
-    CU_ASSERT_STRING_EQUAL(out, "/p/q");
-    CU_ASSERT_EQUAL(rp_reroot("/p", "/a", out, 3), -1);
-}
-
-RK_TEST(replay_rules, device_proc_and_sys_paths_are_recognized)
-{
-    CU_ASSERT(rp_is_system("/dev"));
-    CU_ASSERT(rp_is_system("/dev/null"));
-    CU_ASSERT(rp_is_system("/proc/self/fd/1"));
-    CU_ASSERT(rp_is_system("/sys/kernel"));
-    CU_ASSERT(!rp_is_system("/devices"));
-    CU_ASSERT(!rp_is_system("/a/dev/null"));
-    CU_ASSERT(!rp_is_system("/processes"));
-}
 
 static void path_in(char *out, size_t cap, const char *root, const char *rel)
 {
@@ -142,38 +78,4 @@ RK_TEST(replay_rules, sys_make_file_sets_the_size)
     CU_ASSERT_EQUAL(rp_sys_make_file(f, 10), 0);
     CU_ASSERT_EQUAL(stat(f, &st), 0);
     CU_ASSERT_EQUAL(st.st_size, 10);
-}
-
-static int creates(const char *func, unsigned arg, int64_t a0, int64_t a1, int64_t a2, const char *mode)
-{
-    const rec_func_desc *f = rec_function_by_name(func);
-    int64_t ints[REC_MAX_ARGS] = {a0, a1, a2};
-    const char *strs[REC_MAX_ARGS] = {0};
-    for (unsigned k = 0; k < f->nargs; k++)
-        if (f->args[k].kind == REC_KIND_STDIO_MODE)
-            strs[k] = mode;
-    return rp_arg_creates(f, arg, ints, strs);
-}
-
-RK_TEST(replay_rules, which_calls_create_their_paths)
-{
-    CU_ASSERT(creates("open", 0, 64, O_WRONLY | O_CREAT | O_TRUNC, 0644, NULL));
-    CU_ASSERT(!creates("open", 0, 64, O_RDONLY, 0, NULL));
-    CU_ASSERT(creates("openat", 1, 3, 64, O_CREAT, NULL));
-    CU_ASSERT(creates("creat", 0, 64, 0644, 0, NULL));
-    CU_ASSERT(creates("fopen", 0, 64, 0, 0, "w"));
-    CU_ASSERT(creates("fopen", 0, 64, 0, 0, "a+"));
-    CU_ASSERT(!creates("fopen", 0, 64, 0, 0, "r+"));
-    CU_ASSERT(creates("mkdir", 0, 64, 0755, 0, NULL));
-    CU_ASSERT(!creates("stat", 0, 64, 0, 0, NULL));
-    CU_ASSERT(!creates("rename", 0, 64, 65, 0, NULL));
-    CU_ASSERT(creates("rename", 1, 64, 65, 0, NULL));
-    CU_ASSERT(creates("symlink", 1, 64, 65, 0, NULL));
-    CU_ASSERT(creates("MPI_File_open", 1, 1, 64, MPI_MODE_CREATE | MPI_MODE_WRONLY, NULL));
-    CU_ASSERT(!creates("MPI_File_open", 1, 1, 64, MPI_MODE_RDONLY, NULL));
-    CU_ASSERT(creates("H5Fcreate", 0, 64, H5F_ACC_TRUNC, 0, NULL));
-    CU_ASSERT(!creates("H5Fopen", 0, 64, H5F_ACC_RDONLY, 0, NULL));
-    CU_ASSERT(rp_names_no_file(rec_function_by_name("symlink"), 0));
-    CU_ASSERT(!rp_names_no_file(rec_function_by_name("symlink"), 1));
-    CU_ASSERT(rp_names_no_file(rec_function_by_name("H5Lcreate_external"), 0));
 }

@@ -9,26 +9,26 @@
 /* The four functions of paper 001 Fig. 5, with the arguments the paper
  * records (addresses included), and no return value, so a record's fields
  * are exactly the paper's arguments. */
-static const rec_arg_desc comm_rank_args[] = {{"comm", "MPI_Comm", REC_KIND_INT, 0, ""},
-                                              {"rank", "int *", REC_KIND_INT, 0, ""}};
+static const rec_arg_desc comm_rank_args[] = {{"comm", "MPI_Comm", REC_KIND_INT, 0, "", 0},
+                                              {"rank", "int *", REC_KIND_INT, 0, "", 0}};
 static const rec_arg_desc allreduce_args[] = {
-    {"sendbuf", "const void *", REC_KIND_INT, 0, ""}, {"recvbuf", "void *", REC_KIND_INT, 0, ""},
-    {"count", "int", REC_KIND_INT, 0, ""},            {"datatype", "MPI_Datatype", REC_KIND_INT, 0, ""},
-    {"op", "MPI_Op", REC_KIND_INT, 0, ""},            {"comm", "MPI_Comm", REC_KIND_INT, 0, ""}};
+    {"sendbuf", "const void *", REC_KIND_INT, 0, "", 0}, {"recvbuf", "void *", REC_KIND_INT, 0, "", 0},
+    {"count", "int", REC_KIND_INT, 0, "", 0},            {"datatype", "MPI_Datatype", REC_KIND_INT, 0, "", 0},
+    {"op", "MPI_Op", REC_KIND_INT, 0, "", 0},            {"comm", "MPI_Comm", REC_KIND_INT, 0, "", 0}};
 static const rec_arg_desc write_at_args[] = {
-    {"fh", "MPI_File", REC_KIND_INT, 0, ""},    {"offset", "MPI_Offset", REC_KIND_INT, 0, ""},
-    {"buf", "const void *", REC_KIND_INT, 0, ""}, {"count", "int", REC_KIND_INT, 0, ""},
-    {"datatype", "MPI_Datatype", REC_KIND_INT, 0, ""}, {"status", "MPI_Status *", REC_KIND_INT, 0, ""}};
-static const rec_arg_desc pwrite_args[] = {{"path", "const char *", REC_KIND_PATH, 0, ""},
-                                           {"buf", "const void *", REC_KIND_INT, 0, ""},
-                                           {"count", "size_t", REC_KIND_INT, 0, ""},
-                                           {"offset", "off_t", REC_KIND_INT, 0, ""}};
+    {"fh", "MPI_File", REC_KIND_INT, 0, "", 0},    {"offset", "MPI_Offset", REC_KIND_INT, 0, "", 0},
+    {"buf", "const void *", REC_KIND_INT, 0, "", 0}, {"count", "int", REC_KIND_INT, 0, "", 0},
+    {"datatype", "MPI_Datatype", REC_KIND_INT, 0, "", 0}, {"status", "MPI_Status *", REC_KIND_INT, 0, "", 0}};
+static const rec_arg_desc pwrite_args[] = {{"path", "const char *", REC_KIND_PATH, 0, "", 0},
+                                           {"buf", "const void *", REC_KIND_INT, 0, "", 0},
+                                           {"count", "size_t", REC_KIND_INT, 0, "", 0},
+                                           {"offset", "off_t", REC_KIND_INT, 0, "", 0}};
 enum { COMM_RANK = 100, ALLREDUCE = 116, WRITE_AT = 92, PWRITE = 11 };
 static const rec_func_desc paper_funcs[] = {
-    {COMM_RANK, REC_LAYER_MPI, REC_KIND_NONE, 0, 2, 0, "MPI_Comm_rank", "void", comm_rank_args},
-    {ALLREDUCE, REC_LAYER_MPI, REC_KIND_NONE, 0, 6, 0, "MPI_Allreduce", "void", allreduce_args},
-    {WRITE_AT, REC_LAYER_MPIIO, REC_KIND_NONE, 0, 6, 0, "MPI_File_write_at", "void", write_at_args},
-    {PWRITE, REC_LAYER_POSIX, REC_KIND_NONE, 0, 4, 0, "pwrite", "void", pwrite_args},
+    {COMM_RANK, REC_LAYER_MPI, REC_KIND_NONE, 0, 2, 0, "MPI_Comm_rank", "void", comm_rank_args, 0, 0, 0},
+    {ALLREDUCE, REC_LAYER_MPI, REC_KIND_NONE, 0, 6, 0, "MPI_Allreduce", "void", allreduce_args, 0, 0, 0},
+    {WRITE_AT, REC_LAYER_MPIIO, REC_KIND_NONE, 0, 6, 0, "MPI_File_write_at", "void", write_at_args, 0, 0, 0},
+    {PWRITE, REC_LAYER_POSIX, REC_KIND_NONE, 0, 4, 0, "pwrite", "void", pwrite_args, 0, 0, 0},
 };
 
 static rec_record make(unsigned func, uint64_t tstart, uint64_t tend, int n, const int64_t *v)
@@ -211,8 +211,8 @@ RK_TEST(codec, more_than_seven_fields)
 {
     rec_arg_desc many[12];
     for (int i = 0; i < 12; i++)
-        many[i] = (rec_arg_desc){"a", "long", REC_KIND_INT, 0, ""};
-    rec_func_desc f = {5, REC_LAYER_POSIX, REC_KIND_INT, REC_FAIL_NEG1, 12, 0, "wide", "long", many};
+        many[i] = (rec_arg_desc){"a", "long", REC_KIND_INT, 0, "", 0};
+    rec_func_desc f = {5, REC_LAYER_POSIX, REC_KIND_INT, REC_FAIL_NEG1, 12, 0, "wide", "long", many, 0, 0, 0};
     rec_error err;
     rec_table *table = rec_table_new(&f, 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);

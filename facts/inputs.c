@@ -1,0 +1,316 @@
+/* inputs.c: what existed before the traced run (see rf_inputs_new). The
+ * code generator's setup step and the replayer's pre-creation both come
+ * from this one scan of the top-level calls. */
+#define _GNU_SOURCE
+#include "recorder_facts.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+enum { KEY_MAX = 4096 };
+
+/* A size the trace shows for a path, and when. */
+typedef struct evidence {
+    double t;
+    int64_t size;
+} evidence;
+
+typedef struct pinfo {
+    UT_hash_handle hh;
+    double first_access, first_create;
+    int is_dir, hdf5, has_child;
+    int linked, under_link; /* made by symlink(); below such a path */
+    evidence *ev;           /* per rank, only sizes larger than the rank's last */
+    size_t nev, capev;
+    uint32_t ev_rank;
+    int64_t ev_rank_max;
+    char key[];
+} pinfo;
+
+typedef struct hkey {
+    uint32_t rank, space;
+    int64_t id;
+} hkey;
+
+/* A file handle of a rank: the path it was opened as, and its position. */
+typedef struct hinfo {
+    UT_hash_handle hh;
+    hkey k;
+    pinfo *p;
+    int64_t pos;
+} hinfo;
+
+struct rf_inputs {
+    unsigned flags;
+    pinfo *paths;
+    hinfo *handles;
+    rf_args args[REC_FUNCTION_ID_LIMIT];
+    const rec_func_desc *planned[REC_FUNCTION_ID_LIMIT];
+};
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (!p) {
+        fprintf(stderr, "recorder: out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+rf_inputs *rf_inputs_new(unsigned flags)
+{
+    rf_inputs *s = xcalloc(1, sizeof *s);
+    s->flags = flags;
+    return s;
+}
+
+static pinfo *path_info(rf_inputs *s, const char *key)
+{
+    pinfo *p = NULL;
+    HASH_FIND_STR(s->paths, key, p);
+    if (p)
+        return p;
+    size_t n = strlen(key) + 1;
+    p = xcalloc(1, sizeof *p + n);
+    memcpy(p->key, key, n);
+    p->first_access = p->first_create = INFINITY;
+    p->ev_rank = UINT32_MAX;
+    HASH_ADD_STR(s->paths, key, p);
+    return p;
+}
+
+/* Only a size larger than any the rank showed before can raise the
+ * largest one before the path's creation (the rank's calls come in order). */
+static void add_size(pinfo *p, uint32_t rank, double t, int64_t size)
+{
+    if (!p || size < 0)
+        return;
+    if (p->ev_rank != rank) {
+        p->ev_rank = rank;
+        p->ev_rank_max = -1;
+    }
+    if (size <= p->ev_rank_max)
+        return;
+    p->ev_rank_max = size;
+    if (p->nev == p->capev) {
+        p->capev = p->capev ? 2 * p->capev : 4;
+        p->ev = realloc(p->ev, p->capev * sizeof *p->ev);
+        if (!p->ev) {
+            fprintf(stderr, "recorder: out of memory\n");
+            abort();
+        }
+    }
+    p->ev[p->nev++] = (evidence){t, size};
+}
+
+static hinfo *handle_info(rf_inputs *s, uint32_t rank, unsigned kind, int64_t id, int create)
+{
+    hkey k;
+    memset(&k, 0, sizeof k);
+    k.rank = rank;
+    k.space = rec_kind_handle_space(kind);
+    k.id = id;
+    hinfo *h = NULL;
+    HASH_FIND(hh, s->handles, &k, sizeof k, h);
+    if (h || !create)
+        return h;
+    h = xcalloc(1, sizeof *h);
+    h->k = k;
+    HASH_ADD(hh, s->handles, k, sizeof h->k, h);
+    return h;
+}
+
+/* Every directory above key existed by time t. */
+static void ancestors_exist(rf_inputs *s, const char *key, double t)
+{
+    char dir[KEY_MAX];
+    snprintf(dir, sizeof dir, "%s", key);
+    for (char *slash = strrchr(dir, '/'); slash && slash != dir; slash = strrchr(dir, '/')) {
+        *slash = 0;
+        pinfo *p = path_info(s, dir);
+        p->is_dir = 1;
+        if (t < p->first_access)
+            p->first_access = t;
+    }
+}
+
+static const rf_args *args_of(rf_inputs *s, const rec_func_desc *f)
+{
+    if (f->id >= REC_FUNCTION_ID_LIMIT) {
+        static __thread rf_args scratch;
+        rf_args_of(f, &scratch);
+        return &scratch;
+    }
+    if (s->planned[f->id] != f) {
+        rf_args_of(f, &s->args[f->id]);
+        s->planned[f->id] = f;
+    }
+    return &s->args[f->id];
+}
+
+/* Positions and sizes through the file handle a successful call acts on. */
+static void track_handle(const rec_func_desc *f, const rf_args *a, const rec_record *r, uint32_t rank,
+                         hinfo *h, double t)
+{
+    if (a->stat >= 0)
+        add_size(h->p, rank, t, r->args[a->stat].i);
+    if (f->roles & REC_ROLE_REPORTS_SIZE) {
+        int k = rec_arg_with_kind(f, REC_KIND_OFFSET, REC_ARG_OUT);
+        if (k >= 0)
+            add_size(h->p, rank, t, r->args[k].i);
+    }
+    if (!(f->flags & REC_FN_DATA)) {
+        /* POSIX positions only: an MPI-IO position counts etypes of a view */
+        if (f->roles & REC_ROLE_TELLS_POSITION)
+            h->pos = r->ret.i;
+        else if (f->roles & REC_ROLE_REWINDS)
+            h->pos = 0;
+        else if ((f->roles & REC_ROLE_SEEKS) && a->whence >= 0 && f->args[a->whence].kind == REC_KIND_WHENCE &&
+                 a->offset >= 0 && r->args[a->whence].i == SEEK_SET)
+            h->pos = r->args[a->offset].i;
+        return;
+    }
+    int64_t bytes = rf_bytes_moved(f, a, r);
+    if (f->ret_kind == REC_KIND_SIZE && f->fail == REC_FAIL_EOF && a->derived < 0)
+        bytes = bytes > 0; /* fgetc, fputc: one byte, none at EOF */
+    if (bytes < 0)
+        return;
+    int64_t offset = a->offset >= 0 ? r->args[a->offset].i : -1;
+    int64_t end = (offset >= 0 ? offset : h->pos) + bytes;
+    if (offset < 0)
+        h->pos = end;
+    if (f->flags & REC_FN_READ)
+        add_size(h->p, rank, t, end);
+}
+
+void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, uint32_t rank, double t,
+                   const char *const *paths)
+{
+    const rf_args *a = args_of(s, f);
+    int ok = rf_succeeded(f, r);
+    pinfo *first = NULL;
+    for (unsigned k = 0; k < f->nargs && k < REC_MAX_ARGS; k++) {
+        if (f->args[k].kind != REC_KIND_PATH || !paths[k] || rf_path_names_no_file(f, k))
+            continue;
+        char key[KEY_MAX];
+        if (rf_path_normalize(paths[k], key, sizeof key, RF_PATH_ROOTED) != 0 || rf_path_is_system(key))
+            continue;
+        pinfo *p = path_info(s, key);
+        if (!first)
+            first = p;
+        int creating = rf_record_creates(f, r, k);
+        int existed = !ok && creating && r->err == EEXIST;
+        if (ok && creating) {
+            if (rec_arg_with_role(f, REC_AROLE_LINK_TARGET) >= 0)
+                p->linked = 1;
+            if (t < p->first_create)
+                p->first_create = t;
+        } else if (ok || existed) {
+            if (t < p->first_access)
+                p->first_access = t;
+            if (existed && (f->roles & REC_ROLE_MAKES_DIR))
+                p->is_dir = 1;
+        }
+        if (ok && (f->roles & REC_ROLE_OPENS_DIR))
+            p->is_dir = 1;
+        if (ok && f->layer == REC_LAYER_HDF5 && !creating)
+            p->hdf5 = 1;
+        if (ok && a->stat >= 0)
+            add_size(p, rank, t, r->args[a->stat].i);
+        if ((ok || existed) && (s->flags & RF_INPUTS_ANCESTORS))
+            ancestors_exist(s, key, t);
+    }
+    hinfo *h = a->handle >= 0 ? handle_info(s, rank, f->args[a->handle].kind, r->args[a->handle].i, 0) : NULL;
+    /* Handles opened on a path (or duplicated from one) carry it along. */
+    pinfo *origin = first ? first : h ? h->p : NULL;
+    if (!ok)
+        return;
+    if ((f->flags & REC_FN_CREATES) && origin) {
+        if (f->ret_kind == REC_KIND_FD || f->ret_kind == REC_KIND_FILE_STREAM) {
+            hinfo *n = handle_info(s, rank, f->ret_kind, r->ret.i, 1);
+            n->p = origin;
+            n->pos = 0;
+        }
+        for (unsigned k = 0; k < f->nargs; k++)
+            if (f->args[k].kind == REC_KIND_MPI_FILE && (f->args[k].flags & REC_ARG_CREATE)) {
+                hinfo *n = handle_info(s, rank, REC_KIND_MPI_FILE, r->args[k].i, 1);
+                n->p = origin;
+                n->pos = 0;
+            }
+    }
+    if (h && h->p)
+        track_handle(f, a, r, rank, h, t);
+}
+
+static int by_key(const pinfo *a, const pinfo *b)
+{
+    return strcmp(a->key, b->key);
+}
+
+size_t rf_inputs_finish(rf_inputs *s, rf_input **out)
+{
+    pinfo *p, *tmp;
+    /* A path with something below it was a directory; what lies below a
+     * link the run made is reached through the link. */
+    HASH_ITER(hh, s->paths, p, tmp)
+    {
+        char dir[KEY_MAX];
+        snprintf(dir, sizeof dir, "%s", p->key);
+        for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
+            slash[slash == dir] = 0; /* "/x" -> "/" */
+            pinfo *q = NULL;
+            HASH_FIND_STR(s->paths, dir, q);
+            if (q) {
+                q->has_child = 1;
+                p->under_link |= q->linked;
+            }
+            if (slash == dir)
+                break;
+        }
+    }
+    HASH_SORT(s->paths, by_key);
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    HASH_ITER(hh, s->paths, p, tmp)
+    {
+        if (p->first_access < p->first_create && !p->under_link && strcmp(p->key, "/") != 0) {
+            int dir = p->is_dir || p->has_child;
+            int64_t size = 0;
+            for (size_t i = 0; i < p->nev; i++)
+                if (p->ev[i].t < p->first_create && p->ev[i].size > size)
+                    size = p->ev[i].size;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                *out = realloc(*out, cap * sizeof **out);
+                if (!*out) {
+                    fprintf(stderr, "recorder: out of memory\n");
+                    abort();
+                }
+            }
+            (*out)[n++] = (rf_input){strdup(p->key), dir, dir ? 0 : size, !dir && p->hdf5};
+        }
+        HASH_DEL(s->paths, p);
+        free(p->ev);
+        free(p);
+    }
+    hinfo *h, *htmp;
+    HASH_ITER(hh, s->handles, h, htmp)
+    {
+        HASH_DEL(s->handles, h);
+        free(h);
+    }
+    free(s);
+    return n;
+}
+
+void rf_inputs_free(rf_input *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(in[i].key);
+    free(in);
+}

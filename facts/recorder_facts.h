@@ -1,0 +1,144 @@
+/* recorder_facts.h: what a recorded call did, worked out from the function
+ * table's kinds and roles alone. One library for the analyses, recorder-diff,
+ * the code generator and the replayer, so that "did it succeed", "how many
+ * bytes did it move", "which path does it create", "what existed before the
+ * run" and "how big is this datatype" have one answer each. Internal: not
+ * installed. */
+#ifndef RECORDER_FACTS_H
+#define RECORDER_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "recorder_format.h"
+
+/* ---- a call's outcome ---- */
+
+/* 1 if a call that returned `ret` succeeded, 0 if it failed, -1 if its
+ * record cannot tell (no return value, or one that signals no failure). A
+ * pointer return is recorded as a handle or path id, -1 when it was NULL. */
+int rf_ret_status(const rec_func_desc *f, int64_t ret);
+/* Whether the call succeeded (an unknown outcome counts as success). */
+static inline int rf_succeeded(const rec_func_desc *f, const rec_record *r)
+{
+    return rf_ret_status(f, r->ret.i) != 0;
+}
+
+/* Where a function keeps what the facts below read, found once per
+ * function from its kinds and roles (-1: none). */
+typedef struct rf_args {
+    int8_t offset;  /* explicit position: OFFSET or MPI_FILE_POS, in */
+    int8_t whence;  /* WHENCE or MPI_WHENCE */
+    int8_t size;    /* SIZE, in (fread's item size, read's count) */
+    int8_t derived; /* the bytes the tracer worked out after the call */
+    int8_t strlen;  /* STRLEN: a string written, recorded as its length */
+    int8_t stat;    /* STATBUF out: the file's size */
+    int8_t handle;  /* the file handle it acts on: FD, FILE_STREAM or MPI_FILE, not created */
+} rf_args;
+void rf_args_of(const rec_func_desc *f, rf_args *out);
+
+/* The bytes a successful data call moved, or -1 if its record does not
+ * say. Reads at the end of a file move 0. */
+int64_t rf_bytes_moved(const rec_func_desc *f, const rf_args *a, const rec_record *r);
+
+/* An MPI call that changes the datatype or info object it acts on and
+ * reports nothing (MPI_Type_commit, MPI_Info_set, MPI_Info_delete). */
+int rf_changes_mpi_object(const rec_func_desc *f);
+
+/* The predefined handles of the console: fds 0-2 and stdin, stdout, stderr. */
+int rf_is_console(unsigned kind, int64_t id);
+/* Whether any FD or FILE_STREAM argument of the call is the console. */
+int rf_on_console(const rec_func_desc *f, const rec_record *r);
+
+/* ---- paths ---- */
+
+/* Whether PATH argument `arg` names no file the call touches (a symbolic
+ * link's target, an external link's file). */
+int rf_path_names_no_file(const rec_func_desc *f, unsigned arg);
+/* Whether PATH argument `arg` is created by the call when it succeeds: its
+ * NEW_PATH argument, or any path of an open whose flags create (O_CREAT,
+ * "w"/"a", MPI_MODE_CREATE, H5F_ACC_TRUNC/EXCL). ints[k] and strs[k] are
+ * argument k's integer and (STDIO_MODE) string values. */
+int rf_path_created(const rec_func_desc *f, unsigned arg, const int64_t *ints, const char *const *strs);
+/* The same, from a record. */
+int rf_record_creates(const rec_func_desc *f, const rec_record *r, unsigned arg);
+
+/* Lexical normal form: no "//", "." or trailing '/'; ".." drops the
+ * component before it. RF_PATH_ROOTED makes the result absolute (a
+ * relative path reads from "/"), and a ".." at "/" stays there
+ * (RF_PATH_ESCAPE_FAILS: returns 1 instead). A relative result keeps
+ * leading ".." components; an empty one is ".". Returns 0, 1 for an escape,
+ * -1 when the result does not fit in cap (out is then cut short). */
+enum { RF_PATH_ROOTED = 1, RF_PATH_ESCAPE_FAILS = 2 };
+int rf_path_normalize(const char *in, char *out, size_t cap, unsigned flags);
+/* prefix + key (a normalized absolute path; "/" is prefix itself). 0, or
+ * -1 when it does not fit. */
+int rf_path_reroot(const char *prefix, const char *key, char *out, size_t cap);
+/* Whether a normalized absolute path is under /dev, /proc or /sys. */
+int rf_path_is_system(const char *key);
+/* The directory part of a path ("/" for "/x", "." for "x"). */
+void rf_path_dirname(const char *path, char *out, size_t cap);
+
+/* ---- what existed before the run ---- */
+
+/* Paths whose first event, in the ranks' common time line, shows them
+ * already there -- a successful call that does not create them, a creation
+ * that failed with EEXIST, or, with RF_INPUTS_ANCESTORS, a path used below
+ * them -- were inputs: directories as directories, files with the largest
+ * size the trace shows for them before anything created them (st_size of a
+ * stat, the end of a read, an MPI-IO file's reported size). What lies below
+ * a symbolic link the run made is reached through the link: no input. */
+enum { RF_INPUTS_ANCESTORS = 1 };
+typedef struct rf_inputs rf_inputs;
+typedef struct rf_input {
+    char *key;    /* normalized, absolute */
+    int is_dir;
+    int64_t size; /* files */
+    int hdf5;     /* a file the HDF5 layer opened: its contents cannot be synthesized */
+} rf_input;
+rf_inputs *rf_inputs_new(unsigned flags);
+/* One top-level call of `rank` at time t. paths[k] is PATH argument k as
+ * recorded (NULL for other arguments); system paths are left out. Calls of
+ * one rank come in order; ranks may interleave. */
+void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, uint32_t rank, double t,
+                   const char *const *paths);
+/* The inputs, sorted by key (*out is malloc'ed, each key too); frees s. */
+size_t rf_inputs_finish(rf_inputs *s, rf_input **out);
+void rf_inputs_free(rf_input *in, size_t n);
+
+/* ---- datatypes and dataspaces ---- */
+
+/* An MPI datatype's layout, as the standard defines it: copies of it tile
+ * `extent` bytes apart from `lb`; its data starts at true_lb. */
+typedef struct rf_type {
+    int64_t size;       /* bytes of data in one element */
+    int64_t lb, extent; /* lower bound and extent (ub = lb + extent) */
+    int64_t true_lb;    /* where its first byte of data lies */
+    uint8_t known;      /* the layout is known (else only a guess) */
+    uint8_t contiguous; /* its data is one block of size bytes at true_lb */
+} rf_type;
+
+/* How a constructor's argument values are read: each consumer keeps
+ * records its own way (a record, a kernel model's per-rank columns). */
+typedef struct rf_values {
+    int64_t (*scalar)(const void *ctx, unsigned arg);
+    /* fills up to cap elements; returns how many the argument holds */
+    size_t (*array)(const void *ctx, unsigned arg, int64_t *out, size_t cap);
+    rf_type (*type)(const void *ctx, int64_t id); /* an MPI datatype made before */
+    const void *ctx;
+} rf_values;
+
+/* A predefined MPI datatype (functions/handles.def); unknown: all zero. */
+rf_type rf_type_predefined(int64_t id);
+/* What an MPI datatype constructor (a TYPE_* shape) makes. */
+rf_type rf_type_construct(const rec_func_desc *f, const rf_values *v);
+
+/* A predefined HDF5 datatype's size in bytes, or -1. */
+int64_t rf_h5_type_size_predefined(int64_t id);
+/* What an HDF5 constructor makes, in its own unit: a dataspace's points
+ * (SPACE_*), a datatype's bytes (TYPE_*_H5); -1 when the arguments do not
+ * tell. size(ctx, kind, id) gives an existing object's (-1 unknown). */
+int64_t rf_h5_construct(const rec_func_desc *f, const rf_values *v,
+                        int64_t (*size)(const void *ctx, unsigned kind, int64_t id));
+
+#endif

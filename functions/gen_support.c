@@ -1,0 +1,128 @@
+/* gen_support.c: see gen_support.h. */
+#include "gen_support.h"
+
+#include <string.h>
+
+int gen_is_pointer(const char *ctype)
+{
+    size_t n = strlen(ctype);
+    return n && ctype[n - 1] == '*';
+}
+
+int gen_is_va_list(const rec_arg_desc *a)
+{
+    return strcmp(a->ctype, "va_list") == 0;
+}
+
+int gen_has_va_list(const rec_func_desc *f)
+{
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (gen_is_va_list(&f->args[i]))
+            return 1;
+    return 0;
+}
+
+int gen_forwards_va_list(const rec_func_desc *f)
+{
+    if (!(f->flags & REC_FN_VARIADIC))
+        return 0;
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (f->args[i].flags & REC_ARG_VA)
+            return 0;
+    return 1;
+}
+
+int gen_is_out_only(const rec_arg_desc *a)
+{
+    return (a->flags & REC_ARG_OUT) && !(a->flags & REC_ARG_IN);
+}
+
+int rec_kind_is_handle(unsigned kind)
+{
+    return rec_kind_handle_space(kind) != REC_SPACE_NONE && rec_kind_class(kind) == REC_CLASS_INT;
+}
+
+int rec_kind_pointer_is_value(unsigned kind)
+{
+    return kind == REC_KIND_FILE_STREAM || kind == REC_KIND_DIR_STREAM || kind == REC_KIND_MAPPING;
+}
+
+int rec_arg_by_pointer(const rec_arg_desc *a)
+{
+    rec_class cls = rec_kind_class(a->kind);
+    if (!gen_is_pointer(a->ctype) || rec_kind_pointer_is_value(a->kind) || cls == REC_CLASS_ARRAY ||
+        cls == REC_CLASS_NONE)
+        return 0;
+    switch (a->kind) {
+    case REC_KIND_PATH:
+    case REC_KIND_STRING:
+    case REC_KIND_STDIO_MODE:
+    case REC_KIND_STRING_OUT:
+    case REC_KIND_STRLEN:
+    case REC_KIND_STATBUF:
+    case REC_KIND_MPI_STATUS:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+void rec_ctype_element(const char *ctype, char *out, size_t cap)
+{
+    const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
+    size_t n = strlen(s);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, s, n);
+    while (n && (out[n - 1] == '*' || out[n - 1] == ' '))
+        n--;
+    out[n] = 0;
+}
+
+void gen_print_params(FILE *out, const rec_func_desc *f, unsigned how)
+{
+    int n = 0;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        const rec_arg_desc *a = &f->args[i];
+        if ((a->flags & (REC_ARG_VA | REC_ARG_DERIVED)) || ((how & GEN_PARAM_ELLIPSIS) && gen_is_va_list(a)))
+            continue;
+        fprintf(out, "%s%s", n++ ? ", " : "", a->ctype);
+        if (how & GEN_PARAM_NAMES)
+            fprintf(out, " %s", a->name);
+    }
+    if (how & GEN_PARAM_VA_LIST)
+        fprintf(out, "%sva_list", n++ ? ", " : "");
+    else if ((f->flags & REC_FN_VARIADIC) || ((how & GEN_PARAM_ELLIPSIS) && gen_has_va_list(f)))
+        fprintf(out, "%s...", n++ ? ", " : "");
+    if (!n)
+        fprintf(out, "void");
+}
+
+const char *gen_success_test(const rec_func_desc *f)
+{
+    int ptr = gen_is_pointer(f->ret_ctype);
+    switch (f->fail) {
+    case REC_FAIL_NEG1:
+        return ptr ? "ret != (void *)-1" : "(long long)ret != -1";
+    case REC_FAIL_NULL:
+        return ptr ? "ret != NULL" : "ret != 0";
+    case REC_FAIL_NEGATIVE:
+        return "ret >= 0";
+    case REC_FAIL_NONZERO:
+        return "ret == 0";
+    case REC_FAIL_EOF:
+        return "ret != EOF";
+    default:
+        return "1";
+    }
+}
+
+const char *gen_guard_begin(const rec_func_desc *f)
+{
+    return (f->roles & REC_ROLE_LARGE_COUNT) ? "#if MPI_VERSION >= 4\n" : "";
+}
+
+const char *gen_guard_end(const rec_func_desc *f)
+{
+    return (f->roles & REC_ROLE_LARGE_COUNT) ? "#endif\n" : "";
+}

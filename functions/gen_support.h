@@ -1,0 +1,51 @@
+/* gen_support.h: what the programs that write C from the function table
+ * share -- gen_functions, the tracer's gen_wrappers, the replayer's
+ * gen_replay and recorder-codegen: how an argument's C value relates to its
+ * recorded value, C parameter lists, a call's success test. Internal: not
+ * installed with recorder_functions.h. */
+#ifndef RECORDER_GEN_SUPPORT_H
+#define RECORDER_GEN_SUPPORT_H
+
+#include <stdio.h>
+
+#include "recorder_functions.h"
+
+/* The C type is a pointer ("... *"). */
+int gen_is_pointer(const char *ctype);
+/* The C type is va_list. */
+int gen_is_va_list(const rec_arg_desc *a);
+/* Some argument is a va_list (vfprintf). */
+int gen_has_va_list(const rec_func_desc *f);
+/* A variadic function without VA arguments (fprintf): it forwards its "..."
+ * to its v-form. */
+int gen_forwards_va_list(const rec_func_desc *f);
+/* Written by the call only. */
+int gen_is_out_only(const rec_arg_desc *a);
+
+/* A single handle (not an array of them). */
+int rec_kind_is_handle(unsigned kind);
+/* The C value is itself the handle pointer (FILE *, DIR *, a mapping). */
+int rec_kind_pointer_is_value(unsigned kind);
+/* The argument is a pointer whose pointee is the recorded value (int *size,
+ * MPI_Comm *newcomm; not strings, buffers, arrays or FILE *). */
+int rec_arg_by_pointer(const rec_arg_desc *a);
+/* The element type of a pointer type: "const hsize_t *" -> "hsize_t". */
+void rec_ctype_element(const char *ctype, char *out, size_t cap);
+
+/* The C parameter list of f: its arguments but the VA and DERIVED ones,
+ * then "..." for a variadic function, "void" for none. */
+enum {
+    GEN_PARAM_NAMES = 1,        /* "int fd" rather than "int" */
+    GEN_PARAM_VA_LIST = 2,      /* the v-form of a variadic function: ", va_list" instead of "..." */
+    GEN_PARAM_ELLIPSIS = 4      /* a va_list argument becomes "..." (a variadic stand-in) */
+};
+void gen_print_params(FILE *out, const rec_func_desc *f, unsigned how);
+/* Generated code for f sits between these: "#if MPI_VERSION >= 4" and
+ * "#endif" for the MPI-4 large-count twins, which older MPIs do not have;
+ * "" for every other function. */
+const char *gen_guard_begin(const rec_func_desc *f);
+const char *gen_guard_end(const rec_func_desc *f);
+/* A C expression in `ret` that is true when the call succeeded. */
+const char *gen_success_test(const rec_func_desc *f);
+
+#endif
