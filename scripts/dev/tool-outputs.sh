@@ -37,6 +37,17 @@ export SCRATCH=${SCRATCH:-/tmp/tool-outputs.scratch}
 export BUILD CORPUS OUT REPLAY=${REPLAY:-1}
 export MPIRUN=${MPIRUN:-mpirun.mpich}
 
+# TOOLS (default: all) names the steps to run, e.g. "kernel kernel-noloops
+# elastic": text info merged-text summary summary-csv summary-top overlap
+# overlap-all layers report export merge kernel kernel-noloops diff elastic
+# replay.
+wanted() {
+  [ -z "${TOOLS:-}" ] && return 0
+  case " $TOOLS " in *" ${1%%-*} "* | *" $1 "*) return 0 ;; esac
+  return 1
+}
+export -f wanted
+
 # Outputs over 256 KiB are kept as their size and checksum.
 shrink() {
   local size
@@ -57,6 +68,7 @@ one_trace() {
   run() { # run NAME CMD...: stdout, stderr and status of CMD under o/NAME
     local name=$1
     shift
+    wanted "$name" || return 0
     (cd "$s" && "$@" >"$o/$name.out" 2>"$o/$name.err")
     echo $? >"$o/$name.rc"
     shrink "$o/$name.out"
@@ -92,7 +104,7 @@ one_trace() {
   done
   local np
   np=$("$A/recorder2text" --info "$t" 2>/dev/null | awk '/^ranks:/ {print $2; exit}')
-  if [ "$REPLAY" != 0 ] && [ -n "$np" ]; then
+  if [ "$REPLAY" != 0 ] && [ -n "$np" ] && wanted replay; then
     if [ "$np" -ge 1 ] && [ "$np" -le 16 ]; then
       rm -rf "$s/replay"
       (cd "$s" && timeout 120 "$MPIRUN" -np "$np" -genv LD_PRELOAD "$BUILD/tests/support/liboversubscribe.so" \
@@ -122,7 +134,7 @@ elastic() {
   local d=$1 key=${1//\//__}
   local set=()
   for n in 2 4 8 16; do [ -f "$CORPUS/$d/t$n/recorder.meta" ] && set+=("$CORPUS/$d/t$n"); done
-  [ ${#set[@]} -ge 3 ] || return 0
+  [ ${#set[@]} -ge 3 ] && wanted elastic || return 0
   mkdir -p "$OUT/elastic__$key"
   "$BUILD/codegen/recorder-codegen" --elastic "${set[@]}" >"$OUT/elastic__$key/kernel.out" 2>"$OUT/elastic__$key/kernel.err"
   echo $? >"$OUT/elastic__$key/kernel.rc"
