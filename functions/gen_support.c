@@ -1,6 +1,8 @@
 /* gen_support.c: see gen_support.h. */
 #include "gen_support.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int gen_is_pointer(const char *ctype)
@@ -125,4 +127,37 @@ const char *gen_guard_begin(const rec_func_desc *f)
 const char *gen_guard_end(const rec_func_desc *f)
 {
     return (f->roles & REC_ROLE_LARGE_COUNT) ? "#endif\n" : "";
+}
+
+FILE *gen_create(const char *generator, const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        fprintf(stderr, "%s: %s: %s\n", generator, path, strerror(errno));
+        exit(1);
+    }
+    return out;
+}
+
+void gen_close(const char *generator, FILE *out, const char *dir, const char *name)
+{
+    if (fclose(out) != 0) {
+        fprintf(stderr, "%s: %s/%s: %s\n", generator, dir, name, strerror(errno));
+        exit(1);
+    }
+}
+
+const char *gen_layer_part(unsigned layer)
+{
+    static const char *const parts[REC_LAYER_COUNT] = {"posix", "mpi", "mpiio", "hdf5"};
+    return layer < REC_LAYER_COUNT ? parts[layer] : "all";
+}
+
+void gen_write_wrap_options(FILE *out, unsigned layer)
+{
+    for (size_t i = 0; i < rec_function_count; i++)
+        if (layer == REC_LAYER_COUNT || rec_functions[i].layer == layer)
+            fprintf(out, "-Wl,--wrap=%s\n", rec_functions[i].name);
 }

@@ -48,4 +48,13 @@ const char *gen_guard_end(const rec_func_desc *f);
 /* A C expression in `ret` that is true when the call succeeded. */
 const char *gen_success_test(const rec_func_desc *f);
 
+/* Opens dir/name for writing; on failure prints "generator: dir/name:
+ * reason" and exits 1. gen_close closes it the same way. */
+FILE *gen_create(const char *generator, const char *dir, const char *name);
+void gen_close(const char *generator, FILE *out, const char *dir, const char *name);
+/* The per-layer part of generated file names: "posix", "mpi", "mpiio", "hdf5". */
+const char *gen_layer_part(unsigned layer);
+/* "-Wl,--wrap=NAME" lines for the functions of a layer (REC_LAYER_COUNT: all). */
+void gen_write_wrap_options(FILE *out, unsigned layer);
+
 #endif

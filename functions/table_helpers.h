@@ -1,0 +1,107 @@
+/* table_helpers.h: the helpers the table's length and DERIVED expressions
+ * name (comm_size(comm), space_ndims(space_id), dset_ndims(dset_id),
+ * rt_mpi_bytes(count, datatype), rt_h5d_bytes(...), rt_h5a_bytes(...)).
+ * Included by the code that evaluates those expressions -- the tracer's
+ * wrappers and the replayer's dispatch -- each of which reaches MPI through
+ * PMPI_ and says how it reaches HDF5 (REC_H5(Sclose) -> H5Sclose or a
+ * private table's Sclose) so that evaluating them is never traced. Static:
+ * never exported, so they cannot clash with an application's symbols. */
+#ifndef RECORDER_TABLE_HELPERS_H
+#define RECORDER_TABLE_HELPERS_H
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#ifndef REC_H5
+#define REC_H5(fn) H5##fn
+#endif
+
+static inline int comm_size(MPI_Comm comm)
+{
+    int n = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
+/* Invalid ids and H5S_ALL give 0, never an HDF5 error message. */
+static inline int space_ndims(hid_t space)
+{
+    if (space <= 0 || REC_H5(Iis_valid)(space) <= 0)
+        return 0;
+    int n = REC_H5(Sget_simple_extent_ndims)(space);
+    return n < 0 ? 0 : n;
+}
+
+static inline int dset_ndims(hid_t dset)
+{
+    if (dset <= 0 || REC_H5(Iis_valid)(dset) <= 0)
+        return 0;
+    hid_t space = REC_H5(Dget_space)(dset);
+    if (space < 0)
+        return 0;
+    int n = REC_H5(Sget_simple_extent_ndims)(space);
+    REC_H5(Sclose)(space);
+    return n < 0 ? 0 : n;
+}
+
+/* Bytes an MPI-IO access moves: count x the datatype's size. */
+static inline MPI_Count rt_mpi_bytes(MPI_Count count, MPI_Datatype type)
+{
+    int size = 0;
+    if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+        return -1;
+    return count * size;
+}
+
+static inline hssize_t rec_select_npoints(hid_t space)
+{
+    return space > 0 ? REC_H5(Sget_select_npoints)(space) : -1;
+}
+
+/* Invalid ids give -1; H5E_BEGIN_TRY keeps HDF5 from printing its error
+ * stack for them, which the application would otherwise see on stderr. */
+/* Bytes an H5Dwrite/H5Dread moves: selected elements x the memory type's size. */
+static inline hssize_t rt_h5d_bytes(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space)
+{
+    hssize_t n = -1;
+    size_t size = 0;
+    if (mem_type <= 0)
+        return -1;
+    H5E_BEGIN_TRY
+    {
+        n = mem_space != H5S_ALL ? rec_select_npoints(mem_space) : -1;
+        if (n < 0 && file_space != H5S_ALL)
+            n = rec_select_npoints(file_space);
+        if (n < 0 && dset > 0) {
+            hid_t space = REC_H5(Dget_space)(dset);
+            n = rec_select_npoints(space);
+            if (space >= 0)
+                REC_H5(Sclose)(space);
+        }
+        size = REC_H5(Tget_size)(mem_type);
+    }
+    H5E_END_TRY
+    return n < 0 || !size ? -1 : n * (hssize_t)size;
+}
+
+/* Bytes an H5Awrite/H5Aread moves: the attribute's elements x the type's size. */
+static inline hssize_t rt_h5a_bytes(hid_t attr, hid_t type)
+{
+    hssize_t n = -1;
+    size_t size = 0;
+    if (attr <= 0 || type <= 0)
+        return -1;
+    H5E_BEGIN_TRY
+    {
+        hid_t space = REC_H5(Aget_space)(attr);
+        n = rec_select_npoints(space);
+        if (space >= 0)
+            REC_H5(Sclose)(space);
+        size = REC_H5(Tget_size)(type);
+    }
+    H5E_END_TRY
+    return n < 0 || !size ? -1 : n * (hssize_t)size;
+}
+
+#endif
