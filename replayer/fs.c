@@ -28,11 +28,12 @@ ssize_t rp_sys_write(int fd, const void *buf, size_t n)
     return (ssize_t)syscall(SYS_write, fd, buf, n);
 }
 
-int rp_sys_write_all(int fd, const void *buf, size_t n)
+/* All n bytes, through interruptions and short transfers; 0, or -1 at an
+ * error or end of file. */
+static int transfer_all(int fd, char *p, size_t n, int writing)
 {
-    const char *p = buf;
     while (n) {
-        ssize_t k = rp_sys_write(fd, p, n);
+        ssize_t k = writing ? rp_sys_write(fd, p, n) : rp_sys_read(fd, p, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -43,19 +44,14 @@ int rp_sys_write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
+int rp_sys_write_all(int fd, const void *buf, size_t n)
+{
+    return transfer_all(fd, (char *)buf, n, 1);
+}
+
 int rp_sys_read_all(int fd, void *buf, size_t n)
 {
-    char *p = buf;
-    while (n) {
-        ssize_t k = rp_sys_read(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        p += k;
-        n -= (size_t)k;
-    }
-    return 0;
+    return transfer_all(fd, buf, n, 0);
 }
 
 int rp_sys_close(int fd)
