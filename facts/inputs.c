@@ -139,13 +139,9 @@ static void ancestors_exist(rf_inputs *s, const char *key, double t)
     }
 }
 
+/* Tables hold ids below REC_FUNCTION_ID_LIMIT (rec_table_new refuses others). */
 static const rf_args *args_of(rf_inputs *s, const rec_func_desc *f)
 {
-    if (f->id >= REC_FUNCTION_ID_LIMIT) {
-        static __thread rf_args scratch;
-        rf_args_of(f, &scratch);
-        return &scratch;
-    }
     if (s->planned[f->id] != f) {
         rf_args_of(f, &s->args[f->id]);
         s->planned[f->id] = f;
