@@ -47,7 +47,7 @@ static void check_table(void)
     for (size_t i = 0; i < rec_function_count; i++) {
         const rec_func_desc *f = &rec_functions[i];
         if (f->id == 0 || f->id >= REC_FUNCTION_ID_LIMIT) {
-            table_error(f, "id out of range 1..1023");
+            table_error(f, "id out of range 1..4095");
             continue;
         }
         if (by_id[f->id])

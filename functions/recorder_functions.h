@@ -371,7 +371,7 @@ const char *rec_predefined_handle_name(unsigned kind, int64_t id);
 const rec_handle_desc *rec_predefined_handle(unsigned kind, int64_t id);
 
 /* The largest id in the compiled table (ids are dense below it). */
-#define REC_FUNCTION_ID_LIMIT 1024
+#define REC_FUNCTION_ID_LIMIT 4096
 /* The most arguments any one function may declare. */
 #define REC_MAX_ARGS 24
 

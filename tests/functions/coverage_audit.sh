@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# coverage_audit.sh SRC_DIR LIBRARY...: every function the given shared
+# libraries export (the very ones the build links) must be in the function
+# table (functions/*.def) or in a functions/untraced_*.def with a reason. Which
+# exported names count as a library's API: MPI_* for MPI, H5* with a
+# lower-case letter after the package's capitals for HDF5 (H5Dcreate2, not
+# the internal H5D__create), every function for the C library.
+# Prints per library: exported, traced, untraced, and each unaccounted
+# name; exits 1 if any.
+set -u
+src=$1
+shift
+defs=("$src"/functions/posix.def "$src"/functions/mpi.def "$src"/functions/mpiio.def "$src"/functions/hdf5.def)
+untraced=("$src"/functions/untraced_*.def)
+[ -f "${untraced[0]}" ] || { echo "coverage_audit: $src/functions/untraced_*.def: missing" >&2; exit 1; }
+table=$(mktemp) exact=$(mktemp) prefixes=$(mktemp)
+trap 'rm -f "$table" "$exact" "$prefixes"' EXIT
+grep -ho 'FN([0-9]*, *[A-Za-z0-9_]*' "${defs[@]}" | sed 's/.*, *//' | sort -u >"$table"
+# U(name, "reason") and UP(prefix, "reason"); a reason is required
+bad=$(grep -nE '^U[P]?\(' "${untraced[@]}" | grep -vE ':[0-9]+:U[P]?\([A-Za-z0-9_]+, "[^"]+"\)$')
+if [ -n "$bad" ]; then
+  echo "coverage_audit: entries without the form U(name, \"reason\") or UP(prefix, \"reason\"):"
+  echo "$bad"
+  exit 1
+fi
+sed -nE 's/^U\(([A-Za-z0-9_]+),.*/\1/p' "${untraced[@]}" | sort -u >"$exact"
+sed -nE 's/^UP\(([A-Za-z0-9_]+),.*/\1/p' "${untraced[@]}" | sort -u >"$prefixes"
+both=$(comm -12 "$table" "$exact")
+if [ -n "$both" ]; then
+  echo "coverage_audit: traced and listed as untraced: $both"
+  exit 1
+fi
+status=0
+for lib in "$@"; do
+  case "$(basename "$lib")" in
+  libmpi*) filter='^MPI_' ;;
+  libhdf5*) filter='^H5[A-Z]{1,2}[a-z]' ;;
+  libc.so*) filter='.' ;;
+  *) filter='.' ;;
+  esac
+  names=$(nm -D --defined-only "$lib" | awk '$2 == "T" || $2 == "W" || $2 == "i" {print $3}' | sed 's/@.*//' |
+    grep -E "$filter" | sort -u)
+  total=$(wc -w <<<"$names")
+  traced=$(comm -12 "$table" <(tr ' ' '\n' <<<"$names") | wc -l)
+  missing=$(comm -23 <(tr ' ' '\n' <<<"$names") "$table" | comm -23 - "$exact" |
+    awk -v pf="$prefixes" 'BEGIN { while ((getline p < pf) > 0) P[n++] = p }
+      { for (i = 0; i < n; i++) if (index($0, P[i]) == 1) next; print }')
+  nmissing=$(grep -c . <<<"$missing")
+  echo "$(basename "$lib"): $total exported, $traced traced, $((total - traced - nmissing)) untraced with a reason, $nmissing unaccounted"
+  if [ "$nmissing" -gt 0 ]; then
+    sed 's/^/  unaccounted: /' <<<"$missing"
+    status=1
+  fi
+done
+exit $status
