@@ -65,6 +65,11 @@ static void check_table(void)
         int has_va = 0;
         for (unsigned a = 0; a < f->nargs; a++) {
             const rec_arg_desc *arg = &f->args[a];
+            /* the generated wrappers' and replays' own locals */
+            static const char *const reserved[] = {"r", "ret", "ok", "call", "out", NULL};
+            for (const char *const *w = reserved; *w; w++)
+                if (strcmp(arg->name, *w) == 0)
+                    table_error(f, "an argument named as a generated wrapper's local (rename it)");
             if (!rec_kind_name(arg->kind))
                 table_error(f, "argument of unknown kind");
             if (arg->flags & REC_ARG_DERIVED) {
@@ -111,6 +116,9 @@ static const struct {
     {REC_SHAPE_COMM_CREATE, {REC_AROLE_GROUP}},
     {REC_SHAPE_COMM_CREATE_GROUP, {REC_AROLE_GROUP}},
     {REC_SHAPE_GROUP_INCL, {REC_AROLE_GROUP, REC_AROLE_RANKS}},
+    {REC_SHAPE_GROUP_EXCL, {REC_AROLE_GROUP, REC_AROLE_RANKS}},
+    {REC_SHAPE_GROUP_RANGE_INCL, {REC_AROLE_GROUP, REC_AROLE_RANKS}},
+    {REC_SHAPE_GROUP_RANGE_EXCL, {REC_AROLE_GROUP, REC_AROLE_RANKS}},
     {REC_SHAPE_SPACE_SIMPLE, {REC_AROLE_DIMS}},
     {REC_SHAPE_SPACE_COPY, {REC_AROLE_SPACE}},
     {REC_SHAPE_TYPE_COPY_H5, {REC_AROLE_OLDTYPE}},
@@ -216,7 +224,7 @@ static void write_prototype_check(const char *dir)
                  "#define _GNU_SOURCE\n#include <dirent.h>\n#include <fcntl.h>\n#include <stdarg.h>\n"
                  "#include <stdio.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n#include <sys/types.h>\n"
                  "#include <sys/uio.h>\n#include <sys/time.h>\n#include <unistd.h>\n#include <utime.h>\n"
-                 "#include <mpi.h>\n#include <hdf5.h>\n\n");
+                 "#include <mpi.h>\n#include <hdf5.h>\n\ntypedef int rec_int3[3]; /* functions/table_helpers.h */\n\n");
     size_t checked = 0;
     for (size_t i = 0; i < rec_function_count; i++) {
         const rec_func_desc *f = &rec_functions[i];

@@ -29,7 +29,8 @@ int rec_kind_pointer_is_value(unsigned kind);
 /* The argument is a pointer whose pointee is the recorded value (int *size,
  * MPI_Comm *newcomm; not strings, buffers, arrays or FILE *). */
 int rec_arg_by_pointer(const rec_arg_desc *a);
-/* The element type of a pointer type: "const hsize_t *" -> "hsize_t". */
+/* The element type of a pointer type: "const hsize_t *" -> "hsize_t";
+ * "rec_int3 *" (rows of three ints) -> "int". */
 void rec_ctype_element(const char *ctype, char *out, size_t cap);
 
 /* The C parameter list of f: its arguments but the VA and DERIVED ones,

@@ -210,6 +210,13 @@ enum {
     X(GROUP_OF_COMM, "the group of a communicator's members")                                   \
     X(GROUP_OF_FILE, "the group of the processes that opened a file")                           \
     X(GROUP_INCL, "the group of some members of another, listed by rank")                       \
+    X(GROUP_EXCL, "the group of another's members but those listed")                            \
+    X(GROUP_RANGE_INCL, "the group of some members of another, as (first, last, stride) ranges") \
+    X(GROUP_RANGE_EXCL, "the group of another's members but those of the ranges")               \
+    X(GROUP_UNION, "the members of either group")                                               \
+    X(GROUP_INTERSECTION, "the members of both groups")                                         \
+    X(GROUP_DIFFERENCE, "the members of the first group that are not in the second")            \
+    X(COMM_CART_SUB, "communicators of a Cartesian grid's sub-grids")                           \
     X(SPACE_SIMPLE, "a simple dataspace of dims")                                               \
     X(SPACE_CLASS, "a dataspace of a class (scalar: one point, null: none)")                    \
     X(SPACE_COPY, "a copy of a dataspace")                                                      \

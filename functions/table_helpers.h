@@ -16,10 +16,25 @@
 #define REC_H5(fn) H5##fn
 #endif
 
+/* MPI_Group_range_incl's `int ranges[][3]` in the table's one-word C types:
+ * recorded and replayed as 3 n ints (rec_ctype_element reads it as int). */
+#ifndef REC_INT3_DEFINED
+#define REC_INT3_DEFINED
+typedef int rec_int3[3];
+#endif
+
 static inline int comm_size(MPI_Comm comm)
 {
     int n = 0;
     if (comm == MPI_COMM_NULL || PMPI_Comm_size(comm, &n) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
+static inline int cart_ndims(MPI_Comm comm)
+{
+    int n = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Cartdim_get(comm, &n) != MPI_SUCCESS)
         return 0;
     return n;
 }

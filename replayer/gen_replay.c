@@ -140,7 +140,10 @@ static void emit_in(const rec_func_desc *f, unsigned i)
         /* IN (or IN|OUT) arrays: the recorded values; an in/out array is at
          * least as long as its length expression says. */
         const char *min = (a->flags & REC_ARG_OUT) && !mentions_ret(a->len) && *a->len ? a->len : "0";
-        fprintf(out, "    %s *%s = RP_ARRAY(rp_x, &rp_r->args[%u], %s, %s);\n", elem, n, i, elem, min);
+        if (strstr(a->ctype, "rec_int3")) /* rows of three ints, recorded as ints */
+            fprintf(out, "    rec_int3 *%s = (rec_int3 *)RP_ARRAY(rp_x, &rp_r->args[%u], %s, %s);\n", n, i, elem, min);
+        else
+            fprintf(out, "    %s *%s = RP_ARRAY(rp_x, &rp_r->args[%u], %s, %s);\n", elem, n, i, elem, min);
         return;
     }
     if (cls == REC_CLASS_NONE || k == REC_KIND_STRING_OUT || k == REC_KIND_STATBUF ||

@@ -42,25 +42,30 @@ static void emit_array(const rec_arg_desc *a, unsigned i)
 {
     char elem[128];
     rec_ctype_element(a->ctype, elem, sizeof elem);
-    fprintf(out, "    {\n        long n = (long)(%s);\n        if (n < 0 || !%s)\n            n = 0;\n", a->len, a->name);
+    /* rt_-prefixed locals: the length expression may name an argument n or k */
+    fprintf(out, "    {\n        long rt_n = (long)(%s);\n        if (rt_n < 0 || !%s)\n            rt_n = 0;\n", a->len,
+            a->name);
     /* An iovec array is only known to be that long when the call succeeded. */
     if (a->kind == REC_KIND_IOVEC)
-        fprintf(out, "        if (!ok || n > IOV_MAX)\n            n = 0;\n");
-    fprintf(out, "        int64_t *v = rt_array(&call, %u, (size_t)n);\n        if (!v)\n            n = 0;\n", i);
-    fprintf(out, "        for (long k = 0; k < n; k++)\n");
+        fprintf(out, "        if (!ok || rt_n > IOV_MAX)\n            rt_n = 0;\n");
+    fprintf(out, "        int64_t *rt_v = rt_array(&call, %u, (size_t)rt_n);\n        if (!rt_v)\n            rt_n = 0;\n", i);
+    fprintf(out, "        for (long rt_k = 0; rt_k < rt_n; rt_k++)\n");
     switch (a->kind) {
-    case REC_KIND_IOVEC: fprintf(out, "            v[k] = (int64_t)%s[k].iov_len;\n", a->name); break;
+    case REC_KIND_IOVEC: fprintf(out, "            rt_v[rt_k] = (int64_t)%s[rt_k].iov_len;\n", a->name); break;
     case REC_KIND_MPI_STATUS_ARRAY:
-        fprintf(out, "            v[k] = %s == MPI_STATUSES_IGNORE ? -1 : rt_status_bytes(&%s[k], ok);\n", a->name,
-                a->name);
+        fprintf(out, "            rt_v[rt_k] = %s == MPI_STATUSES_IGNORE ? -1 : rt_status_bytes(&%s[rt_k], ok);\n",
+                a->name, a->name);
         break;
     case REC_KIND_MPI_DATATYPE_ARRAY:
     case REC_KIND_MPI_REQUEST_ARRAY:
-        fprintf(out, "            v[k] = (int64_t)(uintptr_t)%s[k];\n", a->name);
+        fprintf(out, "            rt_v[rt_k] = (int64_t)(uintptr_t)%s[rt_k];\n", a->name);
         break;
-    default: fprintf(out, "            v[k] = (int64_t)%s[k];\n", a->name); break;
+    default: /* by the element type: rows of three ints are read as ints */
+        fprintf(out, "            rt_v[rt_k] = (int64_t)((const %s *)%s)[rt_k];\n", elem, a->name);
+        break;
     }
-    fprintf(out, "        r->args[%u].ptr = v;\n        r->args[%u].len = (uint32_t)n;\n        r->args[%u].encoded = 0;\n    }\n",
+    fprintf(out, "        r->args[%u].ptr = rt_v;\n        r->args[%u].len = (uint32_t)rt_n;\n"
+                 "        r->args[%u].encoded = 0;\n    }\n",
             i, i, i);
 }
 
