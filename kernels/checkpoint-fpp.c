@@ -20,6 +20,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char SUMMARY[] =
+    "File-per-process POSIX checkpoints: write to .tmp, fsync, rename, verify, drop the previous one.";
+
 typedef struct {
     int steps;
     int size;  /* payload bytes per rank per checkpoint */
@@ -127,25 +130,15 @@ int main(int argc, char **argv)
     const kernel_option options[] = {
         KOPT_SCALING_OPT(&opt.scaling),
         KOPT_INT_OPT("--steps", &opt.steps, 1, "checkpoints written (only the last one is kept)"),
-        KOPT_INT_OPT("--size", &opt.size, 1, "weak: payload bytes per rank per checkpoint"),
-        KOPT_INT_OPT("--total-size", &opt.total_size, 1,
-                     "strong: payload bytes per checkpoint, all ranks together (N x --chunk must divide it)"),
+        KOPT_WEAK_INT_OPT("--size", &opt.size, 1, "weak: payload bytes per rank per checkpoint"),
+        KOPT_STRONG_INT_OPT("--total-size", &opt.total_size, 1,
+                            "strong: payload bytes per checkpoint, all ranks together (N x --chunk must divide it)"),
         KOPT_INT_OPT("--chunk", &opt.chunk, 1, "bytes per pwrite/pread call"),
     };
-    kernel_init(&argc, &argv, "checkpoint-fpp",
-                "File-per-process POSIX checkpoints: write to .tmp, fsync, rename, verify, drop the previous one.",
-                options, sizeof options / sizeof options[0]);
-    if (kernel_parse_scaling(opt.scaling, (const char *const[]){"--size", NULL},
-                             (const char *const[]){"--total-size", NULL}) == KERNEL_SCALING_STRONG) {
-        if (opt.total_size % opt.chunk != 0)
-            kernel_usage_error("--chunk %d does not divide --total-size %d", opt.chunk, opt.total_size);
-        const int chunks = opt.total_size / opt.chunk;
-        if (chunks % kernel.nprocs != 0)
-            kernel_scaling_error("--total-size %d is %d chunks of %d bytes, which cannot be split evenly "
-                                 "among N=%d ranks (N must divide %d)",
-                                 opt.total_size, chunks, opt.chunk, kernel.nprocs, chunks);
-        opt.size = opt.total_size / kernel.nprocs;
-    }
+    kernel_init(&argc, &argv, "checkpoint-fpp", SUMMARY, options, KOPT_COUNT(options));
+    if (kernel_parse_scaling(opt.scaling) == KERNEL_SCALING_STRONG)
+        opt.size =
+            kernel_strong_share_in_units("--total-size", opt.total_size, "--chunk", opt.chunk, "chunks");
 
     unsigned char *buf = kernel_alloc((size_t)opt.chunk);
     unsigned char *expected = kernel_alloc((size_t)opt.chunk);

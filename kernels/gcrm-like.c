@@ -6,11 +6,12 @@
  * 2-D physics variables (cells x layers) per timestep, all collective, with
  * numeric and string attributes on the file and on every dataset. Everything,
  * attributes included, is read back and compared. */
-#include "kernel_common.h"
+#include "kernel_h5.h"
 
-#include <hdf5.h>
 #include <stdlib.h>
-#include <string.h>
+
+static const char SUMMARY[] =
+    "GCRM-IO: uneven cells per rank, 1-D and 2-D collective variables with attributes in one HDF5 file.";
 
 typedef struct {
     int cells; /* base cell count; rank r owns base + (r*7)%5 */
@@ -78,60 +79,6 @@ static void fill_variable(void *buf, const variable *v, int step, const mesh_lay
         }
 }
 
-/* ---- attributes (collective metadata in parallel HDF5: every rank writes
- * the same value) ---- */
-
-static hid_t string_type(size_t length_with_nul)
-{
-    hid_t type = KH5(H5Tcopy, H5T_C_S1);
-    KH5(H5Tset_size, type, length_with_nul);
-    return type;
-}
-
-static void write_string_attribute(hid_t obj, const char *name, const char *value)
-{
-    size_t size = strlen(value) + 1;
-    hid_t type = string_type(size);
-    hid_t space = KH5(H5Screate, H5S_SCALAR);
-    hid_t attr = KH5(H5Acreate2, obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    KH5_DATA(H5Awrite, size, attr, type, value);
-    KH5(H5Aclose, attr);
-    KH5(H5Sclose, space);
-    KH5(H5Tclose, type);
-}
-
-static void write_numeric_attribute(hid_t obj, const char *name, hid_t type, const void *value, size_t size)
-{
-    hid_t space = KH5(H5Screate, H5S_SCALAR);
-    hid_t attr = KH5(H5Acreate2, obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    KH5_DATA(H5Awrite, size, attr, type, value);
-    KH5(H5Aclose, attr);
-    KH5(H5Sclose, space);
-}
-
-static void check_string_attribute(hid_t obj, const char *name, const char *want)
-{
-    size_t size = strlen(want) + 1;
-    char got[256] = {0};
-    if (size > sizeof got)
-        kernel_fail("attribute %s is too long to check", name);
-    hid_t type = string_type(size);
-    hid_t attr = KH5(H5Aopen, obj, name, H5P_DEFAULT);
-    KH5_DATA(H5Aread, size, attr, type, got);
-    KH5(H5Aclose, attr);
-    KH5(H5Tclose, type);
-    kernel_check_equal(got, want, size, 1, "attribute %s", name);
-}
-
-static void check_numeric_attribute(hid_t obj, const char *name, hid_t type, const void *want, size_t size)
-{
-    unsigned char got[16] = {0};
-    hid_t attr = KH5(H5Aopen, obj, name, H5P_DEFAULT);
-    KH5_DATA(H5Aread, size, attr, type, got);
-    KH5(H5Aclose, attr);
-    kernel_check_equal(got, want, 1, size, "attribute %s", name);
-}
-
 /* ---- datasets ---- */
 
 typedef struct {
@@ -140,58 +87,57 @@ typedef struct {
     void *buf, *expected;
 } gcrm_io;
 
-/* File and memory dataspaces of this rank's rows of a 1-D or 2-D variable. */
-static void make_spaces(const gcrm_io *io, const variable *v, hid_t *filespace, hid_t *memspace)
+/* One dataset of a variable as this rank accesses it: its name, the file
+ * and memory dataspaces of this rank's rows, and the bytes they select. */
+typedef struct {
+    char name[64];
+    hid_t type;
+    hid_t filespace, memspace;
+    size_t bytes;
+} dataset_access;
+
+static dataset_access open_access(const gcrm_io *io, const variable *v, int step)
 {
+    dataset_access a = {.type = native_type(v->type)};
+    dataset_name(a.name, sizeof a.name, v, step);
     int rank = v->layered ? 2 : 1;
     hsize_t dims[2] = {io->mesh->total_cells, io->mesh->layers};
     hsize_t start[2] = {io->mesh->my_offset, 0};
     hsize_t count[2] = {io->mesh->my_cells, io->mesh->layers};
-    *filespace = KH5(H5Screate_simple, rank, dims, NULL);
-    KH5(H5Sselect_hyperslab, *filespace, H5S_SELECT_SET, start, NULL, count, NULL);
-    *memspace = KH5(H5Screate_simple, rank, count, NULL);
+    kernel_h5_open_slab(rank, dims, start, count, &a.filespace, &a.memspace);
+    a.bytes = (size_t)io->mesh->my_cells * (v->layered ? (size_t)io->mesh->layers : 1) * type_size(v->type);
+    return a;
 }
 
-static size_t selection_bytes(const gcrm_io *io, const variable *v)
+/* Closes the dataset, then the dataspaces open_access made. */
+static void close_access(const dataset_access *a, hid_t dset)
 {
-    return (size_t)io->mesh->my_cells * (v->layered ? (size_t)io->mesh->layers : 1) * type_size(v->type);
+    KH5(H5Dclose, dset);
+    kernel_h5_close_slab(a->filespace, a->memspace);
 }
 
 static void write_variable(const gcrm_io *io, const variable *v, int step)
 {
-    char name[64];
-    dataset_name(name, sizeof name, v, step);
-    hid_t filespace, memspace;
-    make_spaces(io, v, &filespace, &memspace);
+    dataset_access a = open_access(io, v, step);
     fill_variable(io->buf, v, step, io->mesh);
-    hid_t dset = KH5(H5Dcreate2, io->file, name, native_type(v->type), filespace, H5P_DEFAULT, H5P_DEFAULT,
-                     H5P_DEFAULT);
-    KH5_DATA(H5Dwrite, selection_bytes(io, v), dset, native_type(v->type), memspace, filespace, io->dxpl,
-             io->buf);
-    write_string_attribute(dset, "units", v->units);
-    write_numeric_attribute(dset, "missing_value", H5T_NATIVE_DOUBLE, &MISSING_VALUE, sizeof MISSING_VALUE);
-    KH5(H5Dclose, dset);
-    KH5(H5Sclose, memspace);
-    KH5(H5Sclose, filespace);
+    hid_t dset =
+        KH5(H5Dcreate2, io->file, a.name, a.type, a.filespace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    KH5_DATA(H5Dwrite, a.bytes, dset, a.type, a.memspace, a.filespace, io->dxpl, io->buf);
+    kernel_h5_write_string_attribute(dset, "units", v->units);
+    kernel_h5_write_attribute(dset, "missing_value", H5T_NATIVE_DOUBLE, &MISSING_VALUE, sizeof MISSING_VALUE);
+    close_access(&a, dset);
 }
 
 static void verify_variable(const gcrm_io *io, const variable *v, int step)
 {
-    char name[64];
-    dataset_name(name, sizeof name, v, step);
-    hid_t filespace, memspace;
-    make_spaces(io, v, &filespace, &memspace);
-    hid_t dset = KH5(H5Dopen2, io->file, name, H5P_DEFAULT);
-    KH5_DATA(H5Dread, selection_bytes(io, v), dset, native_type(v->type), memspace, filespace, io->dxpl,
-             io->buf);
-    check_string_attribute(dset, "units", v->units);
-    check_numeric_attribute(dset, "missing_value", H5T_NATIVE_DOUBLE, &MISSING_VALUE, sizeof MISSING_VALUE);
-    KH5(H5Dclose, dset);
-    KH5(H5Sclose, memspace);
-    KH5(H5Sclose, filespace);
+    dataset_access a = open_access(io, v, step);
+    hid_t dset = KH5(H5Dopen2, io->file, a.name, H5P_DEFAULT);
+    KH5_DATA(H5Dread, a.bytes, dset, a.type, a.memspace, a.filespace, io->dxpl, io->buf);
+    kernel_h5_check_string_attribute(dset, "units", v->units);
+    kernel_h5_check_attribute(dset, "missing_value", H5T_NATIVE_DOUBLE, &MISSING_VALUE, sizeof MISSING_VALUE);
+    close_access(&a, dset);
     fill_variable(io->expected, v, step, io->mesh);
-    kernel_check_equal(io->buf, io->expected, selection_bytes(io, v) / type_size(v->type), type_size(v->type),
-                       "%s", name);
+    kernel_check_equal(io->buf, io->expected, a.bytes / type_size(v->type), type_size(v->type), "%s", a.name);
 }
 
 /* Runs `visit` on every dataset of the file: mesh variables once, layered
@@ -215,9 +161,7 @@ int main(int argc, char **argv)
         KOPT_INT_OPT("--layers", &opt.layers, 1, "vertical layers of the 2-D variables"),
         KOPT_INT_OPT("--steps", &opt.steps, 1, "timesteps of the 2-D variables"),
     };
-    kernel_init(&argc, &argv, "gcrm-like",
-                "GCRM-IO: uneven cells per rank, 1-D and 2-D collective variables with attributes in one HDF5 file.",
-                options, sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "gcrm-like", SUMMARY, options, KOPT_COUNT(options));
 
     long long my_cells = opt.cells + (kernel.rank * 7) % 5, my_offset = 0, total = 0;
     MPI_Exscan(&my_cells, &my_offset, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
@@ -229,31 +173,28 @@ int main(int argc, char **argv)
 
     char path[KERNEL_PATH_MAX];
     kernel_path(path, "gcrm.h5");
-    hid_t fapl = KH5(H5Pcreate, H5P_FILE_ACCESS);
-    KH5(H5Pset_fapl_mpio, fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-    hid_t dxpl = KH5(H5Pcreate, H5P_DATASET_XFER);
-    KH5(H5Pset_dxpl_mpio, dxpl, H5FD_MPIO_COLLECTIVE);
+    hid_t fapl = kernel_h5_mpio_fapl();
+    hid_t dxpl = kernel_h5_dxpl(H5FD_MPIO_COLLECTIVE);
     const size_t max_bytes = (size_t)my_cells * (size_t)opt.layers * sizeof(double);
     gcrm_io io = {.dxpl = dxpl, .mesh = &mesh, .buf = kernel_alloc(max_bytes),
                   .expected = kernel_alloc(max_bytes)};
 
     io.file = KH5(H5Fcreate, path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    write_string_attribute(io.file, "title", FILE_TITLE);
-    write_numeric_attribute(io.file, "num_cells", H5T_NATIVE_LLONG, &total, sizeof total);
-    write_numeric_attribute(io.file, "num_layers", H5T_NATIVE_INT, &opt.layers, sizeof opt.layers);
+    kernel_h5_write_string_attribute(io.file, "title", FILE_TITLE);
+    kernel_h5_write_attribute(io.file, "num_cells", H5T_NATIVE_LLONG, &total, sizeof total);
+    kernel_h5_write_attribute(io.file, "num_layers", H5T_NATIVE_INT, &opt.layers, sizeof opt.layers);
     for_each_dataset(&io, opt.steps, write_variable);
     KH5(H5Fclose, io.file);
 
     io.file = KH5(H5Fopen, path, H5F_ACC_RDONLY, fapl);
-    check_string_attribute(io.file, "title", FILE_TITLE);
-    check_numeric_attribute(io.file, "num_cells", H5T_NATIVE_LLONG, &total, sizeof total);
-    check_numeric_attribute(io.file, "num_layers", H5T_NATIVE_INT, &opt.layers, sizeof opt.layers);
+    kernel_h5_check_string_attribute(io.file, "title", FILE_TITLE);
+    kernel_h5_check_attribute(io.file, "num_cells", H5T_NATIVE_LLONG, &total, sizeof total);
+    kernel_h5_check_attribute(io.file, "num_layers", H5T_NATIVE_INT, &opt.layers, sizeof opt.layers);
     for_each_dataset(&io, opt.steps, verify_variable);
     KH5(H5Fclose, io.file);
 
     free(io.buf);
     free(io.expected);
-    KH5(H5Pclose, dxpl);
-    KH5(H5Pclose, fapl);
+    kernel_h5_close_lists(dxpl, fapl);
     return kernel_finish();
 }

@@ -7,11 +7,12 @@
  * ones. A second phase reopens the file read-only (H5Fopen, H5Dopen2,
  * H5Dget_space), checks the extent, reads the whole dataset on every rank
  * and verifies it and the attributes. */
-#include "kernel_common.h"
+#include "kernel_h5.h"
 
-#include <hdf5.h>
 #include <stdlib.h>
-#include <string.h>
+
+static const char SUMMARY[] =
+    "Chunked extendible HDF5 dataset appended every step, attributes, then reopened and verified.";
 
 typedef struct {
     int rows;       /* rows each rank appends per step */
@@ -32,46 +33,6 @@ static void fill_rows(double *buf, hsize_t first_row, int rows, int cols)
                 kernel_double_value(first_row + (hsize_t)r, (uint64_t)c, 0xC7);
 }
 
-static hid_t create_mpio_fapl(void)
-{
-    hid_t fapl = KH5(H5Pcreate, H5P_FILE_ACCESS);
-    KH5(H5Pset_fapl_mpio, fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-    return fapl;
-}
-
-static hid_t create_dxpl(const chunked_options *opt)
-{
-    hid_t dxpl = KH5(H5Pcreate, H5P_DATASET_XFER);
-    KH5(H5Pset_dxpl_mpio, dxpl, opt->collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT);
-    return dxpl;
-}
-
-static hid_t description_type(void)
-{
-    hid_t type = KH5(H5Tcopy, H5T_C_S1);
-    KH5(H5Tset_size, type, sizeof DESCRIPTION);
-    return type;
-}
-
-/* Attributes are metadata: in parallel HDF5 every rank writes the same value. */
-static void write_attribute(hid_t obj, const char *name, hid_t type, const void *value, size_t size)
-{
-    hid_t space = KH5(H5Screate, H5S_SCALAR);
-    hid_t attr = KH5(H5Acreate2, obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    KH5_DATA(H5Awrite, size, attr, type, value);
-    KH5(H5Aclose, attr);
-    KH5(H5Sclose, space);
-}
-
-static void check_attribute(hid_t obj, const char *name, hid_t type, const void *want, size_t size)
-{
-    char got[sizeof DESCRIPTION + 8] = {0};
-    hid_t attr = KH5(H5Aopen, obj, name, H5P_DEFAULT);
-    KH5_DATA(H5Aread, size, attr, type, got);
-    KH5(H5Aclose, attr);
-    kernel_check_equal(got, want, size, 1, "attribute %s", name);
-}
-
 static void append_phase(const char *path, const chunked_options *opt, hid_t fapl, hid_t dxpl)
 {
     const hsize_t cols = (hsize_t)opt->cols, rows = (hsize_t)opt->rows;
@@ -87,10 +48,8 @@ static void append_phase(const char *path, const chunked_options *opt, hid_t fap
     KH5(H5Sclose, space);
     KH5(H5Pclose, dcpl);
 
-    hid_t string_type = description_type();
-    write_attribute(dset, "description", string_type, DESCRIPTION, sizeof DESCRIPTION);
-    KH5(H5Tclose, string_type);
-    write_attribute(dset, "columns", H5T_NATIVE_INT, &opt->cols, sizeof opt->cols);
+    kernel_h5_write_string_attribute(dset, "description", DESCRIPTION);
+    kernel_h5_write_attribute(dset, "columns", H5T_NATIVE_INT, &opt->cols, sizeof opt->cols);
 
     const hsize_t my_count[2] = {rows, cols};
     hid_t memspace = KH5(H5Screate_simple, 2, my_count, NULL);
@@ -107,7 +66,7 @@ static void append_phase(const char *path, const chunked_options *opt, hid_t fap
     }
     free(buf);
     KH5(H5Sclose, memspace);
-    write_attribute(file, "steps", H5T_NATIVE_INT, &opt->steps, sizeof opt->steps);
+    kernel_h5_write_attribute(file, "steps", H5T_NATIVE_INT, &opt->steps, sizeof opt->steps);
     KH5(H5Dclose, dset);
     KH5(H5Fclose, file);
 }
@@ -135,11 +94,9 @@ static void verify_phase(const char *path, const chunked_options *opt, hid_t fap
     free(all);
     free(expected);
 
-    hid_t string_type = description_type();
-    check_attribute(dset, "description", string_type, DESCRIPTION, sizeof DESCRIPTION);
-    KH5(H5Tclose, string_type);
-    check_attribute(dset, "columns", H5T_NATIVE_INT, &opt->cols, sizeof opt->cols);
-    check_attribute(file, "steps", H5T_NATIVE_INT, &opt->steps, sizeof opt->steps);
+    kernel_h5_check_string_attribute(dset, "description", DESCRIPTION);
+    kernel_h5_check_attribute(dset, "columns", H5T_NATIVE_INT, &opt->cols, sizeof opt->cols);
+    kernel_h5_check_attribute(file, "steps", H5T_NATIVE_INT, &opt->steps, sizeof opt->steps);
     KH5(H5Dclose, dset);
     KH5(H5Fclose, file);
 }
@@ -154,19 +111,16 @@ int main(int argc, char **argv)
         KOPT_INT_OPT("--chunk-rows", &opt.chunk_rows, 1, "rows per chunk"),
         KOPT_INT_OPT("--collective", &opt.collective, 0, "1: collective writes and reads, 0: independent"),
     };
-    kernel_init(&argc, &argv, "h5-chunked",
-                "Chunked extendible HDF5 dataset appended every step, attributes, then reopened and verified.",
-                options, sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "h5-chunked", SUMMARY, options, KOPT_COUNT(options));
     if (opt.collective > 1)
         kernel_usage_error("--collective must be 0 or 1, got %d", opt.collective);
 
     char path[KERNEL_PATH_MAX];
     kernel_path(path, "chunked.h5");
-    hid_t fapl = create_mpio_fapl();
-    hid_t dxpl = create_dxpl(&opt);
+    hid_t fapl = kernel_h5_mpio_fapl();
+    hid_t dxpl = kernel_h5_dxpl(opt.collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT);
     append_phase(path, &opt, fapl, dxpl);
     verify_phase(path, &opt, fapl, dxpl);
-    KH5(H5Pclose, dxpl);
-    KH5(H5Pclose, fapl);
+    kernel_h5_close_lists(dxpl, fapl);
     return kernel_finish();
 }

@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char SUMMARY[] =
+    "IOR: one shared file, segmented or strided transfers through MPI-IO, write then read back.";
+
 typedef struct {
     const char *mode; /* "segmented" or "strided" */
     int collective;
@@ -40,6 +43,15 @@ static MPI_Offset transfer_offset(const ior_options *opt, int segment, int trans
     return segment_start + (MPI_Offset)kernel.rank * block + (MPI_Offset)transfer * xfer;
 }
 
+/* One transfer of --transfer-size bytes at `offset`: MPI_File_<op>_at_all, or
+ * MPI_File_<op>_at with --collective 0 (op is write or read). A macro, so
+ * that each is counted under the name of the function it calls. */
+#define TRANSFER(op, opt, fh, offset, buf)                                                                  \
+    ((opt)->collective ? KMPIIO_DATA(MPI_File_##op##_at_all, (opt)->transfer_size, fh, offset, buf,       \
+                                     (opt)->transfer_size, MPI_BYTE, MPI_STATUS_IGNORE)                  \
+                       : KMPIIO_DATA(MPI_File_##op##_at, (opt)->transfer_size, fh, offset, buf,           \
+                                     (opt)->transfer_size, MPI_BYTE, MPI_STATUS_IGNORE))
+
 static void write_phase(const char *path, const ior_options *opt, unsigned char *buf)
 {
     const MPI_Offset file_size = (MPI_Offset)opt->segments * kernel.nprocs * opt->block_size;
@@ -51,12 +63,7 @@ static void write_phase(const char *path, const ior_options *opt, unsigned char 
         for (int t = 0; t < transfers; t++) {
             MPI_Offset offset = transfer_offset(opt, s, t);
             kernel_fill_bytes(buf, (size_t)opt->transfer_size, IOR_STREAM, (uint64_t)offset);
-            if (opt->collective)
-                KMPIIO_DATA(MPI_File_write_at_all, opt->transfer_size, fh, offset, buf, opt->transfer_size,
-                            MPI_BYTE, MPI_STATUS_IGNORE);
-            else
-                KMPIIO_DATA(MPI_File_write_at, opt->transfer_size, fh, offset, buf, opt->transfer_size,
-                            MPI_BYTE, MPI_STATUS_IGNORE);
+            TRANSFER(write, opt, fh, offset, buf);
         }
     KMPIIO(MPI_File_sync, fh);
     MPI_Offset size_on_disk = 0;
@@ -76,12 +83,7 @@ static void read_phase(const char *path, const ior_options *opt, unsigned char *
         for (int t = 0; t < transfers; t++) {
             MPI_Offset offset = transfer_offset(opt, s, t);
             memset(buf, 0, (size_t)opt->transfer_size);
-            if (opt->collective)
-                KMPIIO_DATA(MPI_File_read_at_all, opt->transfer_size, fh, offset, buf, opt->transfer_size,
-                            MPI_BYTE, MPI_STATUS_IGNORE);
-            else
-                KMPIIO_DATA(MPI_File_read_at, opt->transfer_size, fh, offset, buf, opt->transfer_size,
-                            MPI_BYTE, MPI_STATUS_IGNORE);
+            TRANSFER(read, opt, fh, offset, buf);
             kernel_fill_bytes(expected, (size_t)opt->transfer_size, IOR_STREAM, (uint64_t)offset);
             kernel_check_equal(buf, expected, (size_t)opt->transfer_size, 1,
                                "segment %d transfer %d (file offset %lld)", s, t, (long long)offset);
@@ -99,31 +101,20 @@ int main(int argc, char **argv)
         KOPT_SCALING_OPT(&opt.scaling),
         KOPT_STRING_OPT("--mode", &opt.mode, "segmented (contiguous block per rank) or strided (interleaved transfers)"),
         KOPT_INT_OPT("--collective", &opt.collective, 0, "1: MPI_File_write_at_all/read_at_all, 0: write_at/read_at"),
-        KOPT_INT_OPT("--block-size", &opt.block_size, 1, "weak: bytes per rank per segment"),
-        KOPT_INT_OPT("--segment-size", &opt.segment_size, 1,
-                     "strong: bytes per segment, all ranks together (N x --transfer-size must divide it)"),
+        KOPT_WEAK_INT_OPT("--block-size", &opt.block_size, 1, "weak: bytes per rank per segment"),
+        KOPT_STRONG_INT_OPT("--segment-size", &opt.segment_size, 1,
+                            "strong: bytes per segment, all ranks together (N x --transfer-size must divide it)"),
         KOPT_INT_OPT("--transfer-size", &opt.transfer_size, 1, "bytes per I/O call (divides --block-size; strong: N x it divides --segment-size)"),
         KOPT_INT_OPT("--segments", &opt.segments, 1, "segments in the file"),
     };
-    kernel_init(&argc, &argv, "ior-like",
-                "IOR: one shared file, segmented or strided transfers through MPI-IO, write then read back.",
-                options, sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "ior-like", SUMMARY, options, KOPT_COUNT(options));
     if (strcmp(opt.mode, "segmented") != 0 && strcmp(opt.mode, "strided") != 0)
         kernel_usage_error("--mode must be segmented or strided, got '%s'", opt.mode);
     if (opt.collective > 1)
         kernel_usage_error("--collective must be 0 or 1, got %d", opt.collective);
-    if (kernel_parse_scaling(opt.scaling, (const char *const[]){"--block-size", NULL},
-                             (const char *const[]){"--segment-size", NULL}) == KERNEL_SCALING_STRONG) {
-        if (opt.segment_size % opt.transfer_size != 0)
-            kernel_usage_error("--transfer-size %d does not divide --segment-size %d", opt.transfer_size,
-                               opt.segment_size);
-        const int transfers = opt.segment_size / opt.transfer_size;
-        if (transfers % kernel.nprocs != 0)
-            kernel_scaling_error("--segment-size %d is %d transfers of %d bytes, which cannot be split evenly "
-                                 "among N=%d ranks (N must divide %d)",
-                                 opt.segment_size, transfers, opt.transfer_size, kernel.nprocs, transfers);
-        opt.block_size = opt.segment_size / kernel.nprocs;
-    }
+    if (kernel_parse_scaling(opt.scaling) == KERNEL_SCALING_STRONG)
+        opt.block_size = kernel_strong_share_in_units("--segment-size", opt.segment_size, "--transfer-size",
+                                                      opt.transfer_size, "transfers");
     if (opt.block_size % opt.transfer_size != 0)
         kernel_usage_error("--transfer-size %d does not divide --block-size %d", opt.transfer_size,
                            opt.block_size);

@@ -14,20 +14,27 @@ kernel_context kernel = {.name = "kernel"};
 
 /* ---- failures ------------------------------------------------------------ */
 
-static void print_prefixed(const char *fmt, va_list args)
+/* vsnprintf of a variadic function's own arguments, those after its last
+ * named parameter `fmt`, into the array `buf`. */
+#define FORMAT_VARIADIC(buf, fmt)                \
+    do {                                         \
+        va_list args_;                           \
+        va_start(args_, fmt);                    \
+        vsnprintf(buf, sizeof(buf), fmt, args_); \
+        va_end(args_);                           \
+    } while (0)
+
+static void print_prefixed(const char *message)
 {
-    char message[1024];
-    vsnprintf(message, sizeof message, fmt, args);
     fprintf(stderr, "%s: rank %d: %s\n", kernel.name, kernel.rank, message);
     fflush(stderr);
 }
 
 _Noreturn void kernel_fail(const char *fmt, ...)
 {
-    va_list args;
-    va_start(args, fmt);
-    print_prefixed(fmt, args);
-    va_end(args);
+    char message[1024];
+    FORMAT_VARIADIC(message, fmt);
+    print_prefixed(message);
     /* MPI_Abort tears the job down at once; give the launcher a moment to
      * forward this message first, or it can be lost. */
     nanosleep(&(struct timespec){.tv_sec = 0, .tv_nsec = 200 * 1000 * 1000}, NULL);
@@ -39,10 +46,7 @@ _Noreturn void kernel_fail_errno(const char *fmt, ...)
 {
     const char *reason = strerror(errno);
     char message[900];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
+    FORMAT_VARIADIC(message, fmt);
     kernel_fail("%s: %s", message, reason);
 }
 
@@ -56,10 +60,7 @@ void kernel_check_equal(const void *got, const void *want, size_t count, size_t 
     while (element < count && memcmp(g + element * elem_size, w + element * elem_size, elem_size) == 0)
         element++;
     char what[512];
-    va_list args;
-    va_start(args, what_fmt);
-    vsnprintf(what, sizeof what, what_fmt, args);
-    va_end(args);
+    FORMAT_VARIADIC(what, what_fmt);
     kernel_fail("mismatch in %s at element %zu", what, element);
 }
 
@@ -114,10 +115,9 @@ static void print_usage(FILE *to)
 _Noreturn void kernel_usage_error(const char *fmt, ...)
 {
     if (kernel.rank == 0) {
-        va_list args;
-        va_start(args, fmt);
-        print_prefixed(fmt, args);
-        va_end(args);
+        char message[1024];
+        FORMAT_VARIADIC(message, fmt);
+        print_prefixed(message);
         print_usage(stderr);
     }
     MPI_Finalize();
@@ -138,8 +138,7 @@ bool kernel_option_given(const char *name)
     return o && g_given[o - g_options];
 }
 
-kernel_scaling kernel_parse_scaling(const char *text, const char *const *weak_only,
-                                    const char *const *strong_only)
+kernel_scaling kernel_parse_scaling(const char *text)
 {
     kernel_scaling mode;
     if (strcmp(text, "weak") == 0)
@@ -148,11 +147,11 @@ kernel_scaling kernel_parse_scaling(const char *text, const char *const *weak_on
         mode = KERNEL_SCALING_STRONG;
     else
         kernel_usage_error("--scaling must be weak or strong, got '%s'", text);
-    const char *const *other = mode == KERNEL_SCALING_WEAK ? strong_only : weak_only;
-    for (; other && *other; other++)
-        if (kernel_option_given(*other))
-            kernel_usage_error("%s applies only under --scaling %s (this run is --scaling %s)", *other,
-                               mode == KERNEL_SCALING_WEAK ? "strong" : "weak", text);
+    const kernel_option_scaling other = mode == KERNEL_SCALING_WEAK ? KOPT_STRONG_ONLY : KOPT_WEAK_ONLY;
+    for (size_t i = 0; i < g_noptions; i++)
+        if (g_options[i].scaling == other && g_given[i])
+            kernel_usage_error("%s applies only under --scaling %s (this run is --scaling %s)",
+                               g_options[i].name, mode == KERNEL_SCALING_WEAK ? "strong" : "weak", text);
     return mode;
 }
 
@@ -160,15 +159,33 @@ _Noreturn void kernel_scaling_error(const char *fmt, ...)
 {
     if (kernel.rank == 0) {
         char message[900];
-        va_list args;
-        va_start(args, fmt);
-        vsnprintf(message, sizeof message, fmt, args);
-        va_end(args);
+        FORMAT_VARIADIC(message, fmt);
         fprintf(stderr, "%s: rank %d: --scaling strong: %s\n", kernel.name, kernel.rank, message);
         fflush(stderr);
     }
     MPI_Finalize();
     exit(2);
+}
+
+int kernel_strong_share(const char *option, int total)
+{
+    if (total % kernel.nprocs != 0)
+        kernel_scaling_error("%s %d cannot be split evenly among N=%d ranks (N must divide it)", option,
+                             total, kernel.nprocs);
+    return total / kernel.nprocs;
+}
+
+int kernel_strong_share_in_units(const char *option, int total, const char *unit_option, int unit,
+                                 const char *units)
+{
+    if (total % unit != 0)
+        kernel_usage_error("%s %d does not divide %s %d", unit_option, unit, option, total);
+    const int count = total / unit;
+    if (count % kernel.nprocs != 0)
+        kernel_scaling_error("%s %d is %d %s of %d bytes, which cannot be split evenly among N=%d ranks "
+                             "(N must divide %d)",
+                             option, total, count, units, unit, kernel.nprocs, count);
+    return total / kernel.nprocs;
 }
 
 static void parse_int_option(const kernel_option *o, const char *text)

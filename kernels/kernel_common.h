@@ -35,6 +35,9 @@ extern kernel_context kernel;
 
 typedef enum { KOPT_INT, KOPT_STRING, KOPT_FLAG } kernel_option_kind;
 
+/* Which --scaling mode an option belongs to (see "weak and strong scaling"). */
+typedef enum { KOPT_ANY_SCALING, KOPT_WEAK_ONLY, KOPT_STRONG_ONLY } kernel_option_scaling;
+
 /* One "--name value" option (or a bare "--name" flag). The variable it points
  * to holds the default before kernel_init() and the parsed value after. */
 typedef struct {
@@ -43,11 +46,18 @@ typedef struct {
     void *value;               /* int *, const char ** or bool * */
     long min;                  /* KOPT_INT: smallest accepted value */
     const char *help;
+    kernel_option_scaling scaling; /* giving it under the other mode is a usage error */
 } kernel_option;
 
-#define KOPT_INT_OPT(name, var, min, help)  {name, KOPT_INT, (var), (min), help}
-#define KOPT_STRING_OPT(name, var, help)    {name, KOPT_STRING, (var), 0, help}
-#define KOPT_FLAG_OPT(name, var, help)      {name, KOPT_FLAG, (var), 0, help}
+#define KOPT_INT_OPT(name, var, min, help)  {name, KOPT_INT, (var), (min), help, KOPT_ANY_SCALING}
+#define KOPT_STRING_OPT(name, var, help)    {name, KOPT_STRING, (var), 0, help, KOPT_ANY_SCALING}
+#define KOPT_FLAG_OPT(name, var, help)      {name, KOPT_FLAG, (var), 0, help, KOPT_ANY_SCALING}
+/* Integer options that exist under one --scaling mode only. */
+#define KOPT_WEAK_INT_OPT(name, var, min, help)   {name, KOPT_INT, (var), (min), help, KOPT_WEAK_ONLY}
+#define KOPT_STRONG_INT_OPT(name, var, min, help) {name, KOPT_INT, (var), (min), help, KOPT_STRONG_ONLY}
+
+/* The number of entries of an options array, for kernel_init. */
+#define KOPT_COUNT(options) (sizeof(options) / sizeof((options)[0]))
 
 /* MPI_Init, option parsing (--help, --expect and the kernel's own options,
  * OUTDIR last), then rank 0 creates OUTDIR (mkdir -p) while the others wait.
@@ -84,17 +94,26 @@ typedef enum { KERNEL_SCALING_WEAK, KERNEL_SCALING_STRONG } kernel_scaling;
 #define KOPT_SCALING_OPT(var) KOPT_STRING_OPT("--scaling", (var), KERNEL_SCALING_HELP)
 
 /* Parses the --scaling value ("weak" or "strong"); a usage error otherwise.
- * Also refuses, as usage errors, options that belong to the other mode when
- * they were given explicitly: weak_only (NULL-terminated) under strong, and
- * strong_only (NULL-terminated) under weak. */
-kernel_scaling kernel_parse_scaling(const char *text, const char *const *weak_only,
-                                    const char *const *strong_only);
+ * Also refuses, as usage errors, the options of the other mode
+ * (KOPT_WEAK_INT_OPT under strong, KOPT_STRONG_INT_OPT under weak) when they
+ * were given explicitly. */
+kernel_scaling kernel_parse_scaling(const char *text);
 
 /* "<kernel>: rank 0: --scaling strong: <message>" on stderr (rank 0 only),
  * then every rank finalizes MPI and exits with status 2. For an N the strong
  * total cannot be divided by; call it on all ranks (the condition depends
  * only on the options and N). */
 _Noreturn void kernel_scaling_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* This rank's share total/N of the strong total given as `option`; refused
+ * with kernel_scaling_error unless N divides it. */
+int kernel_strong_share(const char *option, int total);
+
+/* The same for a total moved in `units` (e.g. "chunks") of `unit` bytes,
+ * the value of `unit_option`: the unit must divide the total (a usage error
+ * otherwise) and N the number of units. */
+int kernel_strong_share_in_units(const char *option, int total, const char *unit_option, int unit,
+                                 const char *units);
 
 /* ---- failures ------------------------------------------------------------ */
 

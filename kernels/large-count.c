@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char SUMMARY[] =
+    "MPI-4 large-count MPI-IO: *_c accesses through function pointers, requests and a view.";
+
 typedef struct {
     int block;    /* bytes per rank per segment */
     int segments;
@@ -117,9 +120,7 @@ int main(int argc, char **argv)
         KOPT_INT_OPT("--rows", &opt.rows, 1, "rows written through the view with write_all_c"),
         KOPT_INT_OPT("--collective", &opt.collective, 0, "1: write_at_all_c/read_at_all_c, 0: independent"),
     };
-    kernel_init(&argc, &argv, "large-count",
-                "MPI-4 large-count MPI-IO: *_c accesses through function pointers, requests and a view.", options,
-                sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "large-count", SUMMARY, options, KOPT_COUNT(options));
     int params[5] = {opt.block, opt.segments, opt.requests, opt.rows, opt.collective};
     MPI_Bcast_c(params, 5, MPI_INT, 0, MPI_COMM_WORLD);
 

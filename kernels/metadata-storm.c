@@ -15,6 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char SUMMARY[] =
+    "mdtest-like POSIX metadata: mkdir, create, stat, rename, link, symlink, readdir, truncate, unlink, rmdir.";
+
 typedef struct {
     int files;     /* per rank */
     int dirs;      /* per rank */
@@ -255,9 +258,7 @@ int main(int argc, char **argv)
         KOPT_INT_OPT("--dirs", &opt.dirs, 1, "directories per rank (files spread round-robin)"),
         KOPT_INT_OPT("--file-size", &opt.file_size, 2, "base file size in bytes (file i adds (i%7)*64)"),
     };
-    kernel_init(&argc, &argv, "metadata-storm",
-                "mdtest-like POSIX metadata: mkdir, create, stat, rename, link, symlink, readdir, truncate, unlink, rmdir.",
-                options, sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "metadata-storm", SUMMARY, options, KOPT_COUNT(options));
 
     storm s = {.opt = &opt};
     kernel_path(s.root, "rank.%d", kernel.rank);

@@ -8,13 +8,14 @@
  *   mixed.mpiio     MPI_File_write_at_all, read back with read_at_all
  *   rank.<r>.bin    per-rank open/pwrite/close, read back with pread
  *   mixed.log       rank 0's stdio log (fopen/fprintf/fclose, then fread) */
-#include "kernel_common.h"
+#include "kernel_h5.h"
 
 #include <fcntl.h>
-#include <hdf5.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static const char SUMMARY[] = "HDF5 + MPI-IO + POSIX + stdio in one run, to exercise call-depth attribution.";
 
 typedef struct {
     int count; /* doubles per rank in each layer */
@@ -57,13 +58,10 @@ static void hdf5_layer(const mixed_options *opt, double *buf, double *expected)
     const hsize_t start = (hsize_t)kernel.rank * count;
     const size_t bytes = (size_t)opt->count * sizeof(double);
 
-    hid_t fapl = KH5(H5Pcreate, H5P_FILE_ACCESS);
-    KH5(H5Pset_fapl_mpio, fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-    hid_t dxpl = KH5(H5Pcreate, H5P_DATASET_XFER);
-    KH5(H5Pset_dxpl_mpio, dxpl, H5FD_MPIO_COLLECTIVE);
-    hid_t filespace = KH5(H5Screate_simple, 1, &total, NULL);
-    KH5(H5Sselect_hyperslab, filespace, H5S_SELECT_SET, &start, NULL, &count, NULL);
-    hid_t memspace = KH5(H5Screate_simple, 1, &count, NULL);
+    hid_t fapl = kernel_h5_mpio_fapl();
+    hid_t dxpl = kernel_h5_dxpl(H5FD_MPIO_COLLECTIVE);
+    hid_t filespace, memspace;
+    kernel_h5_open_slab(1, &total, &start, &count, &filespace, &memspace);
 
     hid_t file = KH5(H5Fcreate, path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     hid_t dset = KH5(H5Dcreate2, file, "field", H5T_NATIVE_DOUBLE, filespace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -81,10 +79,8 @@ static void hdf5_layer(const mixed_options *opt, double *buf, double *expected)
     fill_values(expected, opt->count, LAYER_HDF5);
     kernel_check_equal(buf, expected, (size_t)opt->count, sizeof(double), "mixed.h5/field");
 
-    KH5(H5Sclose, memspace);
-    KH5(H5Sclose, filespace);
-    KH5(H5Pclose, dxpl);
-    KH5(H5Pclose, fapl);
+    kernel_h5_close_slab(filespace, memspace);
+    kernel_h5_close_lists(dxpl, fapl);
 }
 
 static void mpiio_layer(const mixed_options *opt, double *buf, double *expected)
@@ -143,9 +139,7 @@ int main(int argc, char **argv)
     const kernel_option options[] = {
         KOPT_INT_OPT("--count", &opt.count, 1, "doubles per rank in each of the HDF5, MPI-IO and POSIX files"),
     };
-    kernel_init(&argc, &argv, "mixed-layers",
-                "HDF5 + MPI-IO + POSIX + stdio in one run, to exercise call-depth attribution.", options,
-                sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "mixed-layers", SUMMARY, options, KOPT_COUNT(options));
 
     const size_t bytes = (size_t)opt.count * sizeof(double);
     double *buf = kernel_alloc(bytes), *expected = kernel_alloc(bytes);

@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+static const char SUMMARY[] =
+    "N-to-M: groups gather to a leader (MPI_Comm_split + MPI_Gather) that writes one POSIX file per group.";
+
 typedef struct {
     int group_size;
     int size; /* bytes contributed by each rank */
@@ -46,14 +49,12 @@ int main(int argc, char **argv)
                      "ranks per group, one file per group (weak: last group may be smaller; strong: must divide N)"),
         KOPT_INT_OPT("--files", &opt.files, 0,
                      "if > 0: fixed number of files instead of --group-size, group size N/files (must divide N)"),
-        KOPT_INT_OPT("--size", &opt.size, 1, "weak: bytes each rank contributes"),
-        KOPT_INT_OPT("--total-size", &opt.total_size, 1, "strong: bytes all ranks contribute together (N must divide it)"),
+        KOPT_WEAK_INT_OPT("--size", &opt.size, 1, "weak: bytes each rank contributes"),
+        KOPT_STRONG_INT_OPT("--total-size", &opt.total_size, 1,
+                            "strong: bytes all ranks contribute together (N must divide it)"),
     };
-    kernel_init(&argc, &argv, "n-to-m",
-                "N-to-M: groups gather to a leader (MPI_Comm_split + MPI_Gather) that writes one POSIX file per group.",
-                options, sizeof options / sizeof options[0]);
-    const kernel_scaling scaling = kernel_parse_scaling(opt.scaling, (const char *const[]){"--size", NULL},
-                                                        (const char *const[]){"--total-size", NULL});
+    kernel_init(&argc, &argv, "n-to-m", SUMMARY, options, KOPT_COUNT(options));
+    const kernel_scaling scaling = kernel_parse_scaling(opt.scaling);
     if (opt.files > 0) {
         if (kernel_option_given("--group-size"))
             kernel_usage_error("give --group-size or --files, not both");
@@ -73,10 +74,7 @@ int main(int argc, char **argv)
             kernel_scaling_error("N=%d ranks cannot be split into full groups of --group-size %d (N must be a "
                                  "multiple of the group size)",
                                  kernel.nprocs, opt.group_size);
-        if (opt.total_size % kernel.nprocs != 0)
-            kernel_scaling_error("--total-size %d cannot be split evenly among N=%d ranks (N must divide it)",
-                                 opt.total_size, kernel.nprocs);
-        opt.size = opt.total_size / kernel.nprocs;
+        opt.size = kernel_strong_share("--total-size", opt.total_size);
     }
 
     const int group = kernel.rank / opt.group_size;

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char SUMMARY[] =
+    "Nonblocking MPI-IO: iwrite_at/iread_at + MPI_Waitall, then split collectives after set_view.";
+
 typedef struct {
     int count;    /* doubles per request / per rank per row */
     int requests; /* phase 1: nonblocking requests per rank */
@@ -111,9 +114,7 @@ int main(int argc, char **argv)
         KOPT_INT_OPT("--requests", &opt.requests, 1, "MPI_File_iwrite_at/iread_at requests per rank"),
         KOPT_INT_OPT("--steps", &opt.steps, 1, "rows written with write_all_begin/_end"),
     };
-    kernel_init(&argc, &argv, "nonblocking",
-                "Nonblocking MPI-IO: iwrite_at/iread_at + MPI_Waitall, then split collectives after set_view.",
-                options, sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "nonblocking", SUMMARY, options, KOPT_COUNT(options));
 
     char path[KERNEL_PATH_MAX];
     kernel_path(path, "nonblocking.dat");

@@ -14,6 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const char SUMMARY[] =
+    "Serial I/O: all ranks read one input file, rank 0 writes a stdio report (run --setup first).";
+
 typedef struct {
     bool setup;
     int size;  /* --setup: bytes of input.dat */
@@ -154,9 +157,7 @@ int main(int argc, char **argv)
         KOPT_INT_OPT("--chunk", &opt.chunk, 1, "bytes per read() of the input"),
         KOPT_INT_OPT("--block", &opt.block, 1, "checksum stripe unit (block b is summed by rank b % N)"),
     };
-    kernel_init(&argc, &argv, "serial-io",
-                "Serial I/O: all ranks read one input file, rank 0 writes a stdio report (run --setup first).",
-                options, sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "serial-io", SUMMARY, options, KOPT_COUNT(options));
 
     if (opt.setup) {
         if (kernel.rank == 0)

@@ -11,6 +11,9 @@
 
 #include <stdlib.h>
 
+static const char SUMMARY[] =
+    "2-D subarray filetype + set_view, collective write_all/read_all with ROMIO hints.";
+
 typedef struct {
     int rows; /* tile rows per rank */
     int cols; /* tile columns per rank */
@@ -75,9 +78,7 @@ int main(int argc, char **argv)
         KOPT_INT_OPT("--steps", &opt.steps, 1, "global arrays appended to the file"),
         KOPT_INT_OPT("--cb-nodes", &opt.cb_nodes, 0, "cb_nodes hint (0: min(N, 2))"),
     };
-    kernel_init(&argc, &argv, "subarray-view",
-                "2-D subarray filetype + set_view, collective write_all/read_all with ROMIO hints.",
-                options, sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "subarray-view", SUMMARY, options, KOPT_COUNT(options));
 
     tile_layout tile = make_layout(&opt);
     MPI_Info hints = make_hints(&opt);

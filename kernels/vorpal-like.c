@@ -12,10 +12,12 @@
  * grid is dims x block. --scaling strong: the grid is fixed (--grid-z/y/x)
  * and each rank's block is grid / dims along every axis, so every grid
  * dimension must be a multiple of the process-grid dimension along it. */
-#include "kernel_common.h"
+#include "kernel_h5.h"
 
-#include <hdf5.h>
 #include <stdlib.h>
+
+static const char SUMMARY[] =
+    "VORPAL-IO: 3-D block-decomposed fields, one HDF5 file per timestep, collective hyperslabs.";
 
 typedef struct {
     int block[3]; /* cells per rank along z, y, x (slowest to fastest) */
@@ -113,35 +115,29 @@ int main(int argc, char **argv)
         KOPT_SCALING_OPT(&opt.scaling),
         KOPT_INT_OPT("--proc-dims", &opt.proc_dims, 1,
                      "process grid from MPI_Dims_create: 1 (z slabs), 2 (z-y pencils) or 3 (blocks)"),
-        KOPT_INT_OPT("--block-z", &opt.block[0], 1, "weak: cells per rank along z (slowest axis)"),
-        KOPT_INT_OPT("--block-y", &opt.block[1], 1, "weak: cells per rank along y"),
-        KOPT_INT_OPT("--block-x", &opt.block[2], 1, "weak: cells per rank along x (fastest axis)"),
-        KOPT_INT_OPT("--grid-z", &opt.grid[0], 1, "strong: cells in all along z (a multiple of the ranks along z)"),
-        KOPT_INT_OPT("--grid-y", &opt.grid[1], 1, "strong: cells in all along y"),
-        KOPT_INT_OPT("--grid-x", &opt.grid[2], 1, "strong: cells in all along x"),
+        KOPT_WEAK_INT_OPT("--block-z", &opt.block[0], 1, "weak: cells per rank along z (slowest axis)"),
+        KOPT_WEAK_INT_OPT("--block-y", &opt.block[1], 1, "weak: cells per rank along y"),
+        KOPT_WEAK_INT_OPT("--block-x", &opt.block[2], 1, "weak: cells per rank along x (fastest axis)"),
+        KOPT_STRONG_INT_OPT("--grid-z", &opt.grid[0], 1,
+                            "strong: cells in all along z (a multiple of the ranks along z)"),
+        KOPT_STRONG_INT_OPT("--grid-y", &opt.grid[1], 1, "strong: cells in all along y"),
+        KOPT_STRONG_INT_OPT("--grid-x", &opt.grid[2], 1, "strong: cells in all along x"),
         KOPT_INT_OPT("--fields", &opt.fields, 1, "3-D field datasets per timestep"),
         KOPT_INT_OPT("--steps", &opt.steps, 1, "timesteps (one HDF5 file each)"),
     };
-    kernel_init(&argc, &argv, "vorpal-like",
-                "VORPAL-IO: 3-D block-decomposed fields, one HDF5 file per timestep, collective hyperslabs.",
-                options, sizeof options / sizeof options[0]);
+    kernel_init(&argc, &argv, "vorpal-like", SUMMARY, options, KOPT_COUNT(options));
     if (opt.proc_dims > 3)
         kernel_usage_error("--proc-dims must be 1, 2 or 3, got %d", opt.proc_dims);
-    if (kernel_parse_scaling(opt.scaling, (const char *const[]){"--block-z", "--block-y", "--block-x", NULL},
-                             (const char *const[]){"--grid-z", "--grid-y", "--grid-x", NULL}) ==
-        KERNEL_SCALING_STRONG)
+    if (kernel_parse_scaling(opt.scaling) == KERNEL_SCALING_STRONG)
         strong_blocks(&opt);
 
     const block_layout layout = decompose(&opt);
     const size_t block_bytes = layout.cells * sizeof(double);
 
-    hid_t fapl = KH5(H5Pcreate, H5P_FILE_ACCESS);
-    KH5(H5Pset_fapl_mpio, fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-    hid_t dxpl = KH5(H5Pcreate, H5P_DATASET_XFER);
-    KH5(H5Pset_dxpl_mpio, dxpl, H5FD_MPIO_COLLECTIVE);
-    hid_t filespace = KH5(H5Screate_simple, 3, layout.global, NULL);
-    KH5(H5Sselect_hyperslab, filespace, H5S_SELECT_SET, layout.origin, NULL, layout.count, NULL);
-    hid_t memspace = KH5(H5Screate_simple, 3, layout.count, NULL);
+    hid_t fapl = kernel_h5_mpio_fapl();
+    hid_t dxpl = kernel_h5_dxpl(H5FD_MPIO_COLLECTIVE);
+    hid_t filespace, memspace;
+    kernel_h5_open_slab(3, layout.global, layout.origin, layout.count, &filespace, &memspace);
 
     double *buf = kernel_alloc(block_bytes);
     double *expected = kernel_alloc(block_bytes);
@@ -177,9 +173,7 @@ int main(int argc, char **argv)
 
     free(buf);
     free(expected);
-    KH5(H5Sclose, memspace);
-    KH5(H5Sclose, filespace);
-    KH5(H5Pclose, dxpl);
-    KH5(H5Pclose, fapl);
+    kernel_h5_close_slab(filespace, memspace);
+    kernel_h5_close_lists(dxpl, fapl);
     return kernel_finish();
 }

@@ -9,10 +9,12 @@
  * N x particles elements. --scaling strong: the datasets hold
  * --total-particles elements whatever N, and each rank owns total/N of them
  * (offset rank x total/N); N must divide the total. */
-#include "kernel_common.h"
+#include "kernel_h5.h"
 
-#include <hdf5.h>
 #include <stdlib.h>
+
+static const char SUMMARY[] =
+    "VPIC-IO: 8 particle variables per timestep group, collective 1-D slabs in one HDF5 file.";
 
 enum { NUM_VARIABLES = 8, NUM_FLOAT_VARIABLES = 6 };
 
@@ -46,8 +48,7 @@ static hid_t memory_type(int var)
 /* A file-access list for MPI-IO with collective metadata reads and writes. */
 static hid_t create_mpio_fapl(void)
 {
-    hid_t fapl = KH5(H5Pcreate, H5P_FILE_ACCESS);
-    KH5(H5Pset_fapl_mpio, fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+    hid_t fapl = kernel_h5_mpio_fapl();
     KH5(H5Pset_coll_metadata_write, fapl, 1);
     KH5(H5Pset_all_coll_metadata_ops, fapl, 1);
     return fapl;
@@ -108,22 +109,14 @@ int main(int argc, char **argv)
     vpic_options opt = {.particles = 4096, .steps = 2, .scaling = "weak", .total_particles = 12288};
     const kernel_option options[] = {
         KOPT_SCALING_OPT(&opt.scaling),
-        KOPT_INT_OPT("--particles", &opt.particles, 1, "weak: particles per rank"),
-        KOPT_INT_OPT("--total-particles", &opt.total_particles, 1,
-                     "strong: particles in all (total/N per rank; N must divide it)"),
+        KOPT_WEAK_INT_OPT("--particles", &opt.particles, 1, "weak: particles per rank"),
+        KOPT_STRONG_INT_OPT("--total-particles", &opt.total_particles, 1,
+                            "strong: particles in all (total/N per rank; N must divide it)"),
         KOPT_INT_OPT("--steps", &opt.steps, 1, "timesteps (one HDF5 group each)"),
     };
-    kernel_init(&argc, &argv, "vpic-like",
-                "VPIC-IO: 8 particle variables per timestep group, collective 1-D slabs in one HDF5 file.",
-                options, sizeof options / sizeof options[0]);
-    if (kernel_parse_scaling(opt.scaling, (const char *const[]){"--particles", NULL},
-                             (const char *const[]){"--total-particles", NULL}) == KERNEL_SCALING_STRONG) {
-        if (opt.total_particles % kernel.nprocs != 0)
-            kernel_scaling_error("--total-particles %d cannot be split evenly among N=%d ranks "
-                                 "(N must divide it)",
-                                 opt.total_particles, kernel.nprocs);
-        opt.particles = opt.total_particles / kernel.nprocs;
-    }
+    kernel_init(&argc, &argv, "vpic-like", SUMMARY, options, KOPT_COUNT(options));
+    if (kernel_parse_scaling(opt.scaling) == KERNEL_SCALING_STRONG)
+        opt.particles = kernel_strong_share("--total-particles", opt.total_particles);
 
     char path[KERNEL_PATH_MAX];
     kernel_path(path, "vpic.h5");
@@ -132,11 +125,9 @@ int main(int argc, char **argv)
     const hsize_t my_offset = (hsize_t)kernel.rank * count;
 
     hid_t fapl = create_mpio_fapl();
-    hid_t dxpl = KH5(H5Pcreate, H5P_DATASET_XFER);
-    KH5(H5Pset_dxpl_mpio, dxpl, H5FD_MPIO_COLLECTIVE);
-    hid_t filespace = KH5(H5Screate_simple, 1, &total, NULL);
-    KH5(H5Sselect_hyperslab, filespace, H5S_SELECT_SET, &my_offset, NULL, &count, NULL);
-    hid_t memspace = KH5(H5Screate_simple, 1, &count, NULL);
+    hid_t dxpl = kernel_h5_dxpl(H5FD_MPIO_COLLECTIVE);
+    hid_t filespace, memspace;
+    kernel_h5_open_slab(1, &total, &my_offset, &count, &filespace, &memspace);
 
     void *buf = kernel_alloc((size_t)opt.particles * 4);
     void *expected = kernel_alloc((size_t)opt.particles * 4);
@@ -145,9 +136,7 @@ int main(int argc, char **argv)
     free(buf);
     free(expected);
 
-    KH5(H5Sclose, memspace);
-    KH5(H5Sclose, filespace);
-    KH5(H5Pclose, dxpl);
-    KH5(H5Pclose, fapl);
+    kernel_h5_close_slab(filespace, memspace);
+    kernel_h5_close_lists(dxpl, fapl);
     return kernel_finish();
 }

@@ -11,14 +11,10 @@ set -euo pipefail
 build=$(cd "$1" && pwd) name=$2 kernel=$3
 shift 3
 src=$(cd "$(dirname "$0")/../.." && pwd)
-work=$build/codegen-runs/elastic.$name
+. "$src/tests/support/testlib.sh"
+begin_test "codegen_elastic: $name" "$build/codegen-runs/elastic.$name" logs
 logs=$work/logs
-rm -rf "$work" && mkdir -p "$logs"
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
-fail() {
-  echo "codegen_elastic: $name: $*" >&2
-  exit 1
-}
 traced_run() { # NP TRACE [OPTIONS]: the original kernel, traced, into $work/out
   local np=$1 trace=$2
   shift 2
@@ -50,15 +46,7 @@ for np in ${ELASTIC_AT:-3 6 16}; do
     { cat "$logs/kernel.$np.txt" >&2; fail "the elastic kernel failed at $np ranks"; }
   "$build/analysis/recorder-diff" "$work/r$np" "$work/k$np" > "$logs/diff.$np.txt" 2>&1 ||
     { tail -20 "$logs/diff.$np.txt" >&2; fail "at $np ranks, recorder-diff finds the elastic kernel's I/O different"; }
-  files=0
-  while IFS= read -r -d '' f; do
-    rel=${f#"$work/out"}
-    copy=$work/kout$np$work/out$rel
-    [ -f "$copy" ] || fail "at $np ranks: no counterpart of $f ($copy)"
-    a=$(stat -c %s "$f") b=$(stat -c %s "$copy")
-    [ "$a" = "$b" ] || fail "at $np ranks: $rel: $a bytes originally, $b from the elastic kernel"
-    files=$((files + 1))
-  done < <(find "$work/out" -type f -print0)
+  same_output_files "$work/out" "$work/kout$np" "from the elastic kernel at $np ranks"
   echo "codegen_elastic: $name: at $np ranks: $(tail -1 "$logs/diff.$np.txt" | sed 's/^recorder-diff: //'), $files files of equal sizes"
 done
 

@@ -8,14 +8,10 @@
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
-work=$build/codegen-runs/elastic-refusals
-rm -rf "$work" && mkdir -p "$work"
+. "$src/tests/support/testlib.sh"
+begin_test codegen_elastic_refusals "$build/codegen-runs/elastic-refusals"
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
 cg=$build/codegen/recorder-codegen
-fail() {
-  echo "codegen_elastic_refusals: $*" >&2
-  exit 1
-}
 expect() { # STATUS PATTERN COMMAND...: the command exits with STATUS, its stderr matches PATTERN
   local want=$1 pattern=$2
   shift 2

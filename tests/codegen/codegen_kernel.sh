@@ -15,15 +15,11 @@ set -euo pipefail
 build=$(cd "$1" && pwd) np=$2 kernel=$3
 shift 3
 src=$(cd "$(dirname "$0")/../.." && pwd)
+. "$src/tests/support/testlib.sh"
 name=$kernel.np$np${CODEGEN_SUFFIX:-}
-work=$build/codegen-runs/$name
+begin_test "codegen_kernel: $name" "$build/codegen-runs/$name" logs
 logs=$work/logs
-rm -rf "$work" && mkdir -p "$logs"
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
-fail() {
-  echo "codegen_kernel: $name: $*" >&2
-  exit 1
-}
 
 # 1. The original run, traced (run_kernel.sh does serial-io's setup step).
 bash "$src/kernels/run_kernel.sh" "$work/out" \
@@ -61,18 +57,7 @@ diff -u "$logs/allowed.txt" "$logs/after.txt" || fail "the kernel wrote outside 
 echo "codegen_kernel: $name: recorder-diff: $(tail -1 "$logs/diff.txt")"
 
 # 5. The same files.
-files=0
-while IFS= read -r -d '' f; do
-  rel=${f#"$work/out"}
-  copy=$work/kout$work/out$rel
-  [ -f "$copy" ] || fail "no counterpart of $f ($copy)"
-  a=$(stat -c %s "$f") b=$(stat -c %s "$copy")
-  [ "$a" = "$b" ] || fail "$rel: $a bytes originally, $b from the kernel"
-  if [ "${f%.h5}" != "$f" ]; then
-    diff -u <(h5dump -H "$f" | tail -n +2) <(h5dump -H "$copy" | tail -n +2) || fail "$rel: h5dump -H differs"
-  fi
-  files=$((files + 1))
-done < <(find "$work/out" -type f -print0)
+same_output_files --headers "$work/out" "$work/kout" "from the kernel"
 
 # 6. Another rank count is refused, clearly.
 other=$((np + 1))

@@ -7,12 +7,12 @@
 #include "rec_function_ids.h"
 #include "recorder_codegen.h"
 #include "rk_test.h"
+#include "rk_trace.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { NRANKS = 4 };
 
@@ -40,18 +40,11 @@ static void call(tracer *t, unsigned func, const int64_t *args, unsigned nargs, 
  * per step open /data/ckpt.<step>.<r>, pwrite twice, close. */
 static char *write_trace(const char *name, int steps)
 {
-    char *dir;
-    if (asprintf(&dir, "%s/%s", rk_test_tmpdir(), name) < 0)
-        abort();
-    mkdir(dir, 0755);
+    char *dir = rk_test_dir(name);
     rec_trace_info info = {.nranks = NRANKS, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
-    rec_error err;
-    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
+    rk_trace_write_global(dir, &info);
     for (int64_t rank = 0; rank < NRANKS; rank++) {
-        rec_writer_options o;
-        rec_writer_options_init(&o);
-        tracer t = {.w = rec_writer_open(dir, (uint32_t)rank, &o, &err)};
-        CU_ASSERT_PTR_NOT_NULL_FATAL(t.w);
+        tracer t = {.w = rk_trace_open_rank(dir, (uint32_t)rank, NULL)};
         int64_t fd = 64;
         if (rank == 0) {
             call(&t, REC_ID_mkdir, (int64_t[]){rec_writer_path_id(t.w, "/data"), 0755}, 2, 0);
@@ -70,7 +63,7 @@ static char *write_trace(const char *name, int steps)
                      4096);
             call(&t, REC_ID_close, (int64_t[]){fd}, 1, 0);
         }
-        CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &err), 0);
+        CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
     }
     return dir;
 }
@@ -151,17 +144,10 @@ RK_TEST(codegen, errors_name_the_trace)
 
 RK_TEST(codegen, special_arguments)
 {
-    char *dir;
-    if (asprintf(&dir, "%s/special", rk_test_tmpdir()) < 0)
-        abort();
-    mkdir(dir, 0755);
+    char *dir = rk_test_dir("special");
     rec_trace_info info = {.nranks = 1, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
-    rec_error err;
-    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
-    rec_writer_options o;
-    rec_writer_options_init(&o);
-    tracer t = {.w = rec_writer_open(dir, 0, &o, &err)};
-    CU_ASSERT_PTR_NOT_NULL_FATAL(t.w);
+    rk_trace_write_global(dir, &info);
+    tracer t = {.w = rk_trace_open_rank(dir, 0, NULL)};
     /* a fortified open (no prototype in the headers), a lock, a gathered write */
     call(&t, REC_ID___open_2, (int64_t[]){rec_writer_path_id(t.w, "/d/f"), O_RDWR}, 2, 64);
     call(&t, REC_ID_fcntl, (int64_t[]){64, F_SETLKW, 0}, 3, 0);
@@ -173,9 +159,9 @@ RK_TEST(codegen, special_arguments)
     r.args[1] = (rec_value){.ptr = lens, .len = 2};
     r.args[2].i = 2;
     r.ret.i = 30;
-    CU_ASSERT_EQUAL_FATAL(rec_writer_append(t.w, &r, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(rec_writer_append(t.w, &r, &t.err), 0);
     call(&t, REC_ID_close, (int64_t[]){64}, 1, 0);
-    CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &err), 0);
+    CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
     char *k = generate(dir, 1);
     CU_ASSERT(strstr(k, "int __open_2(const char *, int);") != NULL);
     CU_ASSERT(strstr(k, "int fd = __open_2(P(\"/d/f\"), O_RDWR);") != NULL);
@@ -193,19 +179,13 @@ RK_TEST(codegen, special_arguments)
  * now a sort, and each rank counted once. */
 RK_TEST(codegen, overlapping_rank_ranges_sort_in_n_log_n)
 {
-    char *dir;
-    if (asprintf(&dir, "%s/overlap", rk_test_tmpdir()) < 0)
-        abort();
-    mkdir(dir, 0755);
+    char *dir = rk_test_dir("overlap");
     enum { HALF = 1u << 21 };
     rec_trace_info info = {
         .nranks = 2 * HALF, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000, .flags = REC_TRACE_MERGED};
+    rk_trace_write_global(dir, &info);
+    rec_writer *w = rk_trace_open_rank(dir, REC_MERGED_STREAM, NULL);
     rec_error err;
-    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
-    rec_writer_options o;
-    rec_writer_options_init(&o);
-    rec_writer *w = rec_writer_open(dir, REC_MERGED_STREAM, &o, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
     rec_record r;
     memset(&r, 0, sizeof r);
     r.func = REC_ID_mkdir;

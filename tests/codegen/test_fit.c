@@ -49,6 +49,14 @@ static int64_t *cell(fixture *f, uint32_t t, uint32_t rank)
     return &f->cells[(size_t)t * f->m.nranks + rank];
 }
 
+/* The model cg_fit_num finds for the fixture's values; the test stops if there is none. */
+static cg_num fit_num(fixture *f)
+{
+    cg_num n;
+    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    return n;
+}
+
 RK_TEST(codegen_fit, dims_create_matches_mpich)
 {
     /* MPI_Dims_create(n, 3) of MPICH 4.0 for n = 1..64 (and a few 2-D ones) */
@@ -79,8 +87,7 @@ RK_TEST(codegen_fit, affine_in_the_rank)
     fixture *f = make(8, 0, NULL);
     for (uint32_t r = 0; r < 8; r++)
         *cell(f, 0, r) = 2104 + 16384 * (int64_t)r;
-    cg_num n;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    cg_num n = fit_num(f);
     CU_ASSERT_EQUAL(n.c, 2104);
     CU_ASSERT_EQUAL_FATAL(n.nterms, 1);
     CU_ASSERT_EQUAL(n.terms[0].kind, CG_T_RANK);
@@ -95,14 +102,13 @@ RK_TEST(codegen_fit, rank_groups)
     fixture *f = make(6, 0, NULL);
     for (uint32_t r = 0; r < 6; r++)
         *cell(f, 0, r) = (int64_t)(r / 3); /* n-to-m's colours: groups of 3 */
-    cg_num n;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    cg_num n = fit_num(f);
     CU_ASSERT_EQUAL_FATAL(n.nterms, 1);
     CU_ASSERT(n.terms[0].kind == CG_T_RANKDIV && n.terms[0].div == 3 && n.terms[0].coef == 1 && n.c == 0);
     cg_num_free(&n);
     for (uint32_t r = 0; r < 6; r++)
         *cell(f, 0, r) = 10 + 5 * (int64_t)(r % 2);
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    n = fit_num(f);
     CU_ASSERT(n.nterms == 1 && n.terms[0].kind == CG_T_RANKMOD && n.terms[0].div == 2 &&
               n.terms[0].coef == 5);
     CU_ASSERT_EQUAL(n.c, 10);
@@ -133,8 +139,7 @@ RK_TEST(codegen_fit, grid_of_a_block_decomposition)
         f->x.grid_nd = 3; /* the caller saw a multi-dimensional corner */
         for (int e = 0; e < 3; e++) {
             vorpal_corner(f, 3, dims, block, e);
-            cg_num n;
-            CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+            cg_num n = fit_num(f);
             CU_ASSERT_EQUAL(n.grid_ndims, 3);
             CU_ASSERT(n.grid_dims[0] == dims[0] && n.grid_dims[1] == dims[1] && n.grid_dims[2] == dims[2]);
             CU_ASSERT_EQUAL_FATAL(n.nterms, 1);
@@ -147,8 +152,7 @@ RK_TEST(codegen_fit, grid_of_a_block_decomposition)
     fixture *f = make(8, 0, NULL);
     for (uint32_t r = 0; r < 8; r++)
         *cell(f, 0, r) = 100 * (r / 4) + 7 * (r % 2); /* (2, 2, 2): coords 0 and 2 */
-    cg_num n;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    cg_num n = fit_num(f);
     CU_ASSERT(n.grid_ndims == 3 && n.nterms == 2 && n.terms[0].coef == 100 && n.terms[1].coef == 7);
     cg_num_free(&n);
     drop(f);
@@ -160,15 +164,14 @@ RK_TEST(codegen_fit, tables_and_choices_by_rank)
     static const int64_t starts[4] = {0, 2048, 4098, 6150}; /* gcrm-like's uneven cells */
     for (uint32_t r = 0; r < 4; r++)
         *cell(f, 0, r) = starts[r];
-    cg_num n;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    cg_num n = fit_num(f);
     CU_ASSERT_EQUAL_FATAL(n.table, CG_TAB_RANK);
     CU_ASSERT(n.ntab == 4 && !memcmp(n.tab, starts, sizeof starts) && n.c == 0 && n.nterms == 0);
     cg_num_free(&n);
     /* two values: a choice, cheaper than a table */
     for (uint32_t r = 0; r < 4; r++)
         *cell(f, 0, r) = r == 2 ? 5 : 9;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    n = fit_num(f);
     CU_ASSERT(n.ternary && !n.table && n.tab[2] == 5 && n.tab[0] == 9);
     cg_num_free(&n);
     drop(f);
@@ -182,8 +185,7 @@ RK_TEST(codegen_fit, counters)
         for (uint32_t j = 0; j < 4; j++)
             for (uint32_t r = 0; r < 2; r++)
                 *cell(f, i * 4 + j, r) = 5 + 262144 * i + 16384 * j + 65536 * r; /* ior-like offsets */
-    cg_num n;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    cg_num n = fit_num(f);
     CU_ASSERT(n.c == 5 && n.nterms == 3 && !n.table);
     int64_t rank = 0, i = 0, j = 0;
     for (unsigned t = 0; t < n.nterms; t++) {
@@ -198,7 +200,7 @@ RK_TEST(codegen_fit, counters)
     for (uint32_t t = 0; t < 12; t++)
         for (uint32_t r = 0; r < 2; r++)
             *cell(f, t, r) = (t % 4) % 2;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    n = fit_num(f);
     CU_ASSERT(n.nterms == 1 && n.terms[0].kind == CG_T_CTRMOD && n.terms[0].arg == 1 && n.terms[0].div == 2);
     cg_num_free(&n);
     /* irregular in the inner counter, the same in every outer iteration: a table */
@@ -206,7 +208,7 @@ RK_TEST(codegen_fit, counters)
     for (uint32_t t = 0; t < 12; t++)
         for (uint32_t r = 0; r < 2; r++)
             *cell(f, t, r) = sizes[t % 4] + 7 * (t / 4);
-    CU_ASSERT_EQUAL_FATAL(cg_fit_num(&f->x, &n), 0);
+    n = fit_num(f);
     CU_ASSERT(n.table == CG_TAB_CTR && n.table_ctr == 1 && n.ntab == 4 && n.tab[2] == 1000);
     CU_ASSERT(n.nterms == 1 && n.terms[0].kind == CG_T_CTR && n.terms[0].arg == 0 && n.terms[0].coef == 7);
     cg_num_free(&n);
@@ -253,15 +255,23 @@ static void strings(fixture *f, const char *const *s)
         }
 }
 
+/* The fit cg_fit_values finds for string values s (ninsts x nranks of them);
+ * the test stops if there is none. */
+static cg_fieldfit fit_strings(fixture *f, const char *const *s)
+{
+    strings(f, s);
+    cg_fieldfit fit;
+    CU_ASSERT_EQUAL_FATAL(cg_fit_values(&f->x, CG_FIT_STR, CG_FIT_NUM, 1, &fit), 0);
+    return fit;
+}
+
 RK_TEST(codegen_fit, string_patterns)
 {
     uint32_t counts[1] = {3};
     fixture *f = make(2, 1, counts);
     static const char *const ckpt[] = {"/d/ckpt.0.0", "/d/ckpt.0.1", "/d/ckpt.1.0",
                                        "/d/ckpt.1.1", "/d/ckpt.2.0", "/d/ckpt.2.1"};
-    strings(f, ckpt);
-    cg_fieldfit fit;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_values(&f->x, CG_FIT_STR, CG_FIT_NUM, 1, &fit), 0);
+    cg_fieldfit fit = fit_strings(f, ckpt);
     CU_ASSERT_EQUAL_FATAL(fit.cls, CG_FIT_STR);
     CU_ASSERT_EQUAL_FATAL(fit.nruns, 2);
     CU_ASSERT_EQUAL(fit.fmt.mode, CG_CAT_CONST);
@@ -271,23 +281,20 @@ RK_TEST(codegen_fit, string_patterns)
     cg_fieldfit_free(&fit);
     static const char *const padded[] = {"v_0008.h5", "v_0008.h5", "v_0009.h5",
                                          "v_0009.h5", "v_0010.h5", "v_0010.h5"};
-    strings(f, padded);
-    CU_ASSERT_EQUAL_FATAL(cg_fit_values(&f->x, CG_FIT_STR, CG_FIT_NUM, 1, &fit), 0);
+    fit = fit_strings(f, padded);
     CU_ASSERT(fit.cls == CG_FIT_STR && fit.nruns == 1 && fit.width[0] == 4);
     CU_ASSERT_STRING_EQUAL(cg_str(&f->m, fit.fmt.value), "v_%04d.h5"); /* the "5" of h5 stays literal */
     cg_fieldfit_free(&fit);
     /* mkdir -p: every directory on the way, as prefixes of the deepest */
     static const char *const dirs[] = {"/a", "/a", "/a/bb", "/a/bb", "/a/bb/c", "/a/bb/c"};
-    strings(f, dirs);
-    CU_ASSERT_EQUAL_FATAL(cg_fit_values(&f->x, CG_FIT_STR, CG_FIT_NUM, 1, &fit), 0);
+    fit = fit_strings(f, dirs);
     CU_ASSERT(fit.cls == CG_FIT_STR && fit.is_prefix);
     CU_ASSERT_STRING_EQUAL(cg_str(&f->m, fit.prefix_of), "/a/bb/c");
     CU_ASSERT(fit.runs[0].table == CG_TAB_CTR && fit.runs[0].tab[0] == 2 && fit.runs[0].tab[2] == 7);
     cg_fieldfit_free(&fit);
     /* names with nothing in common: a table by counter */
     static const char *const names[] = {"x", "x", "px", "px", "id1", "id1"};
-    strings(f, names);
-    CU_ASSERT_EQUAL_FATAL(cg_fit_values(&f->x, CG_FIT_STR, CG_FIT_NUM, 1, &fit), 0);
+    fit = fit_strings(f, names);
     CU_ASSERT(fit.cls == CG_FIT_CAT && fit.cat.table == CG_TAB_CTR && fit.strings);
     cg_fieldfit_free(&fit);
     drop(f);
@@ -300,9 +307,7 @@ RK_TEST(codegen_fit, formats_chosen_by_a_counter)
     fixture *f = make(1, 2, counts);
     static const char *const names[] = {"pressure_t0",    "temperature_t0", "pressure_t1",
                                         "temperature_t1", "pressure_t2",    "temperature_t2"};
-    strings(f, names);
-    cg_fieldfit fit;
-    CU_ASSERT_EQUAL_FATAL(cg_fit_values(&f->x, CG_FIT_STR, CG_FIT_NUM, 1, &fit), 0);
+    cg_fieldfit fit = fit_strings(f, names);
     CU_ASSERT_EQUAL_FATAL(fit.cls, CG_FIT_STR);
     CU_ASSERT(fit.fmt.table == CG_TAB_CTR && fit.fmt.table_ctr == 1 && fit.fmt.ntab == 2);
     CU_ASSERT_STRING_EQUAL(cg_str(&f->m, fit.fmt.tab[1]), "temperature_t%d");

@@ -29,10 +29,17 @@ static void expect_error(const char *tmpl, const tpl_ctx *c, const char *want)
     CU_ASSERT_STRING_EQUAL(err, want);
 }
 
-RK_TEST(codegen_template, substitutes_values)
+/* A new context holding one value. */
+static tpl_ctx *context_with(const char *name, const char *value)
 {
     tpl_ctx *c = tpl_new();
-    tpl_set(c, "name", "H5Dwrite");
+    tpl_set(c, name, value);
+    return c;
+}
+
+RK_TEST(codegen_template, substitutes_values)
+{
+    tpl_ctx *c = context_with("name", "H5Dwrite");
     tpl_setf(c, "n", "%d", 42);
     expect("{{name}}(x, {{n}}); {{ name }}", c, "H5Dwrite(x, 42); H5Dwrite");
     tpl_set(c, "name", "H5Dread"); /* replaced, not added */
@@ -43,8 +50,7 @@ RK_TEST(codegen_template, substitutes_values)
 
 RK_TEST(codegen_template, sections_repeat_over_lists)
 {
-    tpl_ctx *c = tpl_new();
-    tpl_set(c, "sep", ";");
+    tpl_ctx *c = context_with("sep", ";");
     const char *files[] = {"mpi.h", "hdf5.h", "stdio.h"};
     for (int i = 0; i < 3; i++)
         tpl_set(tpl_push(c, "includes"), "file", files[i]);
@@ -78,8 +84,7 @@ RK_TEST(codegen_template, standalone_tags_take_their_line)
 
 RK_TEST(codegen_template, multiline_values_keep_indentation)
 {
-    tpl_ctx *c = tpl_new();
-    tpl_set(c, "body", "f();\n\ng();\nh();");
+    tpl_ctx *c = context_with("body", "f();\n\ng();\nh();");
     expect("{\n    {{body}}\n}\n", c, "{\n    f();\n\n    g();\n    h();\n}\n");
     /* after other text on the line: no indentation is added */
     expect("x = {{body}}", c, "x = f();\n\ng();\nh();");
@@ -139,11 +144,10 @@ RK_TEST(codegen_template, nested_sections_stop_at_the_step_limit)
 
 RK_TEST(codegen_template, repeated_output_stops_at_the_output_limit)
 {
-    tpl_ctx *c = tpl_new();
     char *mib = malloc((1 << 20) + 1);
     memset(mib, 'v', 1 << 20);
     mib[1 << 20] = 0;
-    tpl_set(c, "v", mib);
+    tpl_ctx *c = context_with("v", mib);
     free(mib);
     tpl_push(c, "a");
     tpl_push(c, "a");
@@ -168,8 +172,7 @@ RK_TEST(codegen_template, a_value_larger_than_the_output_limit_goes_through_once
     for (size_t i = 0; i < lines; i++)
         memcpy(body + 3 * i, "f;\n", 3);
     body[n - 1] = 0; /* no newline at the end */
-    tpl_ctx *c = tpl_new();
-    tpl_set(c, "body", body);
+    tpl_ctx *c = context_with("body", body);
     free(body);
     char *got = tpl_render("t.tmpl", "{\n        {{body}}\n}\n", c, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(got);
@@ -188,8 +191,7 @@ RK_TEST(codegen_template, a_value_larger_than_the_output_limit_goes_through_once
 RK_TEST(codegen_template, one_long_line_of_tags_parses_in_linear_time)
 {
     enum { BLANKS = 1000000, TAGS = 500000 };
-    tpl_ctx *c = tpl_new();
-    tpl_set(c, "v", "x");
+    tpl_ctx *c = context_with("v", "x");
     sb t = {0};
     for (int i = 0; i < BLANKS; i++)
         sb_putc(&t, ' ');

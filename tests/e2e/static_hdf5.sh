@@ -6,8 +6,8 @@ set -euo pipefail
 build=$1 src=$2
 work=$build/e2e-runs/static-hdf5
 rm -rf "$work" && mkdir -p "$work"
-"$build/tools/recorder-cc" h5pcc -O2 "$src/kernels/vpic-like.c" "$src/kernels/kernel_common.c" \
-  -I"$src/kernels" -o "$work/vpic-static"
+"$build/tools/recorder-cc" h5pcc -O2 "$src/kernels/vpic-like.c" "$src/kernels/kernel_h5.c" \
+  "$src/kernels/kernel_common.c" -I"$src/kernels" -o "$work/vpic-static"
 if grep -q libhdf5 <<<"$(ldd "$work/vpic-static")"; then # no SIGPIPE under pipefail
   echo "static_hdf5: h5pcc linked HDF5 dynamically: the test proves nothing" >&2
   exit 1

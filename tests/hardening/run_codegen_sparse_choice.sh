@@ -12,11 +12,7 @@ set -u
 tool=$1 codegen=$2 container=$3 work=$4
 . "$(dirname "$0")/unpack_limited.sh"
 unpack_limited "$tool" "$container" "$work"
-limit 200000 "$codegen" "$work/trace" >"$work/kernel.c" 2>"$work/err.txt"
-rc=$?
-cat "$work/err.txt"
-[ $rc -eq 0 ] || fail "recorder-codegen exited with $rc"
-grep -q '^int main(' "$work/kernel.c" || fail "no main() in the kernel"
+generate_limited 200000 "$codegen" "$work"
 choices=$(grep -c '(rank == 1 ? ' "$work/kernel.c")
 [ "$choices" -eq 4 ] || fail "expected 4 choices (rank == 1 ? ...), found $choices"
 echo "PASS"

@@ -11,11 +11,7 @@ set -u
 tool=$1 codegen=$2 container=$3 work=$4
 . "$(dirname "$0")/unpack_limited.sh"
 unpack_limited "$tool" "$container" "$work"
-limit 1000000 "$codegen" "$work/trace" >"$work/kernel.c" 2>"$work/err.txt"
-rc=$?
-cat "$work/err.txt"
-[ $rc -eq 0 ] || fail "recorder-codegen exited with $rc"
-grep -q '^int main(' "$work/kernel.c" || fail "no main() in the kernel"
+generate_limited 1000000 "$codegen" "$work"
 limit 1000000 "$codegen" --max-values 1000000 "$work/trace" >"$work/kernel2.c" 2>"$work/err2.txt"
 rc=$?
 cat "$work/err2.txt"

@@ -1,7 +1,9 @@
 # Sourced by the hardening scripts that feed a tool one fuzz container:
 #   unpack_limited SEED_TOOL CONTAINER WORK   unpacks it into WORK/trace
 #   limit KB COMMAND...                       runs COMMAND in KB of address
-# space and 20 s (only the time under ASan, which reserves terabytes).
+# space and 20 s (only the time under ASan, which reserves terabytes)
+#   generate_limited KB CODEGEN WORK          limit KB: CODEGEN WORK/trace >
+# WORK/kernel.c (stderr shown), which must exit 0 with a main().
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 unpack_limited() {
@@ -17,4 +19,12 @@ limit() {
     else
         (ulimit -v "$kb" && timeout 20 "$@")
     fi
+}
+
+generate_limited() {
+    limit "$1" "$2" "$3/trace" >"$3/kernel.c" 2>"$3/err.txt"
+    local rc=$?
+    cat "$3/err.txt"
+    [ $rc -eq 0 ] || fail "recorder-codegen exited with $rc"
+    grep -q '^int main(' "$3/kernel.c" || fail "no main() in the kernel"
 }

@@ -15,7 +15,6 @@
  *          DIR/f<k>, then prints "maxrss_kb K" (peak RSS) and returns 0
  * stdout is flushed after every line, so the lines survive the crash. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -25,6 +24,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "pwrite_blocks.h"
 
 static void say(const char *fmt, long v)
 {
@@ -56,18 +57,11 @@ int main(int argc, char **argv)
     }
     const char *mode = argv[1];
     long n = atol(argv[3]), errors = 0;
-    char path[4096], block[64];
+    char path[4096];
     snprintf(path, sizeof path, "%s/data", argv[2]);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "victim: %s: %s\n", path, strerror(errno));
+    int fd = pwrite_blocks("victim", path, n, &errors);
+    if (fd < 0)
         return 1;
-    }
-    for (long k = 0; k < n; k++) {
-        memset(block, 'a' + (int)(k % 26), sizeof block);
-        if (pwrite(fd, block, sizeof block, (off_t)k * 64) != (ssize_t)sizeof block)
-            errors++;
-    }
     say("pwrite %ld\n", n);
     if (strcmp(mode, "files") == 0)
         errors += many_files(argv[2], n);

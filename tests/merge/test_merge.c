@@ -5,11 +5,11 @@
 #include "rec_function_ids.h"
 #include "recorder_merge.h"
 #include "rk_test.h"
+#include "rk_trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* A call in a synthetic trace: function, fd (its per-rank id), count, offset. */
@@ -18,28 +18,18 @@ typedef struct call {
     int64_t fd, count, offset;
 } call;
 
-static char *tmp_trace(const char *name)
-{
-    char *dir;
-    if (asprintf(&dir, "%s/%s", rk_test_tmpdir(), name) < 0)
-        abort();
-    mkdir(dir, 0755);
-    return dir;
-}
-
 /* Writes one trace: rank r makes calls[r][0..n[r]). pwrite/pread/fsync take
  * (fd, count, offset); open opens "/data/file.<count>" and returns fd. */
 static void write_trace(const char *dir, uint32_t nranks, const call *const *calls, const size_t *n)
 {
     rec_trace_info info = {.nranks = nranks, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rk_trace_write_global(dir, &info);
     rec_error err;
-    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
     for (uint32_t r = 0; r < nranks; r++) {
         rec_writer_options o;
         rec_writer_options_init(&o);
         o.start_time_ns = 1000 + r * 700; /* the ranks started at different times */
-        rec_writer *w = rec_writer_open(dir, r, &o, &err);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+        rec_writer *w = rk_trace_open_rank(dir, r, &o);
         for (size_t i = 0; i < n[r]; i++) {
             const call *c = &calls[r][i];
             rec_record rec;
@@ -164,7 +154,7 @@ RK_TEST(merge, paper_fig3_three_steps)
     const call r2[] = {W(64, 8, 0), W(64, 8, 8)};
     const call *calls[] = {r0, r1, r2};
     size_t n[] = {3, 2, 2};
-    char *in = tmp_trace("fig3"), *out = tmp_trace("fig3-merged"), *out2 = tmp_trace("fig3-paper");
+    char *in = rk_test_dir("fig3"), *out = rk_test_dir("fig3-merged"), *out2 = rk_test_dir("fig3-paper");
     write_trace(in, 3, calls, n);
     for (int paper = 0; paper < 2; paper++) {
         rec_merge_stats st;
@@ -194,7 +184,7 @@ RK_TEST(merge, complete_groups_merge_subsets)
     const call rest[] = {S(64)};
     const call *calls[] = {lead0, rest, lead2, rest};
     size_t n[] = {3, 1, 3, 1};
-    char *in = tmp_trace("groups"), *out = tmp_trace("groups-merged"), *paper = tmp_trace("groups-paper");
+    char *in = rk_test_dir("groups"), *out = rk_test_dir("groups-merged"), *paper = rk_test_dir("groups-paper");
     write_trace(in, 4, calls, n);
     rec_merge_stats st;
     merge(in, out, 0, 200, &st);
@@ -223,7 +213,7 @@ RK_TEST(merge, rank_relations)
                           {W(64, 8, 8192), W(64, 8, 1)}, {W(64, 8, 12288), W(64, 8, 100)}};
     const call *calls[] = {r[0], r[1], r[2], r[3]};
     size_t n[] = {2, 2, 2, 2};
-    char *in = tmp_trace("relations"), *out = tmp_trace("relations-merged");
+    char *in = rk_test_dir("relations"), *out = rk_test_dir("relations-merged");
     write_trace(in, 4, calls, n);
     rec_merge_stats st;
     merge(in, out, 0, 200, &st);
@@ -262,7 +252,7 @@ RK_TEST(merge, handles_are_unified)
     const call rk[] = {{REC_ID_open, 64, 1, 0}, W(64, 8, 0), S(64)};
     const call *calls[] = {r0, rk, rk};
     size_t n[] = {4, 3, 3};
-    char *in = tmp_trace("unify"), *out = tmp_trace("unify-merged");
+    char *in = rk_test_dir("unify"), *out = rk_test_dir("unify-merged");
     write_trace(in, 3, calls, n);
     rec_merge_stats st;
     merge(in, out, 0, 200, &st);
@@ -307,7 +297,7 @@ RK_TEST(merge, worst_case_rotations)
         calls[k] = r[k];
         n[k] = NC;
     }
-    char *in = tmp_trace("rotations"), *out = tmp_trace("rotations-merged");
+    char *in = rk_test_dir("rotations"), *out = rk_test_dir("rotations-merged");
     write_trace(in, NR, calls, n);
     rec_merge_stats st;
     merge(in, out, 0, 200, &st);
@@ -316,7 +306,7 @@ RK_TEST(merge, worst_case_rotations)
     CU_ASSERT(st.records_out >= NC);
     expect_round_trip(in, out);
     /* With a window of 1 nothing beyond the heads is visible: still correct. */
-    char *out1 = tmp_trace("rotations-w1");
+    char *out1 = rk_test_dir("rotations-w1");
     merge(in, out1, 0, 1, &st);
     CU_ASSERT_EQUAL(st.records_in, NR * NC);
     expect_round_trip(in, out1);
@@ -349,13 +339,13 @@ RK_TEST(merge, lockstep_batches_round_trip)
         calls[k] = r[k];
         n[k] = m;
     }
-    char *in = tmp_trace("lockstep");
+    char *in = rk_test_dir("lockstep");
     write_trace(in, NR, calls, n);
     const unsigned windows[] = {200, 50, 129};
     for (unsigned w = 0; w < sizeof windows / sizeof *windows; w++) {
         char name[32];
         snprintf(name, sizeof name, "lockstep-w%u", windows[w]);
-        char *out = tmp_trace(name);
+        char *out = rk_test_dir(name);
         rec_merge_stats st;
         merge(in, out, 0, windows[w], &st);
         CU_ASSERT_EQUAL(st.records_in, NR * NC + 4 * NR + 11 * 3);
@@ -375,7 +365,7 @@ RK_TEST(merge, missing_rank_is_an_error)
     const call one[] = {W(64, 8, 0)};
     const call *calls[] = {one, one};
     size_t n[] = {1, 1};
-    char *in = tmp_trace("missing"), *out = tmp_trace("missing-merged");
+    char *in = rk_test_dir("missing"), *out = rk_test_dir("missing-merged");
     write_trace(in, 2, calls, n);
     char path[4200];
     snprintf(path, sizeof path, "%s/1.rec", in);

@@ -4,36 +4,12 @@
  * "all" counts the layer's calls at every depth (what a replay of that
  * layer issues), "top" only the application-level ones (what a traced
  * replay of that layer records at depth 0). Console streams are left out. */
-#include "recorder_format.h"
+#include "expect_tally.h"
+#include "recorder_facts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int on_console(const rec_func_desc *f, const rec_record *r)
-{
-    for (unsigned a = 0; a < f->nargs; a++) {
-        if (f->args[a].kind == REC_KIND_FILE_STREAM && r->args[a].i >= 1 && r->args[a].i <= 3)
-            return 1;
-        if (f->args[a].kind == REC_KIND_FD && r->args[a].i >= 0 && r->args[a].i <= 2)
-            return 1;
-    }
-    return 0;
-}
-
-static int64_t bytes_of(const rec_func_desc *f, const rec_record *r)
-{
-    for (unsigned a = 0; a < f->nargs; a++)
-        if (f->args[a].flags & REC_ARG_DERIVED)
-            return r->args[a].i > 0 ? r->args[a].i : 0;
-    if (!(f->flags & REC_FN_DATA) || f->ret_kind == REC_KIND_NONE || r->ret.i < 0)
-        return 0;
-    if (f->ret_kind == REC_KIND_COUNT)
-        for (unsigned a = 0; a < f->nargs; a++)
-            if (f->args[a].kind == REC_KIND_SIZE)
-                return r->ret.i * r->args[a].i;
-    return r->ret.i;
-}
 
 int main(int argc, char **argv)
 {
@@ -55,27 +31,24 @@ int main(int argc, char **argv)
             fprintf(stderr, "layer_calls: %s\n", err.msg);
             return 1;
         }
-        static uint64_t calls[REC_FUNCTION_ID_LIMIT];
-        static int64_t bytes[REC_FUNCTION_ID_LIMIT];
-        memset(calls, 0, sizeof calls);
-        memset(bytes, 0, sizeof bytes);
+        static expect_tally tally;
+        memset(&tally, 0, sizeof tally);
         rec_record r;
         int rc;
         while ((rc = rec_cursor_next(c, &r, &err)) == 1) {
             const rec_func_desc *f = rec_table_lookup(table, r.func);
-            if (!f || (int)f->layer != layer || (top && r.depth) || r.thread || on_console(f, &r))
+            if (!f || (int)f->layer != layer || (top && r.depth) || r.thread || rf_on_console(f, &r))
                 continue;
-            calls[r.func]++;
-            bytes[r.func] += bytes_of(f, &r);
+            expect_tally_add(&tally, f, &r);
         }
         if (rc < 0) {
             fprintf(stderr, "layer_calls: %s\n", err.msg);
             return 1;
         }
         for (unsigned id = 0; id < REC_FUNCTION_ID_LIMIT; id++)
-            if (calls[id])
+            if (tally.calls[id])
                 printf("rank=%u function=%s calls=%llu bytes=%lld\n", rank, rec_table_lookup(table, id)->name,
-                       (unsigned long long)calls[id], (long long)bytes[id]);
+                       (unsigned long long)tally.calls[id], (long long)tally.bytes[id]);
         rec_cursor_close(c);
     }
     rec_trace_close(t);

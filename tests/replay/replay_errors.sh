@@ -8,13 +8,9 @@
 #   usage: a bad option
 set -euo pipefail
 build=$1 case=$2
+. "$(dirname "$0")/../support/testlib.sh"
 extra=()
-work=$build/replay-runs/errors/$case
-rm -rf "$work" && mkdir -p "$work"
-fail() {
-  echo "replay_errors: $case: $*" >&2
-  exit 1
-}
+begin_test "replay_errors: $case" "$build/replay-runs/errors/$case"
 craft=$build/tests/replay/craft_trace
 np=1
 case $case in

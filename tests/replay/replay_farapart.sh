@@ -12,12 +12,8 @@
 # a 64 GiB type on both ranks is skipped, and each rank says so on stderr.
 set -euo pipefail
 build=$1
-work=$build/replay-runs/farapart
-rm -rf "$work" && mkdir -p "$work"
-fail() {
-  echo "replay_farapart: $*" >&2
-  exit 1
-}
+. "$(dirname "$0")/../support/testlib.sh"
+begin_test replay_farapart "$build/replay-runs/farapart"
 "$build/tests/replay/craft_trace" farapart "$work/trace"
 rc=0
 timeout 60 mpiexec -np 2 -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" \

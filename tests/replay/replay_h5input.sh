@@ -6,12 +6,8 @@
 # 0, or 1 under --strict.
 set -euo pipefail
 build=$1
-work=$build/replay-runs/h5input
-rm -rf "$work" && mkdir -p "$work"
-fail() {
-  echo "replay_h5input: $*" >&2
-  exit 1
-}
+. "$(dirname "$0")/../support/testlib.sh"
+begin_test replay_h5input "$build/replay-runs/h5input"
 "$build/tests/replay/craft_trace" h5input "$work/trace"
 run() { # EXPECTED_STATUS OPTIONS...
   local want=$1 rc=0

@@ -13,20 +13,16 @@
 set -euo pipefail
 build=$1 np=$2 kernel=$3
 shift 3
+. "$(dirname "$0")/../support/testlib.sh"
 name=$kernel.np$np${REPLAY_SUFFIX:-}
-work=$build/replay-runs/$name
+begin_test "replay_kernel: $name" "$build/replay-runs/$name" logs
 logs=$work/logs
-rm -rf "$work" && mkdir -p "$logs"
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
 # REPLAY_GENV: more "-genv NAME VALUE" for both runs (word-split on purpose).
 read -r -a genv <<< "${REPLAY_GENV:-}"
 # A kernel, or one of this folder's test programs.
 prog=$build/kernels/$kernel
 [ -x "$prog" ] || prog=$build/tests/replay/$kernel
-fail() {
-  echo "replay_kernel: $name: $*" >&2
-  exit 1
-}
 
 # 1. The original run, traced (run_kernel.sh does serial-io's setup step).
 bash "$(dirname "$0")/../../kernels/run_kernel.sh" "$work/out" \
@@ -63,17 +59,5 @@ diff -u "$logs/want.txt" "$logs/got.txt" ||
   fail "the replay's calls differ from the original's (want: original, got: replay)"
 
 # 4. The same output files.
-files=0
-while IFS= read -r -d '' f; do
-  rel=${f#"$work/out"}
-  copy=$work/prefix$work/out$rel
-  [ -f "$copy" ] || fail "no replayed counterpart of $f ($copy)"
-  a=$(stat -c %s "$f") b=$(stat -c %s "$copy")
-  [ "$a" = "$b" ] || fail "$rel: $a bytes originally, $b in the replay"
-  if [ "${f%.h5}" != "$f" ]; then
-    diff -u <(h5dump -H "$f" | tail -n +2) <(h5dump -H "$copy" | tail -n +2) ||
-      fail "$rel: h5dump -H differs"
-  fi
-  files=$((files + 1))
-done < <(find "$work/out" -type f -print0)
+same_output_files --headers "$work/out" "$work/prefix" "in the replay"
 echo "replay_kernel: $name: $(wc -l < "$logs/want.txt") (rank, function) counts and $files output files match"

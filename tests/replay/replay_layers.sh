@@ -6,16 +6,12 @@
 # moving the same bytes, and that the output files have the same sizes.
 set -euo pipefail
 build=$1 layer=$2 kernel=$3
+. "$(dirname "$0")/../support/testlib.sh"
 np=4
 name=$kernel.np$np.$layer
-work=$build/replay-runs/layers/$name
+begin_test "replay_layers: $name" "$build/replay-runs/layers/$name" logs
 logs=$work/logs
-rm -rf "$work" && mkdir -p "$logs"
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
-fail() {
-  echo "replay_layers: $name: $*" >&2
-  exit 1
-}
 case $layer in
   posix) table_layer=POSIX ;;
   mpiio) table_layer=MPI-IO ;;

@@ -7,14 +7,10 @@
 # make (saying why), and do the rest under the prefix.
 set -euo pipefail
 build=$1
-work=$build/replay-runs/safety
+. "$(dirname "$0")/../support/testlib.sh"
+begin_test replay_safety "$build/replay-runs/safety" sandbox/prefix
 sandbox=$work/sandbox
 prefix=$sandbox/prefix
-rm -rf "$work" && mkdir -p "$sandbox" "$prefix"
-fail() {
-  echo "replay_safety: $*" >&2
-  exit 1
-}
 for f in victim victim2 victim3 victim5 victim6; do
   echo "the original $f" > "$sandbox/$f"
 done

@@ -4,12 +4,8 @@
 # 0.6 s (within 5 %), --timing 0.5 half of it, asap almost nothing.
 set -euo pipefail
 build=$1
-work=$build/replay-runs/timing
-rm -rf "$work" && mkdir -p "$work"
-fail() {
-  echo "replay_timing: $*" >&2
-  exit 1
-}
+. "$(dirname "$0")/../support/testlib.sh"
+begin_test replay_timing "$build/replay-runs/timing"
 "$build/tests/replay/craft_trace" timing "$work/trace"
 check() { # TIMING LOW HIGH
   mpiexec -np 2 -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" "$build/replayer/recorder-replay" \

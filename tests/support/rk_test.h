@@ -17,4 +17,8 @@ extern const rk_test_entry rk_test_registry[];
 /* A scratch directory unique to this test process, created on first use. */
 const char *rk_test_tmpdir(void);
 
+/* The directory `name` in the scratch directory, created if missing; the
+ * caller frees the path. */
+char *rk_test_dir(const char *name);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char tmpdir_path[256];
@@ -32,6 +33,15 @@ const char *rk_test_tmpdir(void)
         atexit(remove_tmpdir);
     }
     return tmpdir_path;
+}
+
+char *rk_test_dir(const char *name)
+{
+    char *dir;
+    if (asprintf(&dir, "%s/%s", rk_test_tmpdir(), name) < 0)
+        abort();
+    mkdir(dir, 0755);
+    return dir;
 }
 
 int main(int argc, char **argv)

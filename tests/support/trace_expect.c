@@ -3,7 +3,8 @@
  * main thread, not MPI communication, not on stdin/stdout/stderr) and the
  * bytes they moved. A kernel traced with --expect must print the same lines.
  *   trace_expect TRACE_DIR */
-#include "recorder_format.h"
+#include "expect_tally.h"
+#include "recorder_facts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,30 +23,6 @@ static int by_rank_then_name(const void *a, const void *b)
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     return strcmp(x->name, y->name);
-}
-
-/* A call on the terminal streams is console output, not file I/O. */
-static int on_console(const rec_func_desc *f, const rec_record *r)
-{
-    for (unsigned a = 0; a < f->nargs; a++) {
-        if (f->args[a].kind == REC_KIND_FILE_STREAM && r->args[a].i >= 1 && r->args[a].i <= 3)
-            return 1;
-        if (f->args[a].kind == REC_KIND_FD && r->args[a].i >= 0 && r->args[a].i <= 2)
-            return 1;
-    }
-    return 0;
-}
-
-static int64_t bytes_of(const rec_func_desc *f, const rec_record *r)
-{
-    for (unsigned a = 0; a < f->nargs; a++)
-        if (f->args[a].flags & REC_ARG_DERIVED)
-            return r->args[a].i > 0 ? r->args[a].i : 0;
-    if (!(f->flags & REC_FN_DATA) || f->ret_kind == REC_KIND_NONE || r->ret.i < 0)
-        return 0;
-    if (!strcmp(f->name, "fread") || !strcmp(f->name, "fwrite"))
-        return r->ret.i * r->args[1].i;
-    return r->ret.i;
 }
 
 /* Call trees: records come in exit order, so the children of a record at
@@ -110,8 +87,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "trace_expect: %s\n", err.msg);
             return 1;
         }
-        uint64_t *calls = calloc(REC_FUNCTION_ID_LIMIT, sizeof *calls);
-        int64_t *bytes = calloc(REC_FUNCTION_ID_LIMIT, sizeof *bytes);
+        expect_tally *tally = calloc(1, sizeof *tally);
         rec_record r;
         int rc;
         while ((rc = rec_cursor_next(c, &r, &err)) == 1) {
@@ -119,24 +95,22 @@ int main(int argc, char **argv)
             if (nesting && !r.thread && check_nesting(f, &r, levels, count, &chains) != 0 && !bad_nesting++)
                 fprintf(stderr, "trace_expect: rank %u: %s at depth %u does not nest in its parent\n", rank, f->name,
                         r.depth);
-            if (r.depth || r.thread || f->layer == REC_LAYER_MPI || on_console(f, &r))
+            if (r.depth || r.thread || f->layer == REC_LAYER_MPI || rf_on_console(f, &r))
                 continue;
-            calls[r.func]++;
-            bytes[r.func] += bytes_of(f, &r);
+            expect_tally_add(tally, f, &r);
         }
         if (rc < 0) {
             fprintf(stderr, "trace_expect: %s\n", err.msg);
             return 1;
         }
         for (unsigned id = 0; id < REC_FUNCTION_ID_LIMIT; id++) {
-            if (!calls[id])
+            if (!tally->calls[id])
                 continue;
             if (n == cap)
                 lines = realloc(lines, (cap *= 2) * sizeof *lines);
-            lines[n++] = (line){rank, rec_table_lookup(table, id)->name, calls[id], bytes[id]};
+            lines[n++] = (line){rank, rec_table_lookup(table, id)->name, tally->calls[id], tally->bytes[id]};
         }
-        free(calls);
-        free(bytes);
+        free(tally);
         rec_cursor_close(c);
     }
     if (nesting) {

@@ -7,13 +7,11 @@
  * barrier, prints "rank R pwrite N ok 1" and calls exit(0) with the file
  * still open. */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+
+#include "pwrite_blocks.h"
 
 int main(int argc, char **argv)
 {
@@ -25,18 +23,8 @@ int main(int argc, char **argv)
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     long n = atol(argv[2]), errors = 0;
-    char path[4096], block[64];
-    snprintf(path, sizeof path, "%s/rank-%d.dat", argv[1], rank);
-    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "mpi_no_finalize: %s: %s\n", path, strerror(errno));
+    if (pwrite_rank_blocks("mpi_no_finalize", argv[1], rank, n, &errors) < 0)
         exit(1);
-    }
-    for (long k = 0; k < n; k++) {
-        memset(block, 'a' + (int)(k % 26), sizeof block);
-        if (pwrite(fd, block, sizeof block, (off_t)k * 64) != (ssize_t)sizeof block)
-            errors++;
-    }
     MPI_Barrier(MPI_COMM_WORLD);
     printf("rank %d pwrite %ld ok %d\n", rank, n, errors == 0);
     fflush(stdout);

@@ -43,6 +43,31 @@ static rec_record make(unsigned func, uint64_t tstart, uint64_t tend, int n, con
     return r;
 }
 
+/* The table of paper_funcs; every test starts from it. */
+static rec_table *paper_table(void)
+{
+    rec_error err;
+    rec_table *table = rec_table_new(paper_funcs, 4, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    return table;
+}
+
+/* An encoder of `window` over `table`, at the start of a stream. */
+static void start_encoder(rec_encoder *e, rec_table *table, unsigned window)
+{
+    CU_ASSERT_EQUAL_FATAL(rec_encoder_init(e, table, window), 0);
+    rec_encoder_reset(e, 0);
+}
+
+/* A decoder of `window` over `table`, reading `in` from the start of a stream. */
+static void start_decoder(rec_decoder *d, rec_table *table, unsigned window, rec_in *in, const uint8_t *data,
+                          size_t len)
+{
+    rec_decoder_init(d, table, window);
+    rec_decoder_reset(d, 0);
+    rec_in_init(in, data, len);
+}
+
 /* Encodes records one by one and keeps where each starts. */
 static void encode_all(rec_encoder *e, const rec_record *recs, size_t n, rec_buf *out, size_t *starts)
 {
@@ -53,11 +78,20 @@ static void encode_all(rec_encoder *e, const rec_record *recs, size_t n, rec_buf
     }
 }
 
+/* encode_all as a whole stream with its own encoder of `window`; the caller
+ * frees out. */
+static void encode_stream(rec_table *table, unsigned window, const rec_record *recs, size_t n, rec_buf *out,
+                          size_t *starts)
+{
+    rec_encoder e;
+    start_encoder(&e, table, window);
+    encode_all(&e, recs, n, out, starts);
+    rec_encoder_free(&e);
+}
+
 RK_TEST(codec, paper_fig5_to_fig6)
 {
-    rec_error err;
-    rec_table *table = rec_table_new(paper_funcs, 4, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    rec_table *table = paper_table();
     const int64_t world = 1140850688, rank_ptr = 0x7ffdc64a6f64, dbl = 1275070475, path = 0;
     rec_record recs[10] = {
         make(COMM_RANK, 0, 0, 2, (int64_t[]){world, rank_ptr}),
@@ -72,8 +106,7 @@ RK_TEST(codec, paper_fig5_to_fig6)
         make(PWRITE, 2961, 2964, 4, (int64_t[]){path, 0x7ffdc64a73b0, 48, 34184}),
     };
     rec_encoder e;
-    CU_ASSERT_EQUAL_FATAL(rec_encoder_init(&e, table, 3), 0);
-    rec_encoder_reset(&e, 0);
+    start_encoder(&e, table, 3);
     rec_buf out = {0};
     size_t starts[10];
     encode_all(&e, recs, 10, &out, starts);
@@ -82,10 +115,8 @@ RK_TEST(codec, paper_fig5_to_fig6)
     static const uint8_t want_status[10] = {0x00, 0x80, 0x80, 0x80, 0x00, 0xE4, 0x00, 0x00, 0xBA, 0xB8};
     static const int want_ref[10] = {0, 1, 1, 1, 0, 1, 0, 0, 2, 2};
     rec_decoder d;
-    rec_decoder_init(&d, table, 3);
-    rec_decoder_reset(&d, 0);
     rec_in in;
-    rec_in_init(&in, out.data, out.len);
+    start_decoder(&d, table, 3, &in, out.data, out.len);
     for (int i = 0; i < 10; i++) {
         CU_ASSERT_EQUAL(out.data[starts[i]], want_status[i]);
         rec_record got;
@@ -124,23 +155,18 @@ RK_TEST(codec, paper_fig5_to_fig6)
  * window reaches it. */
 RK_TEST(codec, reference_reaches_exactly_the_window)
 {
-    rec_error err;
-    rec_table *table = rec_table_new(paper_funcs, 4, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    rec_table *table = paper_table();
     for (unsigned window = 1; window <= 8; window++) {
         for (unsigned distance = 1; distance <= 9; distance++) {
-            rec_encoder e;
-            CU_ASSERT_EQUAL_FATAL(rec_encoder_init(&e, table, window), 0);
-            rec_encoder_reset(&e, 0);
-            rec_buf out = {0};
             rec_record recs[12];
             size_t n = 0;
             recs[n++] = make(PWRITE, 0, 1, 4, (int64_t[]){7, 1, 64, 0});
             for (unsigned k = 1; k < distance; k++)
                 recs[n++] = make(COMM_RANK, k, k, 2, (int64_t[]){k, k});
             recs[n++] = make(PWRITE, 20, 21, 4, (int64_t[]){7, 2, 64, 64});
+            rec_buf out = {0};
             size_t starts[12];
-            encode_all(&e, recs, n, &out, starts);
+            encode_stream(table, window, recs, n, &out, starts);
             uint8_t status = out.data[starts[n - 1]];
             if (distance <= window) {
                 CU_ASSERT_EQUAL(status, 0x80 | 0x20 | 0x08); /* buf and offset differ */
@@ -149,7 +175,6 @@ RK_TEST(codec, reference_reaches_exactly_the_window)
                 CU_ASSERT_EQUAL(status, 0x00);
             }
             rec_buf_free(&out);
-            rec_encoder_free(&e);
         }
     }
     rec_table_free(table);
@@ -158,29 +183,23 @@ RK_TEST(codec, reference_reaches_exactly_the_window)
 /* Most arguments in common beats recency; equal counts go to the most recent. */
 RK_TEST(codec, prefers_most_common_then_most_recent)
 {
-    rec_error err;
-    rec_table *table = rec_table_new(paper_funcs, 4, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(table);
+    rec_table *table = paper_table();
     for (unsigned window = 3; window <= 8; window++) {
-        rec_encoder e;
-        CU_ASSERT_EQUAL_FATAL(rec_encoder_init(&e, table, window), 0);
-        rec_encoder_reset(&e, 0);
-        rec_buf out = {0};
         rec_record recs[4] = {
             make(PWRITE, 0, 1, 4, (int64_t[]){7, 1, 64, 128}), /* 3 in common with the last */
             make(PWRITE, 2, 3, 4, (int64_t[]){8, 1, 32, 0}),   /* 1 in common */
             make(PWRITE, 4, 5, 4, (int64_t[]){9, 1, 16, 5}),   /* 1 in common with each */
             make(PWRITE, 6, 7, 4, (int64_t[]){7, 1, 64, 999}),
         };
+        rec_buf out = {0};
         size_t starts[4];
-        encode_all(&e, recs, 4, &out, starts);
+        encode_stream(table, window, recs, 4, &out, starts);
         CU_ASSERT_EQUAL(out.data[starts[3]], 0x80 | 0x08); /* only the offset differs */
         CU_ASSERT_EQUAL(out.data[starts[3] + 3], 3);
         /* The third record ties with the first and the second (buf only): the more
          * recent second wins. */
         CU_ASSERT_EQUAL(out.data[starts[2] + 3], 1);
         rec_buf_free(&out);
-        rec_encoder_free(&e);
     }
     rec_table_free(table);
 }
@@ -188,20 +207,15 @@ RK_TEST(codec, prefers_most_common_then_most_recent)
 /* A window of 0 stores every record in full. */
 RK_TEST(codec, window_zero_disables_compression)
 {
-    rec_error err;
-    rec_table *table = rec_table_new(paper_funcs, 4, &err);
-    rec_encoder e;
-    CU_ASSERT_EQUAL_FATAL(rec_encoder_init(&e, table, 0), 0);
-    rec_encoder_reset(&e, 0);
-    rec_buf out = {0};
+    rec_table *table = paper_table();
     rec_record recs[3] = {make(PWRITE, 0, 1, 4, (int64_t[]){7, 1, 64, 0}), make(PWRITE, 0, 1, 4, (int64_t[]){7, 1, 64, 0}),
                           make(PWRITE, 0, 1, 4, (int64_t[]){7, 1, 64, 0})};
+    rec_buf out = {0};
     size_t starts[3];
-    encode_all(&e, recs, 3, &out, starts);
+    encode_stream(table, 0, recs, 3, &out, starts);
     for (int i = 0; i < 3; i++)
         CU_ASSERT_EQUAL(out.data[starts[i]], 0);
     rec_buf_free(&out);
-    rec_encoder_free(&e);
     rec_table_free(table);
 }
 
@@ -216,9 +230,6 @@ RK_TEST(codec, more_than_seven_fields)
     rec_error err;
     rec_table *table = rec_table_new(&f, 1, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(table);
-    rec_encoder e;
-    CU_ASSERT_EQUAL_FATAL(rec_encoder_init(&e, table, 3), 0);
-    rec_encoder_reset(&e, 0);
     rec_record a = make(5, 0, 1, 12, (int64_t[]){1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
     a.ret.i = -1;
     a.err = 2;
@@ -229,15 +240,13 @@ RK_TEST(codec, more_than_seven_fields)
     rec_buf out = {0};
     rec_record recs[2] = {a, b};
     size_t starts[2];
-    encode_all(&e, recs, 2, &out, starts);
+    encode_stream(table, 3, recs, 2, &out, starts);
     CU_ASSERT_EQUAL(out.data[starts[1]], 0x80 | 0x20);
     CU_ASSERT_EQUAL(rec_ext_mask_bytes(14), 1);
     CU_ASSERT_EQUAL(out.data[starts[1] + 4], 0x20 | 0x02);
     rec_decoder d;
-    rec_decoder_init(&d, table, 3);
-    rec_decoder_reset(&d, 0);
     rec_in in;
-    rec_in_init(&in, out.data, out.len);
+    start_decoder(&d, table, 3, &in, out.data, out.len);
     rec_record got;
     rec_def def;
     for (int i = 0; i < 2; i++) {
@@ -248,32 +257,25 @@ RK_TEST(codec, more_than_seven_fields)
         CU_ASSERT_EQUAL(got.err, recs[i].err);
     }
     rec_buf_free(&out);
-    rec_encoder_free(&e);
     rec_table_free(table);
 }
 
 /* A reference past the declared window is malformed input. */
 RK_TEST(codec, reference_outside_window_is_an_error)
 {
-    rec_error err;
-    rec_table *table = rec_table_new(paper_funcs, 4, &err);
-    rec_encoder e;
-    CU_ASSERT_EQUAL_FATAL(rec_encoder_init(&e, table, 5), 0);
-    rec_encoder_reset(&e, 0);
-    rec_buf out = {0};
+    rec_table *table = paper_table();
     rec_record recs[6];
     recs[0] = make(PWRITE, 0, 1, 4, (int64_t[]){7, 1, 64, 0});
     for (int k = 1; k < 5; k++)
         recs[k] = make(COMM_RANK, 1, 1, 2, (int64_t[]){k, k});
     recs[5] = make(PWRITE, 2, 3, 4, (int64_t[]){7, 1, 64, 64});
+    rec_buf out = {0};
     size_t starts[6];
-    encode_all(&e, recs, 6, &out, starts);
+    encode_stream(table, 5, recs, 6, &out, starts);
     CU_ASSERT_EQUAL(out.data[starts[5] + 3], 5);
     rec_decoder d;
-    rec_decoder_init(&d, table, 3); /* the stream claims a window of 3 */
-    rec_decoder_reset(&d, 0);
     rec_in in;
-    rec_in_init(&in, out.data, out.len);
+    start_decoder(&d, table, 3, &in, out.data, out.len); /* the stream claims a window of 3 */
     rec_record got;
     rec_def def;
     for (int i = 0; i < 5; i++)
@@ -282,18 +284,15 @@ RK_TEST(codec, reference_outside_window_is_an_error)
     CU_ASSERT_STRING_EQUAL(in.failure, "ref_id outside the window");
     CU_ASSERT_EQUAL(in.failure_at, starts[5]);
     rec_buf_free(&out);
-    rec_encoder_free(&e);
     rec_table_free(table);
 }
 
 /* Function ids missing from the table are rejected on both sides. */
 RK_TEST(codec, unknown_function_id)
 {
-    rec_error err;
-    rec_table *table = rec_table_new(paper_funcs, 4, &err);
+    rec_table *table = paper_table();
     rec_encoder e;
-    CU_ASSERT_EQUAL_FATAL(rec_encoder_init(&e, table, 3), 0);
-    rec_encoder_reset(&e, 0);
+    start_encoder(&e, table, 3);
     rec_buf out = {0};
     rec_record r = make(999, 0, 0, 0, NULL);
     const char *why = NULL;
@@ -301,10 +300,8 @@ RK_TEST(codec, unknown_function_id)
     CU_ASSERT_STRING_EQUAL(why, "function id not in the table");
     uint8_t raw[] = {0x00, 0x00, 0x00, 0xe7, 0x07}; /* a full record of function 999 */
     rec_decoder d;
-    rec_decoder_init(&d, table, 3);
-    rec_decoder_reset(&d, 0);
     rec_in in;
-    rec_in_init(&in, raw, sizeof raw);
+    start_decoder(&d, table, 3, &in, raw, sizeof raw);
     rec_def def;
     CU_ASSERT_EQUAL(rec_decode(&d, &in, &r, &def), -1);
     CU_ASSERT_STRING_EQUAL(in.failure, "function id not in the trace's table");

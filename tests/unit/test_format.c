@@ -5,12 +5,12 @@
 #define _GNU_SOURCE
 #include "recorder_format.h"
 #include "rk_test.h"
+#include "rk_trace.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- helpers ---- */
@@ -38,22 +38,12 @@ static int64_t random_int(void)
     }
 }
 
-static char *make_dir(const char *name)
-{
-    char *dir;
-    if (asprintf(&dir, "%s/%s", rk_test_tmpdir(), name) < 0)
-        abort();
-    mkdir(dir, 0755);
-    return dir;
-}
-
 static void write_global(const char *dir, uint32_t nranks, unsigned window)
 {
     rec_option opts[1] = {{"RECORDER_WINDOW", "3"}};
     rec_trace_info info = {.nranks = nranks, .time_resolution = 1e-7, .start_time_ns = 1700000000000000000ull,
                            .window = window, .noptions = 1, .options = opts};
-    rec_error err;
-    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
+    rk_trace_write_global(dir, &info);
 }
 
 /* Storage for one generated record's strings and arrays. */
@@ -146,7 +136,7 @@ static void roundtrip(unsigned window, int codec, size_t block_size, size_t coun
 {
     char name[64];
     snprintf(name, sizeof name, "rt-w%u-c%d-b%zu", window, codec, block_size);
-    char *dir = make_dir(name);
+    char *dir = rk_test_dir(name);
     write_global(dir, 1, window);
     const rec_table *table = rec_table_builtin();
     size_t nfuncs = rec_table_count(table);
@@ -155,9 +145,8 @@ static void roundtrip(unsigned window, int codec, size_t block_size, size_t coun
     o.window = window;
     o.codec = codec;
     o.block_size = block_size;
+    rec_writer *w = rk_trace_open_rank(dir, 0, &o);
     rec_error err;
-    rec_writer *w = rec_writer_open(dir, 0, &o, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
 
     rec_record *last = calloc(REC_FUNCTION_ID_LIMIT, sizeof *last);
     gen_store *stores = calloc(REC_FUNCTION_ID_LIMIT, sizeof *stores);

@@ -7,29 +7,18 @@
 #include "recorder_format.h"
 #include "rec_function_ids.h"
 #include "rk_test.h"
+#include "rk_trace.h"
 
 #include <zstd.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-static char *make_dir(const char *name)
-{
-    char *dir;
-    if (asprintf(&dir, "%s/%s", rk_test_tmpdir(), name) < 0)
-        abort();
-    mkdir(dir, 0755);
-    return dir;
-}
 
 static void write_global(const char *dir, uint32_t nranks)
 {
-    rec_trace_info info = {.nranks = nranks, .time_resolution = 1e-7, .window = 3};
-    rec_error err;
-    CU_ASSERT_EQUAL_FATAL(rec_write_global_metadata(dir, &info, NULL, NULL, &err), 0);
+    rk_trace_write_global(dir, &(rec_trace_info){.nranks = nranks, .time_resolution = 1e-7, .window = 3});
 }
 
 static rec_record pwrite_record(int64_t fd, int64_t count, int64_t offset, uint64_t t)
@@ -46,18 +35,19 @@ static rec_record pwrite_record(int64_t fd, int64_t count, int64_t offset, uint6
     return r;
 }
 
-/* A small two-rank trace: opens, strided pwrites, an fsync, closes. With
+/* A small two-rank trace in a new directory `name` (returned, for the
+ * caller to free): opens, strided pwrites, an fsync, closes. With
  * block_size 4096 it spans several blocks. */
-static void write_small_trace(const char *dir, size_t writes, size_t block_size, int close_cleanly)
+static char *write_small_trace(const char *name, size_t writes, size_t block_size, int close_cleanly)
 {
+    char *dir = rk_test_dir(name);
     write_global(dir, 2);
     for (uint32_t rank = 0; rank < 2; rank++) {
         rec_writer_options o;
         rec_writer_options_init(&o);
         o.block_size = block_size;
+        rec_writer *w = rk_trace_open_rank(dir, rank, &o);
         rec_error err;
-        rec_writer *w = rec_writer_open(dir, rank, &o, &err);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(w);
         rec_record r;
         memset(&r, 0, sizeof r);
         r.func = REC_ID_open;
@@ -84,6 +74,7 @@ static void write_small_trace(const char *dir, size_t writes, size_t block_size,
             rec_writer_discard(w);
         }
     }
+    return dir;
 }
 
 /* Reads every rank to the end. 0: all fine; -1: an error (message in err). */
@@ -137,8 +128,7 @@ static const char *const trace_files[] = {"recorder.meta", "0.rec", "0.meta", "1
 
 RK_TEST(reader, truncation_at_every_byte_is_an_error)
 {
-    char *dir = make_dir("truncate");
-    write_small_trace(dir, 300, 4096, 1);
+    char *dir = write_small_trace("truncate", 300, 4096, 1);
     uint64_t records;
     rec_error err;
     CU_ASSERT_EQUAL_FATAL(read_all(dir, &records, &err), 0);
@@ -169,8 +159,7 @@ RK_TEST(reader, truncation_at_every_byte_is_an_error)
 
 RK_TEST(reader, corruption_at_every_byte_is_an_error)
 {
-    char *dir = make_dir("corrupt");
-    write_small_trace(dir, 200, 4096, 1);
+    char *dir = write_small_trace("corrupt", 200, 4096, 1);
     rec_error err;
     uint64_t records;
     for (size_t f = 0; f < sizeof trace_files / sizeof *trace_files; f++) {
@@ -201,8 +190,7 @@ RK_TEST(reader, corruption_at_every_byte_is_an_error)
 
 RK_TEST(reader, error_messages_name_file_and_reason)
 {
-    char *dir = make_dir("messages");
-    write_small_trace(dir, 10, 4096, 1);
+    char *dir = write_small_trace("messages", 10, 4096, 1);
     rec_error err;
     uint64_t records;
     char path[4096];
@@ -242,11 +230,10 @@ RK_TEST(reader, error_messages_name_file_and_reason)
 
 RK_TEST(reader, time_deltas_beyond_2_32_ticks)
 {
-    char *dir = make_dir("longtime");
+    char *dir = rk_test_dir("longtime");
     write_global(dir, 1);
+    rec_writer *w = rk_trace_open_rank(dir, 0, NULL);
     rec_error err;
-    rec_writer *w = rec_writer_open(dir, 0, NULL, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
     const uint64_t starts[] = {0, 5, (1ull << 32) + 7, (1ull << 33) + 1, (1ull << 33) + 2, (1ull << 40), (1ull << 62)};
     const uint64_t lengths[] = {1, (1ull << 32) + 3, 0, 5, (1ull << 35), 2, (1ull << 33)};
     for (int i = 0; i < 7; i++) {
@@ -274,8 +261,7 @@ RK_TEST(reader, time_deltas_beyond_2_32_ticks)
 
 RK_TEST(reader, rank_that_never_closed_reads_to_last_block)
 {
-    char *dir = make_dir("crashed");
-    write_small_trace(dir, 1000, 4096, 0);
+    char *dir = write_small_trace("crashed", 1000, 4096, 0);
     rec_error err;
     rec_trace *t = rec_trace_open(dir, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -312,14 +298,13 @@ RK_TEST(reader, rank_that_never_closed_reads_to_last_block)
 
 RK_TEST(reader, selective_decoding_skips_blocks)
 {
-    char *dir = make_dir("selective");
+    char *dir = rk_test_dir("selective");
     write_global(dir, 1);
     rec_writer_options o;
     rec_writer_options_init(&o);
     o.block_size = 4096;
+    rec_writer *w = rk_trace_open_rank(dir, 0, &o);
     rec_error err;
-    rec_writer *w = rec_writer_open(dir, 0, &o, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
     /* 20000 pwrites, with a read every 5000: most blocks hold no read. */
     uint64_t reads = 0;
     for (int i = 0; i < 20000; i++) {
@@ -355,8 +340,7 @@ RK_TEST(reader, selective_decoding_skips_blocks)
 
 RK_TEST(reader, rank_metadata_counts)
 {
-    char *dir = make_dir("counts");
-    write_small_trace(dir, 500, 1 << 20, 1);
+    char *dir = write_small_trace("counts", 500, 1 << 20, 1);
     rec_error err;
     rec_trace *t = rec_trace_open(dir, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
@@ -386,8 +370,7 @@ RK_TEST(reader, rank_metadata_counts)
  * (readers of traces before frames). */
 RK_TEST(reader, zstd_blocks_are_runs_of_frames_of_whole_records)
 {
-    char *dir = make_dir("frames");
-    write_small_trace(dir, 100000, 1 << 20, 1);
+    char *dir = write_small_trace("frames", 100000, 1 << 20, 1);
     char path[4096];
     size_t n;
     snprintf(path, sizeof path, "%s/0.rec", dir);
