@@ -197,13 +197,9 @@ static rec_slot *window_push(rec_window *w)
     return s;
 }
 
-/* Writer side: the slot keeps its own copy of strings and arrays, because
- * the caller's buffers are gone once rec_encode returns. */
-static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layout *lay)
+/* Bytes a record's strings and arrays take (encoded arrays keep their bytes). */
+static size_t payload_size(const rec_record *r, const rec_layout *lay)
 {
-    rec_slot *s = window_push(w);
-    copy_record(&s->rec, r, lay);
-    s->arena.len = 0;
     size_t need = 0;
     for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
         const rec_value *v = i < lay->nargs ? &r->args[i] : &r->ret;
@@ -212,11 +208,13 @@ static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layou
         else if (lay->cls[i] == REC_CLASS_ARRAY)
             need += v->encoded ? (size_t)v->i : v->len * sizeof(int64_t);
     }
-    rec_buf_reserve(&s->arena, need);
-    if (s->arena.oom) { /* no copy: make the slot unusable as a reference */
-        s->rec.func = 0;
-        return;
-    }
+    return need;
+}
+
+/* Copies the slot's strings and arrays into `into` (reserved by the caller)
+ * and points the slot at the copies. */
+static void copy_payload(rec_slot *s, const rec_layout *lay, rec_buf *into)
+{
     for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
         rec_value *v = i < lay->nargs ? &s->rec.args[i] : &s->rec.ret;
         size_t n = 0;
@@ -227,12 +225,27 @@ static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layou
         else
             continue;
         /* hardening: with nothing to copy the arena may still be NULL (NULL + 0 is undefined) */
-        uint8_t *dst = s->arena.data ? s->arena.data + s->arena.len : NULL;
+        uint8_t *dst = into->data ? into->data + into->len : NULL;
         if (n)
             memcpy(dst, v->ptr, n);
-        s->arena.len += n;
+        into->len += n;
         v->ptr = dst;
     }
+}
+
+/* Writer side: the slot keeps its own copy of strings and arrays, because
+ * the caller's buffers are gone once rec_encode returns. */
+static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layout *lay)
+{
+    rec_slot *s = window_push(w);
+    copy_record(&s->rec, r, lay);
+    s->arena.len = 0;
+    rec_buf_reserve(&s->arena, payload_size(r, lay));
+    if (s->arena.oom) { /* no copy: make the slot unusable as a reference */
+        s->rec.func = 0;
+        return;
+    }
+    copy_payload(s, lay, &s->arena);
 }
 
 
@@ -473,6 +486,38 @@ void rec_decoder_init(rec_decoder *d, const rec_table *table, unsigned window)
     d->window = window;
 }
 
+void rec_decoder_free(rec_decoder *d)
+{
+    window_free(&d->win);
+    rec_buf_free(&d->spare);
+}
+
+/* The window's strings and arrays point into the input; before the reader
+ * replaces it (the next zstd frame of a block) each slot takes copies, or a
+ * record referring back across the frame boundary would decode stale bytes.
+ * A slot may already point into its own arena, so copies go to a spare
+ * buffer that then swaps with it. */
+void rec_decoder_keep_window(rec_decoder *d)
+{
+    for (unsigned k = 0; k < d->win.count; k++) {
+        rec_slot *s = &d->win.slots[k];
+        const rec_layout *lay = s->rec.func ? rec_table_layout(d->table, s->rec.func) : NULL;
+        if (!lay || lay->all_scalar)
+            continue;
+        d->spare.len = 0;
+        rec_buf_reserve(&d->spare, payload_size(&s->rec, lay));
+        if (d->spare.oom) {
+            s->rec.func = 0; /* unusable as a reference: a later reference to it fails clearly */
+            d->spare.oom = 0;
+            continue;
+        }
+        copy_payload(s, lay, &d->spare);
+        rec_buf held = s->arena;
+        s->arena = d->spare;
+        d->spare = held;
+    }
+}
+
 void rec_decoder_reset(rec_decoder *d, uint64_t first_tstart)
 {
     d->win.count = 0;
@@ -516,6 +561,11 @@ static const rec_layout *decode_header(rec_decoder *d, rec_in *in, const uint8_t
         *refslot = window_back(&d->win, ref);
         const rec_record *refrec = &(*refslot)->rec;
         lay = rec_table_layout(d->table, refrec->func);
+        if (!lay) { /* a slot the reader could not keep (out of memory) */
+            in->p = entry;
+            rec_in_fail(in, "refers to a record that could not be kept");
+            return NULL;
+        }
         r->func = refrec->func;
         r->depth = refrec->depth;
         r->thread = refrec->thread;

@@ -20,8 +20,10 @@ enum {
 /* Definition entries. A path (kind 1) is "svarint id, string"; every later
  * kind is "varint length, payload", so a reader can skip kinds it does not
  * know. Kind 2 annotates the merged record that follows it (rank set and
- * per-rank values); kind 3 tells a rank's own id for a unified handle. */
-enum { REC_DEF_PATH = 1, REC_DEF_MERGE = 2, REC_DEF_ALIAS = 3 };
+ * per-rank values); kind 3 tells a rank's own id for a unified handle; kind
+ * 4 (empty) marks the record that follows as rebuilt by the tracer, not
+ * called by the program (rec_record.synthetic). */
+enum { REC_DEF_PATH = 1, REC_DEF_MERGE = 2, REC_DEF_ALIAS = 3, REC_DEF_SYNTHETIC = 4 };
 void rec_encode_def(rec_buf *out, uint64_t kind, const void *payload, size_t len);
 
 /* Per-function field layout, cached in the table. */
@@ -76,7 +78,7 @@ typedef struct rec_slot {
     /* all_scalar layouts: the recorded fields' values; of rec only func,
      * depth and thread are kept for them (encoder and decoder alike) */
     int64_t scalar[REC_MAX_FIELDS];
-    rec_buf arena; /* writer side: copies of the record's strings and arrays */
+    rec_buf arena; /* copies of the record's strings and arrays (the reader's only across frames) */
 } rec_slot;
 
 /* Shared by encoder and decoder: the last `window` records of this block. */
@@ -107,10 +109,13 @@ typedef struct rec_decoder {
     unsigned window; /* as declared by the trace: references beyond it are errors */
     uint64_t prev_tstart;
     rec_counts total;
+    rec_buf spare; /* rec_decoder_keep_window's scratch */
 } rec_decoder;
 
 void rec_decoder_init(rec_decoder *d, const rec_table *table, unsigned window);
 void rec_decoder_reset(rec_decoder *d, uint64_t first_tstart);
+void rec_decoder_free(rec_decoder *d);
+void rec_decoder_keep_window(rec_decoder *d);
 
 typedef struct rec_def {
     uint64_t kind;

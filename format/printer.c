@@ -354,5 +354,7 @@ size_t rec_print_record(char *buf, size_t cap, const rec_table *table, const rec
     }
     if (r->thread)
         emit(&o, " thread=%u", r->thread);
+    if (r->synthetic)
+        emit(&o, " [rebuilt]");
     return o.len;
 }

@@ -228,6 +228,9 @@ struct rec_cursor {
     uint32_t annotation_len;
     rec_merge_state merge;
     struct alias *aliases; /* expanded rank: unified handle id -> the rank's own */
+    int64_t *own_handles[REC_MAX_ARGS]; /* handle arrays with the rank's own ids */
+    size_t own_handles_cap[REC_MAX_ARGS];
+    uint8_t synthetic_next; /* a REC_DEF_SYNTHETIC mark was read: the next record is rebuilt */
     rec_rank_range all_ranks;
 };
 
@@ -515,6 +518,10 @@ static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
         c->annotation_len = def->len;
         return 0;
     }
+    if (def->kind == REC_DEF_SYNTHETIC) {
+        c->synthetic_next = 1;
+        return 0;
+    }
     if (def->kind == REC_DEF_ALIAS && c->mode == 1) {
         rec_in in;
         rec_in_init(&in, def->bytes, def->len);
@@ -540,16 +547,41 @@ static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
     return 0; /* other kinds: written by a newer version, safe to skip */
 }
 
-static void unalias(const rec_cursor *c, unsigned kind, rec_value *v)
+static int64_t own_handle(const rec_cursor *c, unsigned space, int64_t id)
 {
-    unsigned space = rec_kind_handle_space(kind);
-    if (!space || rec_kind_class(kind) != REC_CLASS_INT)
-        return;
-    uint64_t key = (uint64_t)space << 56 ^ (uint64_t)v->i;
+    uint64_t key = (uint64_t)space << 56 ^ (uint64_t)id;
     alias *a;
     HASH_FIND(hh, c->aliases, &key, sizeof key, a);
-    if (a)
-        v->i = a->rank_id;
+    return a ? a->rank_id : id;
+}
+
+/* Field `field` as the rank's own: its handle, or each handle of its array
+ * (decoded into the cursor's buffer for that field). */
+static int unalias(rec_cursor *c, unsigned field, unsigned kind, rec_value *v)
+{
+    unsigned space = rec_kind_handle_space(kind);
+    if (!space)
+        return 0;
+    if (rec_kind_class(kind) == REC_CLASS_INT) {
+        v->i = own_handle(c, space, v->i);
+        return 0;
+    }
+    if (rec_kind_class(kind) != REC_CLASS_ARRAY || v->len == 0)
+        return 0;
+    if (c->own_handles_cap[field] < v->len) {
+        int64_t *grown = realloc(c->own_handles[field], v->len * sizeof *grown);
+        if (!grown)
+            return -1;
+        c->own_handles[field] = grown;
+        c->own_handles_cap[field] = v->len;
+    }
+    int64_t *own = c->own_handles[field];
+    rec_value_array(v, own, v->len);
+    for (uint32_t k = 0; k < v->len; k++)
+        own[k] = own_handle(c, space, own[k]);
+    v->ptr = own;
+    v->encoded = 0;
+    return 0;
 }
 
 /* A record of a merged stream. 1: keep it (for an expanded rank: now that
@@ -583,10 +615,13 @@ static int merged_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_e
     rec_merge_apply(info, lay, r, c->rank, index);
     if (c->aliases) {
         const rec_func_desc *f = rec_table_lookup(c->t->g.table, r->func);
+        int failed = 0;
         for (unsigned a = 0; a < f->nargs; a++)
-            unalias(c, f->args[a].kind, &r->args[a]);
+            failed |= unalias(c, a, f->args[a].kind, &r->args[a]);
         if (f->ret_kind != REC_KIND_NONE)
-            unalias(c, f->ret_kind, &r->ret);
+            unalias(c, 0, f->ret_kind, &r->ret); /* never an array */
+        if (failed)
+            return cursor_error(c, err, "out of memory");
     }
     return 1;
 }
@@ -614,6 +649,7 @@ static int next_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_err
         }
         if (c->in.p == c->in.end) {
             if (c->block.codec == REC_CODEC_ZSTD && c->frame_at < c->block.stored_size) {
+                rec_decoder_keep_window(&c->dec);
                 if (keep_annotation(c, err) != 0 || next_frame(c, err) != 0)
                     return -1;
                 continue;
@@ -643,6 +679,8 @@ static int next_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_err
         }
         c->block_records++;
         c->records_seen++;
+        r->synthetic = c->synthetic_next;
+        c->synthetic_next = 0;
         if (c->mode) {
             int keep = merged_record(c, r, mi, err);
             if (keep < 0)
@@ -711,6 +749,9 @@ void rec_cursor_close(rec_cursor *c)
     free(c->stored);
     free(c->raw);
     free(c->note_copy);
+    rec_decoder_free(&c->dec);
+    for (unsigned a = 0; a < REC_MAX_ARGS; a++)
+        free(c->own_handles[a]);
     free(c);
 }
 

@@ -57,6 +57,10 @@ typedef struct rec_record {
     uint8_t compressed;    /* stored as a reference to a recent record */
     uint8_t ref;           /* the reference's distance (1 = previous record) */
     uint32_t diff_fields;  /* fields stored although compressed (the differing ones) */
+    /* Not called by the program: the tracer wrote it, right before the call
+     * that first used a handle no traced call had made, to rebuild that
+     * handle (its members, type map, selection...). Written and read. */
+    uint8_t synthetic;
 } rec_record;
 
 /* Element i of an ARRAY value; copies up to max elements into out and

@@ -305,6 +305,11 @@ int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
     }
     if (w->records == 0)
         w->first_tstart = r->tstart;
+    if (r->synthetic) { /* the mark and its record stay in one block: blocks are cut after records */
+        rec_encode_def(&w->block, REC_DEF_SYNTHETIC, "", 0);
+        w->block_defs++;
+        w->defs++;
+    }
     const char *why = NULL;
     if (rec_encode(&w->enc, r, &w->block, &why) != 0) {
         if (err)

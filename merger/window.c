@@ -57,6 +57,8 @@ static uint64_t canonical(rank_state *rs, unsigned space, int64_t id)
 static uint64_t signature(rank_state *rs, const rec_layout_view *lay, const wrec *r, uint64_t *coarse)
 {
     uint64_t h = mix(mix(mix(0x5151, r->func), r->depth), r->thread);
+    if (r->synthetic) /* a rebuilt record merges only with rebuilt ones: it keeps its mark */
+        h = mix(h, 0x5e);
     uint64_t c = h;
     for (uint32_t todo = lay->sig_fields; todo; todo &= todo - 1) {
         unsigned a = (unsigned)__builtin_ctz(todo), space = lay->space[a];
@@ -275,7 +277,7 @@ static wrec *copy_record(rank_state *rs, const rec_layout_view *lay, const rec_r
     w->thread = r->thread;
     w->func = r->func;
     w->depth = r->depth;
-    w->nfields = (uint8_t)lay->nfields;
+    w->synthetic = r->synthetic;
     for (unsigned i = 0; i < lay->nfields; i++)
         w->v[i] = field_of(r, lay, i).i;
     uint8_t *p = (uint8_t *)&w->v[lay->nfields];
@@ -304,6 +306,7 @@ void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r)
     r->tend = w->tend;
     r->func = w->func;
     r->depth = w->depth;
+    r->synthetic = w->synthetic;
     r->thread = w->thread;
     for (unsigned i = 0; i < lay->nargs; i++)
         r->args[i] = wrec_value(w, lay->cls[i], i);

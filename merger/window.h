@@ -51,7 +51,8 @@ typedef struct wrec {
     uint64_t tstart, tend; /* on the merged trace's clock */
     uint32_t thread;
     uint16_t func;
-    uint8_t depth, nfields;
+    uint8_t depth;
+    uint8_t synthetic; /* rebuilt by the tracer (rec_record.synthetic) */
     /* One slot a field of the layout (the arguments, then the return value and
      * errno): the value itself, or for strings and arrays where their bytes
      * are in the record and how many. 8 bytes a field rather than a 24-byte

@@ -35,6 +35,7 @@ typedef struct rp_rec {
     uint16_t func;
     uint8_t depth;
     uint8_t compatible; /* the trace's entry for func matches this build's table */
+    uint8_t synthetic;  /* a handle the program made out of the tracer's sight, rebuilt (rec_record) */
     uint32_t thread;
     uint32_t seq; /* position in the rank's stream */
     rp_value args[REC_MAX_ARGS];
@@ -65,6 +66,7 @@ typedef struct rp_stats {
     uint64_t bytes_read[REC_LAYER_COUNT], bytes_written[REC_LAYER_COUNT];
     uint64_t mismatch_by_func[REC_FUNCTION_ID_LIMIT];
     uint64_t as_bytes; /* calls issued with their data as MPI_BYTE (rp_mpi_as_bytes) */
+    uint64_t rebuilt;  /* rebuilt records replayed (their handles were made out of the tracer's sight) */
     size_t nskips;
     rp_skip_entry skips[RP_MAX_REASONS];
 } rp_stats;

@@ -266,6 +266,7 @@ void rp_end(rp_ctx *x, const rp_rec *r, int ok, int64_t bytes)
     unsigned layer = f->layer;
     rp_stats *s = &x->stats;
     s->replayed[layer]++;
+    s->rebuilt += r->synthetic && ok;
     if (bytes > 0 && (f->flags & REC_FN_READ))
         s->bytes_read[layer] += (uint64_t)bytes;
     else if (bytes > 0 && (f->flags & REC_FN_WRITE))

@@ -96,7 +96,7 @@ void rp_out_record(rp_out *o, const rec_record *r, const rec_func_desc *f, int c
     rp_out_begin(o, RP_MSG_RECORD);
     rp_out_u32(o, r->func);
     rp_out_u8(o, r->depth);
-    rp_out_u8(o, (uint8_t)(compatible && f));
+    rp_out_u8(o, (uint8_t)((compatible && f) | (r->synthetic ? 2 : 0))); /* bit 1: rebuilt */
     rp_out_u32(o, r->thread);
     rp_out_u32(o, seq);
     rp_out_i64(o, (int64_t)r->tstart);
@@ -256,7 +256,9 @@ rp_rec *rp_msg_record(rp_msg *m)
     unsigned char *store = (unsigned char *)(r + 1), *end = (unsigned char *)r + room;
     r->func = (uint16_t)rp_msg_u32(m);
     r->depth = rp_msg_u8(m);
-    r->compatible = rp_msg_u8(m);
+    uint8_t flags = rp_msg_u8(m);
+    r->compatible = flags & 1;
+    r->synthetic = (flags >> 1) & 1;
     r->thread = rp_msg_u32(m);
     r->seq = rp_msg_u32(m);
     r->tstart = (uint64_t)rp_msg_i64(m);

@@ -226,7 +226,16 @@ static void emit_wrapper(const rec_func_desc *f)
     const char *extra = vform ? "ap" : NULL;
     /* the untraced path */
     fprintf(out, "    rt_call call;\n    if (!rt_enter(&call, %u, %s)) {\n", f->id, layer_macro(f->layer));
-    if (is_void) {
+    if (f->flags & REC_FN_OPAQUE) { /* its layer is off: what it calls inside is still its own business */
+        fprintf(out, "        int rt_own = rt_opaque_enter();\n        %s%sREAL(", is_void ? "" : f->ret_ctype,
+                is_void ? "" : " ret = ");
+        print_call_args(f, extra);
+        fprintf(out, ");\n#ifdef RT_AFTER_%s\n        if (rt_own) {\n"
+                     "            int ok = %s;\n            (void)ok;\n            rt_lock();\n            RT_AFTER_%s;\n"
+                     "            rt_opaque_done();\n        }\n#endif\n        rt_opaque_leave(rt_own);\n",
+                f->name, is_void ? "1" : gen_success_test(f), f->name);
+        fprintf(out, "%s        return%s;\n    }\n", vform ? "        va_end(ap);\n" : "", is_void ? "" : " ret");
+    } else if (is_void) {
         fprintf(out, "        REAL(");
         print_call_args(f, extra);
         fprintf(out, ");\n%s        return;\n    }\n", vform ? "        va_end(ap);\n" : "");

@@ -179,6 +179,47 @@ static int lookup_known(unsigned kind, uint64_t value, int64_t *id)
     return 0;
 }
 
+int rt_handle_predefined(unsigned kind, uint64_t value, int64_t *id)
+{
+    return lookup_known(kind, value, id);
+}
+
+uint64_t rt_handle_value(unsigned kind, int64_t id)
+{
+    int64_t ignored;
+    lookup_known(kind, 0, &ignored); /* loads HDF5's constants on first use */
+    for (int i = kind < REC_KIND_LIMIT ? first_of_kind[kind] : -1; i >= 0; i = known[i].next)
+        if (known[i].id == id)
+            return known[i].value;
+    return 0;
+}
+
+int64_t rt_handle_phantom(unsigned kind)
+{
+    space sp = space_of(kind);
+    return sp == SPACE_NONE ? -1 : next_id[sp]++;
+}
+
+/* Handles the tracer can rebuild when the program first uses them without
+ * a traced call having made them. */
+static int rebuildable(unsigned kind)
+{
+    switch (kind) {
+    case REC_KIND_MPI_COMM:
+    case REC_KIND_MPI_GROUP:
+    case REC_KIND_MPI_INFO:
+    case REC_KIND_MPI_DATATYPE:
+    case REC_KIND_MPI_DATATYPE_ARRAY:
+    case REC_KIND_H5_SPACE:
+    case REC_KIND_H5_TYPE:
+    case REC_KIND_H5_PLIST:
+    case REC_KIND_H5_LOC:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* An fd first seen without the call that opened it (inherited, or made by
  * pipe(), socket(), eventfd() ...): only regular files, directories and
  * block devices are file I/O; pipes and sockets are inter-process traffic. */
@@ -244,7 +285,10 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
         c->skip = 1;
     }
     remember_fd(sp, value, s);
-    return s->id;
+    id = s->id; /* rebuilding may grow the map: s moves */
+    if (rebuildable(kind))
+        rt_rebuild(c, kind, value, id);
+    return id;
 }
 
 int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)

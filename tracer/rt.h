@@ -103,6 +103,7 @@ static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
     if (RT_UNLIKELY(!rt_active) || rt_self.busy || !rt_layer_on[layer])
         return 0;
     c->rec.func = (uint16_t)func;
+    c->rec.synthetic = 0;
     c->rec.depth = (uint8_t)(rt_self.depth < 255 ? rt_self.depth : 255);
     c->rec.thread = RT_LIKELY(rt_self.has_id) ? rt_self.id : rt_thread_id();
     c->skip = 0;
@@ -134,6 +135,12 @@ static inline void rt_stop(rt_call *c)
 }
 
 void rt_lock(void);
+/* An OPAQUE function whose layer is not traced: the calls made inside it
+ * stay untraced all the same. 1 when this call made the thread busy. */
+int rt_opaque_enter(void);
+void rt_opaque_leave(int own);
+/* After its hook ran under the lock: closes the trace if the hook asked, unlocks. */
+void rt_opaque_done(void);
 /* Appends the record (unless skipped), unlocks, closes the call, restores errno. */
 void rt_commit(rt_call *c);
 

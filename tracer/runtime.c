@@ -265,6 +265,44 @@ void rt_commit(rt_call *c)
     errno = c->saved_errno;
 }
 
+int rt_opaque_enter(void)
+{
+    if (!rt_active || rt_self.busy)
+        return 0;
+    rt_self.busy = 1;
+    return 1;
+}
+
+void rt_opaque_leave(int own)
+{
+    if (own)
+        rt_self.busy = 0;
+}
+
+void rt_opaque_done(void)
+{
+    if (finalize_pending) {
+        finalize_pending = 0;
+        close_writer(1, 0);
+    }
+    pthread_mutex_unlock(&rt_mutex);
+}
+
+int rt_can_append(void)
+{
+    return writer != NULL && rt_active;
+}
+
+void rt_append_synthetic(const rec_record *r)
+{
+    rec_error err;
+    if (writer && rec_writer_append(writer, r, &err) != 0) {
+        if (!warned++)
+            rt_warn("recorder: %s: tracing stops here, the program runs on", err.msg);
+        close_writer(0, 1);
+    }
+}
+
 int64_t *rt_array(rt_call *c, unsigned field, size_t n)
 {
     if (c->arena_used + n <= RT_ARENA_WORDS) {

@@ -38,6 +38,24 @@ extern rt_config *rt_active_config;
 
 void rt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rt_handles_init(void);
+
+/* ---- rebuilding handles the program used before any traced call made
+ * them (rebuild.c; with the lock held) ---- */
+/* Writes, marked as rebuilt, the calls that make handle `id` of this kind
+ * equal to `value`. */
+struct rt_call;
+void rt_rebuild(struct rt_call *c, unsigned kind, uint64_t value, int64_t id);
+/* Whether records can be written now. */
+int rt_can_append(void);
+/* Appends a rebuilt record (the caller sets synthetic). */
+void rt_append_synthetic(const rec_record *r);
+/* The id of a predefined handle value of this kind (1), or 0. */
+int rt_handle_predefined(unsigned kind, uint64_t value, int64_t *id);
+/* A fresh id of the kind's space that stands for no real value (a handle
+ * only rebuilt records use). */
+int64_t rt_handle_phantom(unsigned kind);
+/* The value of a predefined handle, or 0. */
+uint64_t rt_handle_value(unsigned kind, int64_t id);
 void rt_after_mpi_init(int ok);
 void rt_after_mpi_finalize(void);
 

@@ -9,7 +9,8 @@
 #     the same size under the prefix, and HDF5 files the same h5dump -H;
 #   - the replay created nothing beside the prefix and its own trace.
 # REPLAY_ARGS adds options to recorder-replay; REPLAY_SUFFIX names the run;
-# REPLAY_MERGED=1 replays the merged trace (recorder-merge) instead of T1.
+# REPLAY_MERGED=1 replays the merged trace (recorder-merge) instead of T1;
+# REPLAY_EXPECT=REGEX must match a line of the replay's summary.
 set -euo pipefail
 build=$1 np=$2 kernel=$3
 shift 3
@@ -43,6 +44,9 @@ mpiexec -np "$np" "${genv[@]}" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES
   "$build/replayer/recorder-replay" ${REPLAY_ARGS:-} --prefix "$work/prefix" "$source_trace" \
   > "$logs/replay.txt" 2> "$logs/replay.err" || { cat "$logs/replay.err" >&2; fail "recorder-replay failed"; }
 cat "$logs/replay.txt"
+if [ -n "${REPLAY_EXPECT:-}" ]; then
+  grep -Eq "$REPLAY_EXPECT" "$logs/replay.txt" || fail "the replay's summary has no line matching /$REPLAY_EXPECT/"
+fi
 ls -A "$work" | sort > "$logs/after.txt"
 printf 'prefix\nt2\n' | cat - "$logs/before.txt" | sort > "$logs/allowed.txt"
 diff -u "$logs/allowed.txt" "$logs/after.txt" || fail "the replay wrote outside its prefix"

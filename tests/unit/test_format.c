@@ -132,10 +132,11 @@ static void expect_same_value(unsigned cls, const rec_value *got, const rec_valu
 
 /* Writes `count` random records over the whole table on one rank, reads
  * them back and compares every field. */
-static void roundtrip(unsigned window, int codec, size_t block_size, size_t count, uint64_t seed)
+static void roundtrip_framed(unsigned window, int codec, size_t block_size, size_t frame_size, size_t count,
+                             uint64_t seed)
 {
     char name[64];
-    snprintf(name, sizeof name, "rt-w%u-c%d-b%zu", window, codec, block_size);
+    snprintf(name, sizeof name, "rt-w%u-c%d-b%zu-f%zu", window, codec, block_size, frame_size);
     char *dir = rk_test_dir(name);
     write_global(dir, 1, window);
     const rec_table *table = rec_table_builtin();
@@ -145,6 +146,7 @@ static void roundtrip(unsigned window, int codec, size_t block_size, size_t coun
     o.window = window;
     o.codec = codec;
     o.block_size = block_size;
+    o.frame_size = frame_size;
     rec_writer *w = rk_trace_open_rank(dir, 0, &o);
     rec_error err;
 
@@ -245,6 +247,19 @@ static void roundtrip(unsigned window, int codec, size_t block_size, size_t coun
     free(paths);
     free(seen);
     free(dir);
+}
+
+static void roundtrip(unsigned window, int codec, size_t block_size, size_t count, uint64_t seed)
+{
+    roundtrip_framed(window, codec, block_size, 0, count, seed);
+}
+
+/* Small zstd frames: records refer back across frame boundaries, whose
+ * strings and arrays the reader must still hold once the next frame is in. */
+RK_TEST(format, roundtrip_references_across_zstd_frames)
+{
+    roundtrip_framed(3, REC_CODEC_ZSTD, 1 << 20, 4096, 20000, 7);
+    roundtrip_framed(16, REC_CODEC_ZSTD, 1 << 20, 1024, 5000, 8);
 }
 
 RK_TEST(format, roundtrip_every_function_window3_zstd)

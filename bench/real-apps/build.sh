@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# bench/real-apps/build.sh SOURCES PREFIX: builds the real programs
+# bench/real-apps/run.sh studies into PREFIX, from checkouts under SOURCES:
+#   SOURCES/ior      https://github.com/hpc/ior (IOR and mdtest, with HDF5)
+#   SOURCES/h5bench  https://github.com/hpc-io/h5bench
+#   SOURCES/darshan  https://github.com/darshan-hpc/darshan (tag darshan-3.5.0)
+# Any of them may be missing: it is skipped. MPICH's compilers by name
+# (mpicc.mpich), parallel HDF5 found through h5pcc.mpich; needs autoconf,
+# automake and libtool for IOR and Darshan, cmake for h5bench.
+set -euo pipefail
+if [ $# -ne 2 ]; then
+  echo "usage: bench/real-apps/build.sh SOURCES PREFIX" >&2
+  exit 2
+fi
+sources=$(cd "$1" && pwd)
+mkdir -p "$2"
+prefix=$(cd "$2" && pwd)
+jobs=$(nproc)
+cc=mpicc.mpich
+# The parallel HDF5 h5pcc.mpich builds with: its flags, and for configure
+# scripts that want a prefix, the directory holding include/ and its library.
+hdf5_cflags=$(h5pcc.mpich -show | tr ' ' '\n' | grep '^-I' | tr '\n' ' ')
+hdf5_libdir=$(h5pcc.mpich -shlib -show | tr ' ' '\n' | sed -n 's/^-L//p' | head -n 1)
+if [ -d "$hdf5_libdir/include" ]; then hdf5_dir=$hdf5_libdir; else hdf5_dir=$(dirname "$hdf5_libdir"); fi
+
+if [ -d "$sources/ior" ]; then
+  echo "== IOR and mdtest"
+  (cd "$sources/ior" && ./bootstrap &&
+    ./configure --prefix="$prefix" --with-hdf5 CC=$cc CPPFLAGS="$hdf5_cflags" LDFLAGS="-L$hdf5_libdir" &&
+    make -j "$jobs" && make install)
+fi
+
+if [ -d "$sources/darshan" ]; then
+  echo "== Darshan"
+  (cd "$sources/darshan" && ./prepare.sh && mkdir -p build && cd build &&
+    ../configure --prefix="$prefix" --with-log-path-by-env=DARSHAN_LOGDIR --with-jobid-env=NONE \
+      --enable-hdf5-mod --with-hdf5="$hdf5_dir" CC=$cc &&
+    make -j "$jobs" && make install)
+fi
+
+if [ -d "$sources/h5bench" ]; then
+  echo "== h5bench"
+  cmake -S "$sources/h5bench" -B "$sources/h5bench/build" -DCMAKE_INSTALL_PREFIX="$prefix" \
+    -DCMAKE_C_COMPILER=$cc -DHDF5_C_COMPILER_EXECUTABLE="$(command -v h5pcc.mpich)"
+  cmake --build "$sources/h5bench/build" -j "$jobs"
+  cmake --install "$sources/h5bench/build"
+fi
+echo "built into $prefix: $(ls "$prefix/bin" | tr '\n' ' ')"

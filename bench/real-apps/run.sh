@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# bench/real-apps/run.sh PREFIX [CASE...]: real HPC I/O programs through the
+# whole pipeline. PREFIX holds what bench/real-apps/build.sh built there:
+# bin/ior, bin/mdtest, h5bench's bin/h5bench_write and h5bench_read (each
+# optional), and Darshan (lib/libdarshan.so, bin/darshan-parser), whose
+# counters are an independent check. Every case is run plain, traced, then
+#   trace -> recorder-merge -> recorder-codegen -> compile (-Wall -Werror) ->
+#   kernel run traced -> recorder-diff, and trace -> recorder-replay -> recorder-diff;
+# with Darshan, the original, the kernel and the replay each run once more
+# under it and their counters are compared. One line per case:
+#   records         calls in the trace, every rank
+#   merged          merged records / the longest rank's records
+#   kernel          kernel.c bytes, "cc-fail" when it does not compile
+#   kernel=, replay= recorder-diff's verdict ("equiv" or "DIFF")
+#   darshan k/r     Darshan counters and output sizes equal to the original's ("same"/"DIFF")
+#   overhead        traced / untraced wall time of the original
+# It reports; it asserts nothing (CI cannot fetch the programs).
+# Environment: RECORDER_BUILD (default: build/ next to this script's
+# source tree), NP (4), MPIRUN (mpirun.mpich), REAL_APPS_DIR (where runs
+# live; default a directory full of digits under /tmp, as real jobs' are).
+set -uo pipefail
+
+if [ $# -lt 1 ] || [ ! -d "$1" ]; then
+  echo "usage: bench/real-apps/run.sh PREFIX [CASE...]   (PREFIX: where build.sh installed IOR, mdtest, h5bench, Darshan)" >&2
+  exit 2
+fi
+prefix=$(cd "$1" && pwd)
+shift
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=$(cd "${RECORDER_BUILD:-$src/build}" && pwd) || exit 2
+np=${NP:-4}
+mpirun=${MPIRUN:-mpirun.mpich}
+stamp=$(date +%Y_%m_%d)-$$
+hash=$(printf '%s' "$stamp$prefix" | sha1sum | cut -c1-40)
+work=${REAL_APPS_DIR:-/tmp/real-apps-$hash/run_$stamp}
+mkdir -p "$work" || exit 2
+tracer=$build/tracer/librecorder.so
+darshan=$prefix/lib/libdarshan.so
+parser=$prefix/bin/darshan-parser
+[ -x "$parser" ] && [ -f "$darshan" ] || darshan=""
+h5cc=$(command -v h5pcc.mpich || command -v h5pcc)
+
+# The cases: name, then the command line (run in the case's directory).
+ior_common="-b 1m -t 64k -w -r -e -k -s 2"
+all_cases=(
+  "ior-posix|$prefix/bin/ior -a POSIX $ior_common -o ior.dat"
+  "ior-posix-F|$prefix/bin/ior -a POSIX -F $ior_common -o ior.dat"
+  "ior-mpiio|$prefix/bin/ior -a MPIIO $ior_common -o ior.dat"
+  "ior-mpiio-c|$prefix/bin/ior -a MPIIO -c $ior_common -o ior.dat"
+  "ior-hdf5|$prefix/bin/ior -a HDF5 $ior_common -o ior.h5"
+  "ior-hdf5-c|$prefix/bin/ior -a HDF5 -c $ior_common -o ior.h5"
+  "mdtest-F|$prefix/bin/mdtest -n 10 -F -d md"
+  "mdtest-tree|$prefix/bin/mdtest -n 10 -z 2 -b 2 -d md"
+)
+if [ -x "$prefix/bin/h5bench_write" ]; then
+  all_cases+=("h5bench-vpic|$prefix/bin/h5bench_write $src/bench/real-apps/h5bench-vpic.cfg vpic.h5")
+fi
+selected=("$@")
+
+# Seconds a command took (it runs in the current directory; output to FILE).
+timed() {
+  local out=$1; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" > "$out" 2>&1
+  local rc=$?
+  t1=$(date +%s.%N)
+  echo "$rc $(echo "$t1 - $t0" | bc)"
+}
+
+# Darshan's totals for the counters that describe what reached the files,
+# then every file's size under DIR (relative names: roots differ).
+darshan_view() {
+  local logdir=$1 dir=$2
+  local log
+  log=$(find "$logdir" -name '*.darshan' | head -n 1)
+  [ -n "$log" ] || { echo "no darshan log"; return; }
+  "$parser" --total "$log" 2>/dev/null |
+    grep -E '^total_(POSIX_(OPENS|READS|WRITES|BYTES_READ|BYTES_WRITTEN|FSYNCS|STATS)|MPIIO_(INDEP|COLL)_(OPENS|READS|WRITES)|MPIIO_BYTES_(READ|WRITTEN)|H5F_OPENS|H5D_(OPENS|READS|WRITES|BYTES_READ|BYTES_WRITTEN)):' |
+    sort
+  (cd "$dir" && find . -type f ! -name '*.darshan' -printf '%s\n' | sort -n | tr '\n' ' ')
+  echo
+}
+
+# under_darshan LOGDIR COMMAND...: the command once more, Darshan preloaded.
+under_darshan() {
+  local logdir=$1; shift
+  rm -rf "$logdir" && mkdir -p "$logdir"
+  "$mpirun" -np "$np" -genv LD_PRELOAD "$darshan" -genv DARSHAN_LOGDIR "$logdir" "$@" > "$logdir.out" 2>&1
+}
+
+verdict() { grep -q '^recorder-diff: equivalent' "$1" && echo equiv || echo DIFF; }
+
+printf '%-14s %3s %9s %7s %8s %7s %7s %9s %9s %8s\n' case np records merged kernel kernel= replay= darshan-k darshan-r overhead
+for entry in "${all_cases[@]}"; do
+  name=${entry%%|*}
+  cmd=${entry#*|}
+  if [ ${#selected[@]} -gt 0 ] && [[ " ${selected[*]} " != *" $name "* ]]; then continue; fi
+  run=$work/$name
+  rm -rf "$run" && mkdir -p "$run/plain" "$run/orig" "$run/kernel-out" "$run/replay-out"
+  # shellcheck disable=SC2086 # the case's command line is split on purpose
+  read -r _ plain_t < <(cd "$run/plain" && timed "$run/plain.txt" "$mpirun" -np "$np" $cmd)
+  # shellcheck disable=SC2086
+  read -r orig_rc orig_t < <(cd "$run/orig" && timed "$run/orig.txt" "$mpirun" -np "$np" -genv LD_PRELOAD "$tracer" \
+    -genv RECORDER_TRACES_DIR "$run/trace" $cmd)
+  overhead=$(echo "scale=2; $orig_t / $plain_t" | bc)
+  records=- merged=- kbytes=- kverdict=- rverdict=- dk=- dr=-
+  if [ "$orig_rc" -eq 0 ] && "$build/merger/recorder-merge" "$run/trace" -o "$run/merged" > "$run/merge.txt" 2>&1; then
+    records=$(sed -n 's/.* \([0-9]*\) records -> .*/\1/p' "$run/merge.txt")
+    merged=$(sed -n 's/.*; \([0-9.]*\)x the longest rank.*/\1/p' "$run/merge.txt")
+  fi
+  if (cd "$run" && "$build/codegen/recorder-codegen" trace -o kernel.c) 2> "$run/codegen.err"; then
+    kbytes=$(wc -c < "$run/kernel.c")
+    if (cd "$run" && "$h5cc" -shlib -Wall -Werror kernel.c -o kernel) > "$run/cc.txt" 2>&1; then
+      "$mpirun" -np "$np" -genv LD_PRELOAD "$tracer" -genv RECORDER_TRACES_DIR "$run/kernel-trace" \
+        "$run/kernel" "$run/kernel-out" > "$run/kernel.txt" 2>&1
+      "$build/analysis/recorder-diff" "$run/trace" "$run/kernel-trace" > "$run/kernel-diff.txt" 2>&1
+      kverdict=$(verdict "$run/kernel-diff.txt")
+    else
+      kbytes=cc-fail
+    fi
+  fi
+  "$mpirun" -np "$np" -genv LD_PRELOAD "$tracer" -genv RECORDER_TRACES_DIR "$run/replay-trace" \
+    "$build/replayer/recorder-replay" --prefix "$run/replay-out" "$run/trace" > "$run/replay.txt" 2>&1
+  "$build/analysis/recorder-diff" "$run/trace" "$run/replay-trace" > "$run/replay-diff.txt" 2>&1
+  rverdict=$(verdict "$run/replay-diff.txt")
+  if [ -n "$darshan" ]; then
+    mkdir -p "$run/d-orig" "$run/d-kernel-out" "$run/d-replay-out"
+    # shellcheck disable=SC2086
+    (cd "$run/d-orig" && under_darshan "$run/darshan-orig" $cmd)
+    darshan_view "$run/darshan-orig" "$run/d-orig" > "$run/darshan-orig.txt"
+    if [ -x "$run/kernel" ]; then
+      under_darshan "$run/darshan-kernel" "$run/kernel" "$run/d-kernel-out"
+      darshan_view "$run/darshan-kernel" "$run/d-kernel-out" > "$run/darshan-kernel.txt"
+      cmp -s "$run/darshan-orig.txt" "$run/darshan-kernel.txt" && dk=same || dk=DIFF
+    fi
+    under_darshan "$run/darshan-replay" "$build/replayer/recorder-replay" --prefix "$run/d-replay-out" "$run/trace"
+    darshan_view "$run/darshan-replay" "$run/d-replay-out" > "$run/darshan-replay.txt"
+    cmp -s "$run/darshan-orig.txt" "$run/darshan-replay.txt" && dr=same || dr=DIFF
+  fi
+  printf '%-14s %3s %9s %7s %8s %7s %7s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" "$kbytes" \
+    "$kverdict" "$rverdict" "$dk" "$dr" "$overhead"
+done
+echo "runs, traces, kernels and Darshan views: $work"
