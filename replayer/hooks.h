@@ -28,6 +28,111 @@
 #define RP_ADDR_H5Fset_mdc_config_config_ptr rp_h5_mdc_config(rp_x, file_id, 1)
 #define RP_ADDR_H5Fget_mdc_config_config_ptr rp_h5_mdc_config(rp_x, -1, 1)
 
+/* Iterations are replayed with callbacks that do nothing: what the
+ * application's callback did is replayed from its own records. */
+static inline herr_t rp_h5a_noop1(hid_t loc, const char *name, void *data)
+{
+    (void)loc, (void)name, (void)data;
+    return 0;
+}
+static inline herr_t rp_h5a_noop2(hid_t loc, const char *name, const H5A_info_t *info, void *data)
+{
+    (void)loc, (void)name, (void)info, (void)data;
+    return 0;
+}
+static inline herr_t rp_h5g_noop(hid_t group, const char *name, void *data)
+{
+    (void)group, (void)name, (void)data;
+    return 0;
+}
+static inline herr_t rp_h5o_noop(hid_t obj, const char *name, const H5O_info_t *info, void *data)
+{
+    (void)obj, (void)name, (void)info, (void)data;
+    return 0;
+}
+#define RP_ADDR_H5Literate_by_name_op rp_h5l_noop
+#define RP_ADDR_H5Lvisit_op rp_h5l_noop
+#define RP_ADDR_H5Lvisit_by_name_op rp_h5l_noop
+#define RP_ADDR_H5Aiterate1_op rp_h5a_noop1
+#define RP_ADDR_H5Aiterate2_op rp_h5a_noop2
+#define RP_ADDR_H5Aiterate_by_name_op rp_h5a_noop2
+#define RP_ADDR_H5Giterate_op rp_h5g_noop
+#define RP_ADDR_H5Ovisit_op rp_h5o_noop
+#define RP_ADDR_H5Ovisit1_op rp_h5o_noop
+#define RP_ADDR_H5Ovisit2_op rp_h5o_noop
+#define RP_ADDR_H5Ovisit_by_name_op rp_h5o_noop
+#define RP_ADDR_H5Ovisit_by_name1_op rp_h5o_noop
+#define RP_ADDR_H5Ovisit_by_name2_op rp_h5o_noop
+
+/* H5Dgather hands the gathered data to a callback that takes it all;
+ * H5Dscatter's callback hands out the data to scatter, one element of zeros
+ * (of op_data's size) at a time. */
+static inline herr_t rp_h5d_gather_noop(const void *dst_buf, size_t used, void *data)
+{
+    (void)dst_buf, (void)used, (void)data;
+    return 0;
+}
+typedef struct rp_h5_element {
+    size_t size;
+    void *bytes;
+} rp_h5_element;
+static inline void *rp_h5_element_of(rp_ctx *x, hid_t type)
+{
+    rp_h5_element *e = rp_alloc(x, sizeof *e);
+    H5E_BEGIN_TRY
+    {
+        e->size = type > 0 ? rp_h5.Tget_size(type) : 0;
+    }
+    H5E_END_TRY
+    e->bytes = rp_alloc(x, e->size ? e->size : 1);
+    return e;
+}
+static inline herr_t rp_h5d_scatter_zeros(const void **src_buf, size_t *used, void *data)
+{
+    const rp_h5_element *e = data;
+    if (!e || !e->size)
+        return -1;
+    *src_buf = e->bytes;
+    *used = e->size;
+    return 0;
+}
+#define RP_ADDR_H5Dgather_op rp_h5d_gather_noop
+#define RP_ADDR_H5Dscatter_op rp_h5d_scatter_zeros
+#define RP_ADDR_H5Dscatter_op_data rp_h5_element_of(rp_x, type_id)
+
+/* Values and configurations the trace does not hold: zeros of the size the
+ * call reads, never NULL, which some of these calls dereference unchecked (a
+ * zeroed driver configuration fails its version check cleanly); a struct of
+ * the current version where the call can go through as it is. */
+#define RP_ADDR_H5Pset_value rp_alloc(rp_x, 65536)
+#define RP_ADDR_H5Pinsert1_value rp_alloc(rp_x, (size) ? (size) : 1)
+#define RP_ADDR_H5Pinsert2_value rp_alloc(rp_x, (size) ? (size) : 1)
+#define RP_ADDR_H5Pregister1_def_value rp_alloc(rp_x, (size) ? (size) : 1)
+#define RP_ADDR_H5Pregister2_def_value rp_alloc(rp_x, (size) ? (size) : 1)
+#define RP_ADDR_H5Pset_fapl_ros3_fa rp_alloc(rp_x, sizeof(H5FD_ros3_fapl_t))
+#define RP_ADDR_H5Pset_fapl_hdfs_fa rp_alloc(rp_x, sizeof(H5FD_hdfs_fapl_t))
+#define RP_ADDR_H5Pset_fapl_splitter_config_ptr rp_alloc(rp_x, sizeof(H5FD_splitter_vfd_config_t))
+#define RP_ADDR_H5Pget_fapl_splitter_config_ptr rp_h5_splitter_config(rp_x)
+#define RP_ADDR_H5Pset_file_image_callbacks_callbacks_ptr rp_alloc(rp_x, sizeof(H5FD_file_image_callbacks_t))
+#define RP_ADDR_H5Pset_mdc_image_config_config_ptr rp_h5_image_config(rp_x)
+#define RP_ADDR_H5Zregister_cls rp_alloc(rp_x, sizeof(H5Z_class2_t))
+static inline H5FD_splitter_vfd_config_t *rp_h5_splitter_config(rp_ctx *x)
+{
+    H5FD_splitter_vfd_config_t *c = rp_alloc(x, sizeof *c);
+    c->magic = H5FD_SPLITTER_MAGIC;
+    c->version = H5FD_CURR_SPLITTER_VFD_CONFIG_VERSION;
+    return c;
+}
+static inline H5AC_cache_image_config_t *rp_h5_image_config(rp_ctx *x)
+{
+    H5AC_cache_image_config_t *c = rp_alloc(x, sizeof *c);
+    c->version = H5AC__CURR_CACHE_IMAGE_CONFIG_VERSION;
+    c->entry_ageout = H5AC__CACHE_IMAGE__ENTRY_AGEOUT__NONE;
+    return c;
+}
+/* H5Fget_file_image: room for buf_len bytes (none asked: a size query). */
+#define RP_ADDR_H5Fget_file_image_buf_ptr ((buf_len) ? rp_scratch(rp_x, 0, (buf_len)) : NULL)
+
 /* Dataset and attribute data: the memory space's whole extent (the file
  * space's, or the dataset's, under H5S_ALL) times the memory type's size. */
 #define RP_BUFFER_H5Dwrite_buf                                                                               \
@@ -38,5 +143,15 @@
 #define RP_BUFFER_H5Aread_buf rp_h5_buffer(rp_x, 0, rp_h5a_span(attr_id, type_id), type_id)
 #define RP_BUFFER_H5Dwrite_chunk_buf rp_scratch(rp_x, 1, (data_size) ? (data_size) : 1)
 #define RP_BUFFER_H5Dread_chunk_buf rp_scratch(rp_x, 0, rp_h5_chunk_bytes(dset_id))
+/* A user-defined link's value: udata_size bytes of pattern. */
+#define RP_BUFFER_H5Lcreate_ud_udata rp_scratch(rp_x, 1, (udata_size) ? (udata_size) : 1)
+/* Fill, gather and scatter: buffers that span their dataspace's extent. */
+#define RP_BUFFER_H5Dfill_buf                                                                                \
+    rp_h5_buffer(rp_x, 0, rp_h5d_span(-1, buf_type_id, space_id, H5S_ALL), buf_type_id)
+#define RP_BUFFER_H5Dgather_src_buf                                                                          \
+    rp_h5_buffer(rp_x, 1, rp_h5d_span(-1, type_id, src_space_id, H5S_ALL), type_id)
+#define RP_BUFFER_H5Dgather_dst_buf rp_scratch(rp_x, 0, (dst_buf_size) ? (dst_buf_size) : 1)
+#define RP_BUFFER_H5Dscatter_dst_buf                                                                         \
+    rp_h5_buffer(rp_x, 0, rp_h5d_span(-1, type_id, dst_space_id, H5S_ALL), type_id)
 
 #endif

@@ -423,6 +423,6 @@ RK_TEST(facts, predefined_datatypes_sizes_and_extents_are_the_libraries_own)
 #include "handles.def"
 #undef T
 #undef H
-    CU_ASSERT_EQUAL(checked_types, 82u);
+    CU_ASSERT_EQUAL(checked_types, 105u);
     MPI_Finalize();
 }
