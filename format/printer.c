@@ -274,7 +274,16 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_MPI_AMODE: emit_flags(&o, amode_names, x, "0"); break;
     case REC_KIND_MPI_THREAD_LEVEL: emit_enum(&o, thread_names, x); break;
     case REC_KIND_MPI_ORDER: emit_enum(&o, order_names, x); break;
-    case REC_KIND_MPI_ERROR: emit(&o, x == MPI_SUCCESS ? "MPI_SUCCESS" : "%lld", (long long)x); break;
+    case REC_KIND_MPI_ERROR: {
+        const char *cls = rec_predefined_handle_name(REC_KIND_MPI_ERROR, x);
+        if (cls)
+            emit(&o, "%s", cls);
+        else if (x >= 64 && x < 64 + 4096) /* an implementation's own class */
+            emit(&o, "MPI error class %lld", (long long)(x - 64));
+        else /* a code, as older traces recorded it */
+            emit(&o, "%lld", (long long)x);
+        break;
+    }
     case REC_KIND_MPI_COMM_SPLIT_TYPE: emit_enum(&o, split_names, x); break;
     case REC_KIND_H5_FACC: emit_flags(&o, facc_names, x, "H5F_ACC_RDONLY"); break;
     case REC_KIND_H5_SELOP: emit_enum(&o, selop_names, x); break;

@@ -74,7 +74,7 @@ typedef enum rec_class {
     X(MPI_AMODE, 34, INT, "MPI_File_open access mode")                          \
     X(MPI_THREAD_LEVEL, 35, INT, "MPI thread support level")                    \
     X(MPI_ORDER, 36, INT, "array order (MPI_ORDER_C, MPI_ORDER_FORTRAN)")       \
-    X(MPI_ERROR, 37, INT, "MPI error code")                                     \
+    X(MPI_ERROR, 37, INT, "MPI error class")                                    \
     X(ARRAY, 38, ARRAY, "integer array")                                        \
     X(MPI_DATATYPE_ARRAY, 39, ARRAY, "array of MPI_Datatype handle ids")        \
     X(MPI_REQUEST_ARRAY, 40, ARRAY, "array of MPI_Request handle ids")          \

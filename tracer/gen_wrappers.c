@@ -170,6 +170,8 @@ static void emit_ret(const rec_func_desc *f)
         return; /* under the lock */
     else if (gen_is_pointer(f->ret_ctype))
         fprintf(out, "    r->ret.i = ret ? (int64_t)strlen(ret) : -1;\n"); /* fgets: bytes read */
+    else if (k == REC_KIND_MPI_ERROR) /* by meaning: the class, not a code made for this one failure */
+        fprintf(out, "    r->ret.i = ok ? 0 : rt_mpi_error_class((int)ret);\n");
     else if (f->fail == REC_FAIL_EOF && k == REC_KIND_SIZE)
         fprintf(out, "    r->ret.i = ret == EOF ? -1 : 1;\n"); /* fgetc/fputc: one byte, not its value */
     else

@@ -184,6 +184,17 @@ int rt_handle_predefined(unsigned kind, uint64_t value, int64_t *id)
     return lookup_known(kind, value, id);
 }
 
+int64_t rt_mpi_error_class(int code)
+{
+    int cls;
+    int64_t id;
+    if (code == MPI_SUCCESS)
+        return 0;
+    if (PMPI_Error_class(code, &cls) != MPI_SUCCESS)
+        cls = MPI_ERR_UNKNOWN;
+    return lookup_known(REC_KIND_MPI_ERROR, (uint64_t)(uint32_t)cls, &id) ? id : 64 + (int64_t)cls;
+}
+
 uint64_t rt_handle_value(unsigned kind, int64_t id)
 {
     int64_t ignored;

@@ -51,6 +51,8 @@ int rt_can_append(void);
 void rt_append_synthetic(const rec_record *r);
 /* The id of a predefined handle value of this kind (1), or 0. */
 int rt_handle_predefined(unsigned kind, uint64_t value, int64_t *id);
+/* A failed MPI call's code as its error class's id (functions/handles.def). */
+int64_t rt_mpi_error_class(int code);
 /* A fresh id of the kind's space that stands for no real value (a handle
  * only rebuilt records use). */
 int64_t rt_handle_phantom(unsigned kind);

@@ -17,11 +17,9 @@ mkdir -p "$2"
 prefix=$(cd "$2" && pwd)
 jobs=$(nproc)
 cc=mpicc.mpich
-# The parallel HDF5 h5pcc.mpich builds with: its flags, and for configure
-# scripts that want a prefix, the directory holding include/ and its library.
-hdf5_cflags=$(h5pcc.mpich -show | tr ' ' '\n' | grep '^-I' | tr '\n' ' ')
+# The parallel HDF5 h5pcc.mpich builds with: its include and library directories.
+hdf5_cflags=$(h5pcc.mpich -show | tr ' ' '\n' | grep '^-I' | head -n 1)
 hdf5_libdir=$(h5pcc.mpich -shlib -show | tr ' ' '\n' | sed -n 's/^-L//p' | head -n 1)
-if [ -d "$hdf5_libdir/include" ]; then hdf5_dir=$hdf5_libdir; else hdf5_dir=$(dirname "$hdf5_libdir"); fi
 
 if [ -d "$sources/ior" ]; then
   echo "== IOR and mdtest"
@@ -32,9 +30,16 @@ fi
 
 if [ -d "$sources/darshan" ]; then
   echo "== Darshan"
+  # Darshan wants HDF5 as one prefix (bin/h5dump, include/, lib/); a
+  # distribution spreads it out, so it gets a prefix of links.
+  h5=$prefix/hdf5-view
+  mkdir -p "$h5/bin"
+  ln -sfn "$(command -v h5dump)" "$h5/bin/h5dump"
+  ln -sfn "${hdf5_cflags#-I}" "$h5/include"
+  ln -sfn "$hdf5_libdir" "$h5/lib"
   (cd "$sources/darshan" && ./prepare.sh && mkdir -p build && cd build &&
     ../configure --prefix="$prefix" --with-log-path-by-env=DARSHAN_LOGDIR --with-jobid-env=NONE \
-      --enable-hdf5-mod --with-hdf5="$hdf5_dir" CC=$cc &&
+      --enable-hdf5-mod --with-hdf5="$h5" CC=$cc &&
     make -j "$jobs" && make install)
 fi
 
