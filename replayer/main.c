@@ -21,6 +21,7 @@
 
 #include "fs.h"
 #include "loader.h"
+#include "order.h"
 #include "recorder_facts.h"
 #include "select.h"
 #include "summary.h"
@@ -166,21 +167,22 @@ static void emit(void *arg, rp_rec *r, int action)
     const rec_func_desc *f = rec_function_by_id(r->func);
     if (action == RP_COVERED)
         return;
+    rp_order_wait(r->seq);
     if (action == RP_OUTSIDE) {
         x->stats.filtered[f ? f->layer : 0]++;
-        return;
+    } else {
+        rp_arena_reset(x);
+        x->reason = NULL;
+        if (!f || !dispatch[r->func])
+            x->reason = "a function this build does not know";
+        else if (!r->compatible)
+            x->reason = "the trace describes this function differently from this build's table";
+        if (x->reason)
+            rp_skip(x, r);
+        else
+            dispatch[r->func](x, r);
     }
-    rp_arena_reset(x);
-    x->reason = NULL;
-    if (!f || !dispatch[r->func])
-        x->reason = "a function this build does not know";
-    else if (!r->compatible)
-        x->reason = "the trace describes this function differently from this build's table";
-    if (x->reason) {
-        rp_skip(x, r);
-        return;
-    }
-    dispatch[r->func](x, r);
+    rp_order_done(r->seq);
 }
 
 /* MPI_Init and MPI_Finalize are the replayer's own: they only set the clocks. */
@@ -199,6 +201,10 @@ static int handle_opaque(rp_rec *r)
     ctx.stats.replayed[f->layer]++;
     return 1;
 }
+
+/* The edges that order the ranks (order.h), as rank 0's loader found them. */
+static rp_edge *edges;
+static uint32_t nedges;
 
 static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t *unsynth_len, char *err,
                       size_t cap)
@@ -237,6 +243,16 @@ static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t 
     prep->warnings = calloc(prep->nwarnings + 1, sizeof *prep->warnings);
     for (size_t i = 0; i < prep->nwarnings && !m.bad; i++)
         prep->warnings[i] = rp_msg_str(&m);
+    nedges = rp_msg_u32(&m);
+    edges = calloc(nedges ? nedges : 1, sizeof *edges);
+    if (!edges)
+        nedges = 0;
+    for (uint32_t i = 0; i < nedges && !m.bad; i++) { /* one read a statement: in order */
+        edges[i].from_rank = rp_msg_u32(&m);
+        edges[i].from_seq = rp_msg_u32(&m);
+        edges[i].to_rank = rp_msg_u32(&m);
+        edges[i].to_seq = rp_msg_u32(&m);
+    }
     if (m.bad || m.type != RP_MSG_PREP)
         snprintf(err, cap, "recorder-replay: garbled message from the trace loader");
     *unsynth_len = (uint32_t)used;
@@ -380,8 +396,19 @@ int main(int argc, char **argv)
     for (uint32_t at = 0; at < unsynth_len; at += (uint32_t)strlen(unsynth + at) + 1)
         rp_unsynth_add(&ctx, unsynth + at);
     free(unsynth);
+    /* Every rank gets the edges: rank 0's loader found them. */
+    PMPI_Bcast(&nedges, 1, MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    if (ctx.rank != 0)
+        edges = calloc(nedges ? nedges : 1, sizeof *edges);
+    if (!edges)
+        fatal("out of memory");
+    PMPI_Bcast(edges, (int)(nedges * 4), MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    rp_order_init(edges, nedges, ctx.rank);
+    free(edges);
 
     replay(&in);
+    rp_order_free();
+    ctx.stats.ordered = rp_order_waits();
 
     double replay_time = ctx.anchored ? rp_now() - ctx.anchor_now : 0;
     char *text = NULL;

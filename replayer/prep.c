@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "order.h"
 #include "recorder_facts.h"
 #include "source.h"
 
@@ -27,8 +28,10 @@ static double at(const rec_record *r, double start, double resolution)
     return start + (double)r->tstart * resolution;
 }
 
-/* Every record of the rank, at every depth: --layers replays lower layers too. */
-static int scan_rank(rf_inputs *s, rec_trace *t, uint32_t rank, char *err, size_t cap)
+/* Every record of the rank, at every depth: --layers replays lower layers
+ * too. ord (NULL: not wanted) collects what orders the ranks; seq counts
+ * records as the loader numbers them. */
+static int scan_rank(rf_inputs *s, rp_order_scan *ord, rec_trace *t, uint32_t rank, char *err, size_t cap)
 {
     rec_error e;
     const rec_rank_meta *meta = rec_trace_rank_meta(t, rank, &e);
@@ -42,8 +45,10 @@ static int scan_rank(rf_inputs *s, rec_trace *t, uint32_t rank, char *err, size_
     const rec_table *table = rec_trace_table(t);
     rec_record r;
     int rc;
+    uint32_t seq = 0;
     while ((rc = src->ops->next(src, &r, &e)) == 1) {
         const rec_func_desc *f = rec_table_lookup(table, r.func);
+        uint32_t this_seq = seq++;
         if (!f)
             continue;
         const char *paths[REC_MAX_ARGS] = {0};
@@ -51,6 +56,9 @@ static int scan_rank(rf_inputs *s, rec_trace *t, uint32_t rank, char *err, size_
             if (f->args[k].kind == REC_KIND_PATH && r.args[k].i >= 0)
                 paths[k] = src->ops->path(src, r.args[k].i);
         rf_inputs_add(s, f, &r, rank, at(&r, start, resolution), paths);
+        if (ord)
+            rp_order_note(ord, f, &r, rank, this_seq, at(&r, start, resolution),
+                          start + (double)r.tend * resolution, paths);
     }
     int complete = rc == 0 && src->ops->complete(src);
     src->ops->close(src);
@@ -76,10 +84,14 @@ static int scan_rank(rf_inputs *s, rec_trace *t, uint32_t rank, char *err, size_
 int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t cap)
 {
     rf_inputs *s = rf_inputs_new(0);
+    /* Only top-level calls keep an order between ranks (order.c). */
+    rp_order_scan *ord = opt->layers == RP_LAYERS_TOP ? rp_order_scan_new() : NULL;
     int rc = 0;
     uint32_t nranks = rec_trace_get_info(t)->nranks;
     for (uint32_t rank = 0; rank < nranks && rc == 0; rank++)
-        rc = scan_rank(s, t, rank, err, cap);
+        rc = scan_rank(s, ord, t, rank, err, cap);
+    rp_edge *edges;
+    size_t nedges = rp_order_edges(ord, &edges);
     rf_input *in;
     size_t ninputs = rf_inputs_finish(s, &in);
     if (rc == 0 && rp_mkdirs("", opt->prefix) != 0) {
@@ -114,8 +126,16 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
         rp_out_u32(o, nwarn);
         for (uint32_t i = 0; i < nwarn; i++)
             rp_out_str(o, warnings[i], (uint32_t)strlen(warnings[i]));
+        rp_out_u32(o, (uint32_t)nedges);
+        for (size_t i = 0; i < nedges; i++) {
+            rp_out_u32(o, edges[i].from_rank);
+            rp_out_u32(o, edges[i].from_seq);
+            rp_out_u32(o, edges[i].to_rank);
+            rp_out_u32(o, edges[i].to_seq);
+        }
         rp_out_end(o);
     }
+    free(edges);
     rf_inputs_free(in, ninputs);
     return rc;
 }

@@ -67,6 +67,7 @@ typedef struct rp_stats {
     uint64_t mismatch_by_func[REC_FUNCTION_ID_LIMIT];
     uint64_t as_bytes; /* calls issued with their data as MPI_BYTE (rp_mpi_as_bytes) */
     uint64_t rebuilt;  /* rebuilt records replayed (their handles were made out of the tracer's sight) */
+    uint64_t ordered;  /* calls that waited for another rank's (order.c) */
     size_t nskips;
     rp_skip_entry skips[RP_MAX_REASONS];
 } rp_stats;

@@ -145,7 +145,8 @@ static void report_prep(text *t, const rp_prep_report *prep)
 void rp_summary(rp_ctx *x, double replay_time, const rp_prep_report *prep, char **out, uint64_t *mismatched)
 {
     rp_stats *s = &x->stats;
-    enum { N = REC_LAYER_COUNT * PER_LAYER + REC_FUNCTION_ID_LIMIT + 2 };
+    /* per layer, per function, then the counts below */
+    enum { AS_BYTES = REC_LAYER_COUNT * PER_LAYER + REC_FUNCTION_ID_LIMIT, REBUILT, ORDERED, N };
     static uint64_t mine[N], sum[N];
     for (int l = 0; l < REC_LAYER_COUNT; l++) {
         uint64_t *v = &mine[l * PER_LAYER];
@@ -157,8 +158,9 @@ void rp_summary(rp_ctx *x, double replay_time, const rp_prep_report *prep, char 
         v[5] = s->bytes_written[l];
     }
     memcpy(&mine[REC_LAYER_COUNT * PER_LAYER], s->mismatch_by_func, sizeof s->mismatch_by_func);
-    mine[N - 2] = s->as_bytes;
-    mine[N - 1] = s->rebuilt;
+    mine[AS_BYTES] = s->as_bytes;
+    mine[REBUILT] = s->rebuilt;
+    mine[ORDERED] = s->ordered;
     PMPI_Reduce(mine, sum, N, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     double times[2] = {replay_time, x->orig_end}, max_times[2];
     PMPI_Reduce(times, max_times, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -204,13 +206,17 @@ void rp_summary(rp_ctx *x, double replay_time, const rp_prep_report *prep, char 
     add(&t, "  skipped: %llu call%s\n", (unsigned long long)total[1], total[1] == 1 ? "" : "s");
     for (size_t i = 0; i < nmerged; i++)
         add(&t, "    %s: %llu (%s)\n", func_name(merged[i].func), merged[i].count, merged[i].reason);
-    if (sum[N - 2])
+    if (sum[AS_BYTES])
         add(&t, "  issued as MPI_BYTE (no buffer fits their memory datatype): %llu call%s\n",
-            (unsigned long long)sum[N - 2], sum[N - 2] == 1 ? "" : "s");
-    if (sum[N - 1])
+            (unsigned long long)sum[AS_BYTES], sum[AS_BYTES] == 1 ? "" : "s");
+    if (sum[REBUILT])
         add(&t, "  rebuilt: %llu call%s made handles the program had made out of the tracer's sight "
                 "(marked [rebuilt] in the trace)\n",
-            (unsigned long long)sum[N - 1], sum[N - 1] == 1 ? "" : "s");
+            (unsigned long long)sum[REBUILT], sum[REBUILT] == 1 ? "" : "s");
+    if (sum[ORDERED])
+        add(&t, "  ordered: %llu call%s waited for another rank's, as the file system shows they did "
+                "(the trace has no MPI calls to order its ranks)\n",
+            (unsigned long long)sum[ORDERED], sum[ORDERED] == 1 ? "" : "s");
     add(&t, "  results that differ from the trace: %llu call%s\n", (unsigned long long)total[3],
         total[3] == 1 ? "" : "s");
     for (unsigned id = 0; id < REC_FUNCTION_ID_LIMIT; id++)
