@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # codegen_kernel.sh BUILD_DIR NP KERNEL [KERNEL OPTIONS...]
-# Traces one kernel at NP ranks, generates a C kernel from the trace
+# Traces one kernel at NP ranks (KERNEL: a reference kernel of BUILD_DIR/kernels
+# or a corpus program of BUILD_DIR/tests/corpus), generates a C kernel from the trace
 # (recorder-codegen merges it first), and checks that the kernel
 #   - compiles with h5pcc -shlib -Wall -Wextra -Werror and is clang-format clean;
 #   - runs at NP ranks, traced, and recorder-diff finds its trace equal to the
@@ -20,11 +21,15 @@ name=$kernel.np$np${CODEGEN_SUFFIX:-}
 begin_test "codegen_kernel: $name" "$build/codegen-runs/$name" logs
 logs=$work/logs
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
+# A reference kernel, or a program of the corpus (tests/corpus).
+prog=$build/kernels/$kernel
+[ -x "$prog" ] || prog=$build/tests/corpus/$kernel
+[ -x "$prog" ] || fail "no program $kernel in $build/kernels or $build/tests/corpus"
 
 # 1. The original run, traced (run_kernel.sh does serial-io's setup step).
 bash "$src/kernels/run_kernel.sh" "$work/out" \
   mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/trace" \
-  "$build/kernels/$kernel" "$@" > "$logs/original.txt" || fail "the traced kernel failed"
+  "$prog" "$@" > "$logs/original.txt" || fail "the traced kernel failed"
 
 # 2. The kernel, generated from the per-rank trace (a relative path, as a user types it).
 (cd "$work" && "$build/codegen/recorder-codegen" trace -o kernel.c) 2> "$logs/codegen.err" ||

@@ -21,9 +21,11 @@ logs=$work/logs
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
 # REPLAY_GENV: more "-genv NAME VALUE" for both runs (word-split on purpose).
 read -r -a genv <<< "${REPLAY_GENV:-}"
-# A kernel, or one of this folder's test programs.
+# A kernel, or a test program of this folder or of the corpus (tests/corpus).
 prog=$build/kernels/$kernel
 [ -x "$prog" ] || prog=$build/tests/replay/$kernel
+[ -x "$prog" ] || prog=$build/tests/corpus/$kernel
+[ -x "$prog" ] || fail "no program $kernel in $build/kernels, $build/tests/replay or $build/tests/corpus"
 
 # 1. The original run, traced (run_kernel.sh does serial-io's setup step).
 bash "$(dirname "$0")/../../kernels/run_kernel.sh" "$work/out" \
