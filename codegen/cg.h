@@ -264,4 +264,75 @@ void cg_dims_create(int n, int ndims, int *dims);
 /* The maximum absolute value the numeric expression can take (for types). */
 int64_t cg_num_max(const cg_num *n, const cg_model *m, const cg_dims *d);
 
+/* ---- elastic kernels: each run's kernel as text with recorded spans ----
+ * The emitter (emit*.c) tags, as it writes them, the stretches of the text
+ * --elastic needs to know: each integer literal the models may replace,
+ * each call argument and string literal, the header, the place of the
+ * rank-count check, and notes the rank count may change (comments, paths
+ * below ROOT, alignment). elastic.c compares the kernels on these, fits
+ * the literals that differ and writes the kernel once. A span's tag
+ * indexes cg_doc.slots. */
+enum {
+    CG_SPAN_LITERAL, /* an integer literal */
+    CG_SPAN_ARG,     /* a call's argument */
+    CG_SPAN_STRING,  /* a string literal (what a refusal names of a difference in it) */
+    CG_SPAN_NOTE,    /* text the rank count may change: the reference's is kept */
+    CG_SPAN_HEADER,  /* the header comment */
+    CG_SPAN_CHECK    /* where the rank-count check goes (empty) */
+};
+/* Where a literal stands in its expression: a coefficient's span holds its
+ * " * " after it, an addend's its " + " or " - " before it, so that the
+ * kernel drops them with the literal ("1 * x" is "x", "x + 0" is "x"). */
+enum { CG_LIT_PLAIN, CG_LIT_COEF, CG_LIT_ADDEND };
+#define CG_LIT_GLUE 3 /* the bytes of " * ", " + ", " - " */
+/* Where a literal is: main's body (and its locals), a constant table or
+ * setup() (no model may change it), the buffer sizes (room is enough). */
+enum { CG_SCOPE_MAIN, CG_SCOPE_STATIC, CG_SCOPE_SIZE };
+
+typedef struct cg_slot {
+    uint8_t kind;           /* CG_SPAN_* */
+    uint8_t role;           /* LITERAL: CG_LIT_* */
+    uint8_t scope;          /* LITERAL: CG_SCOPE_* */
+    uint8_t unknown;        /* LITERAL: this rank count cannot tell it (written ELASTIC_ANY) */
+    uint8_t tight;          /* LITERAL: an operand of unary -, *, / or %: a model there needs parentheses */
+    int64_t value;          /* LITERAL: its magnitude (a sign is text) */
+    const rec_func_desc *f; /* ARG: the call */
+    unsigned arg;           /* ARG: its argument's index in f->args */
+    uint32_t stmt;          /* ARG: the statement, numbered in the kernel */
+} cg_slot;
+
+/* A run's kernel as written: the text (unwrapped) with its spans. */
+typedef struct cg_doc {
+    sb text;
+    cg_slot *slots;
+    size_t nslots;
+    int grid_nd; /* the dimensions of the grid the kernel's coords[] follow (0: none) */
+    char *root;  /* the ROOT directory the text names ("": none) */
+} cg_doc;
+
+void cg_doc_free(cg_doc *d);
+
+/* A model of an integer literal in the number of ranks N (elastic_models.c):
+ * a form over one variable x, N or a dimension D_j of N's MPI_Dims_create
+ * grid of nd dimensions. */
+enum { CG_NM_CONST, CG_NM_PROD, CG_NM_QUOT, CG_NM_XDIV }; /* a; a + b*x; a + b/x; x/b */
+typedef struct cg_nmodel {
+    int form;
+    int nd, j; /* the variable: N when nd == 0, else D_j */
+    int64_t a, b;
+} cg_nmodel;
+
+/* The simplest model that gives the value v[i] at n[i] ranks exactly (k >= 2
+ * points, n ascending), the grid of prefer_nd dimensions tried first: 0, or -1. */
+int cg_nmodel_fit(const int64_t *n, const int64_t *v, unsigned k, int prefer_nd, cg_nmodel *out);
+/* The C name of a model's variable: "nranks", "grid2[1]". */
+void cg_nmodel_var(int nd, int j, char *out, size_t cap);
+/* A model as C, in parentheses where it is an operand (tight), a sum or a quotient. */
+void cg_nmodel_text(const cg_nmodel *m, int tight, sb *out);
+/* The pipeline (codegen.c): the kernel's text, or, with doc, its spans too (elastic). */
+int cg_codegen(const char *trace_dir, const cg_options *o, char **kernel, cg_doc *doc, rec_error *err);
+/* elastic.c: one kernel from docs[0..k) of runs at nranks[] (ascending), traced in dirs[]. */
+int cg_elastic_unify(const cg_doc *docs, const int64_t *nranks, const char *const *dirs, unsigned k,
+                     const char *program, char **kernel, rec_error *err);
+
 #endif

@@ -3,14 +3,28 @@
 #include "cg.h"
 #include "emit.h"
 
-int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec_error *err);
+#include <stdlib.h>
+#include <string.h>
 
 void rec_codegen_options_init(rec_codegen_options *o)
 {
     *o = (rec_codegen_options){.loops = 1};
 }
 
+void cg_doc_free(cg_doc *d)
+{
+    sb_free(&d->text);
+    free(d->slots);
+    free(d->root);
+    memset(d, 0, sizeof *d);
+}
+
 int rec_codegen(const char *trace_dir, const rec_codegen_options *o, char **kernel, rec_error *err)
+{
+    return cg_codegen(trace_dir, o, kernel, NULL, err);
+}
+
+int cg_codegen(const char *trace_dir, const cg_options *o, char **kernel, cg_doc *doc, rec_error *err)
 {
     rec_codegen_options defaults;
     if (!o) {
@@ -27,7 +41,7 @@ int rec_codegen(const char *trace_dir, const rec_codegen_options *o, char **kern
     cg_resolve_handles(&m);
     cg_tree t = {0};
     cg_fold(&m, o, &t);
-    int rc = cg_emit_kernel(&m, &t, o, kernel, err);
+    int rc = cg_emit_kernel(&m, &t, o, kernel, doc, err);
     cg_tree_free(&t);
     cg_model_free(&m);
     return rc;

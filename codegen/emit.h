@@ -7,7 +7,8 @@
 
 /* A table the kernel declares: rank- or counter-indexed values. */
 typedef struct cg_table {
-    char *name, *ctype, *body; /* body: "{...}" */
+    char *name, *ctype;
+    sb body;                   /* "{...}", with its spans */
     const char *label;         /* what indexes it: "rank", "i", ... */
     uint32_t n;
     int local; /* inside main (its values are not constant expressions) */
@@ -43,6 +44,8 @@ typedef struct cg_emitter {
     int uses_root;
     int uses_P, uses_S, uses_text, uses_status, uses_stat[4], grid_ndims, other_grid;
     uint32_t statuses; /* MPI_Status array length */
+    cg_slot *slots;    /* elastic: what the spans of the text are (cg_doc) */
+    size_t nslots, capslots;
     int64_t wsize, rsize;
     int layers[REC_LAYER_COUNT];
     char *protos; /* declarations of functions the headers do not declare */
@@ -54,15 +57,30 @@ typedef struct cg_emitter {
     char example_affine[160], example_grid[160], example_pattern[160];
 } cg_emitter;
 
+/* ---- emit_span.c: what elastic kernels record of their text (cg_doc) ---- */
+/* A span of kind over out's text from at, and its slot to fill (NULL in
+ * other kernels, which record nothing). */
+cg_slot *cg_span(cg_emitter *e, sb *out, size_t at, int kind);
+/* A literal's span (CG_LIT_* role, its operator with it) over out's text
+ * from at: value its magnitude; tight: an operand of unary -, *, / or %. */
+void cg_literal_span(cg_emitter *e, sb *out, size_t at, int role, uint64_t value, int tight, int unknown);
+/* An integer literal: its sign as text, its magnitude (and suffix) a literal. */
+void cg_put_literal(cg_emitter *e, int64_t v, const char *suffix, int tight, sb *out);
+/* A literal this rank count cannot tell, written ELASTIC_ANY: the other runs tell it. */
+void cg_put_unknown(cg_emitter *e, int tight, sb *out);
+/* The literals of out's spans are in scope (CG_SCOPE_*). */
+void cg_scope(cg_emitter *e, const sb *out, int scope);
+
 /* ---- emit_value.c ---- */
 const char *cg_counter_name(unsigned depth);
 /* A C condition that holds exactly on the ranks of rs (nranks in all). */
 void cg_rank_condition(const cg_rankset *rs, uint32_t nranks, sb *out);
 /* Elastic kernels: every arithmetic progression as in_ranks(rank, first, step, last),
  * literals to model (a single rank's step is unknown but in the largest run). */
-void cg_rank_condition_elastic(const cg_rankset *rs, int largest, sb *out);
+void cg_rank_condition_elastic(cg_emitter *e, const cg_rankset *rs, int largest, sb *out);
 /* The same for a loop counter or any index var over 0 .. total-1. */
-void cg_index_condition(const uint32_t *idx, uint32_t n, uint32_t total, const char *var, sb *out);
+void cg_index_condition(cg_emitter *e, const uint32_t *idx, uint32_t n, uint32_t total, const char *var,
+                        sb *out);
 /* A numeric expression; kind picks symbolic names for constants. */
 void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *field, sb *out, int *is_ll);
 /* A categorical value; text(v) writes one value. */
@@ -77,10 +95,10 @@ void cg_choose_root(cg_emitter *e);
 void cg_collect_blocks(cg_emitter *e);
 void cg_path_text(cg_emitter *e, const char *s, size_t n, int as_format, sb *out);
 /* The C text of a constant of a kind (O_CREAT | O_TRUNC, H5S_UNLIMITED, 0644, ...). */
-void cg_const_text(int64_t v, unsigned kind, sb *out);
-void cg_string_literal(const char *s, uint32_t n, sb *out);
-const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, const char *body, uint32_t n,
-                         int local, const char *label);
+void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
+const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb *body, uint32_t n, int local,
+                         const char *label);
 /* A unique C identifier starting with base. */
 const char *cg_unique_name(cg_emitter *e, const char *base);
 
@@ -91,6 +109,10 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c);
 void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out);
 void cg_prepare_stmts(cg_emitter *e);
 const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size_t cap);
+
+/* ---- emit_kernel.c ---- */
+/* The kernel: its text in *out (wrapped), or with doc its text and spans (elastic). */
+int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_doc *doc, rec_error *err);
 
 /* ---- bufsize.c ---- */
 void cg_buffer_sizes(cg_emitter *e);

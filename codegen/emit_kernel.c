@@ -35,15 +35,8 @@ typedef struct kernel {
 
 static void render(kernel *k, int which, tpl_ctx *c, sb *out)
 {
-    if (k->failed)
-        return;
-    char *text = tpl_render(template_names[which], k->tpl[which], c, k->err, sizeof k->err);
-    if (!text) {
+    if (!k->failed && tpl_render_sb(template_names[which], k->tpl[which], c, out, k->err, sizeof k->err) != 0)
         k->failed = 1;
-        return;
-    }
-    sb_puts(out, text);
-    free(text);
 }
 
 /* ---- the body ---- */
@@ -147,10 +140,13 @@ static void render_item(kernel *k, const cg_node *n, uint32_t rs, unsigned depth
         e->dims.n--;
         while (body.len && body.s[body.len - 1] == '\n')
             body.s[--body.len] = 0;
+        sb count = {0};
+        cg_put_literal(e, n->count, "", 0, &count);
         tpl_set(c, "counter", cg_counter_name(depth));
-        tpl_setf(c, "count", "%u", n->count);
-        tpl_set(c, "body", sb_str(&body));
+        tpl_set_sb(c, "count", &count);
+        tpl_set_sb(c, "body", &body);
         render(k, T_LOOP, c, out);
+        sb_free(&count);
         sb_free(&body);
     } else {
         cg_stmtinfo *s = e->inst_stmt[n->insts[0]];
@@ -172,7 +168,9 @@ static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t 
         if (depth == 0 && section_title(e, nodes[i], &title)) {
             tpl_ctx *c = tpl_new();
             tpl_set(c, "title", sb_str(&title));
+            size_t at = out->len;
             render(k, T_SECTION, c, out);
+            cg_span(e, out, at, CG_SPAN_NOTE); /* a comment: another run's may name other files */
             tpl_free(c);
         }
         sb_free(&title);
@@ -206,12 +204,12 @@ static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t 
             body.s[--body.len] = 0;
         sb cond = {0};
         if (e->o->elastic)
-            cg_rank_condition_elastic(&e->m->ranksets[rs], e->m->hints && e->m->hints->recording, &cond);
+            cg_rank_condition_elastic(e, &e->m->ranksets[rs], e->m->hints && e->m->hints->recording, &cond);
         else
             cg_rank_condition(&e->m->ranksets[rs], e->m->nranks, &cond);
         tpl_ctx *c = tpl_new();
-        tpl_set(c, "condition", sb_str(&cond));
-        tpl_set(c, "body", sb_str(&body));
+        tpl_set_sb(c, "condition", &cond);
+        tpl_set_sb(c, "body", &body);
         render(k, T_GUARD, c, out);
         tpl_free(c);
         sb_free(&cond);
@@ -344,7 +342,8 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
     render(k, T_HEADER, h->c, &text);
     while (text.len && text.s[text.len - 1] == '\n')
         text.s[--text.len] = 0;
-    tpl_set(c, "header", sb_str(&text));
+    cg_span(e, &text, 0, CG_SPAN_HEADER); /* the elastic kernel writes its own */
+    tpl_set_sb(c, "header", &text);
     sb_free(&text);
     tpl_free(h->c);
 }
@@ -400,10 +399,10 @@ static void includes(kernel *k, tpl_ctx *c)
 /* A braced list "{a, b, ...}" too long for one line: one value per line,
  * each labelled with its index (the comments, aligned one column after the
  * longest value as clang-format aligns them, also keep it from repacking). */
-static void list_lines(const char *body, uint32_t n, const char *label, int indent, sb *out)
+static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, int indent, sb *out)
 {
     sb_puts(out, "{\n");
-    const char **starts = cg_alloc((n + 1) * sizeof *starts);
+    const char **starts = cg_alloc((n + 1) * sizeof *starts), *body = sb_str(list);
     int *lens = cg_alloc((n + 1) * sizeof *lens), width = 0;
     uint32_t count = 0;
     const char *p = body + 1;
@@ -435,28 +434,35 @@ static void list_lines(const char *body, uint32_t n, const char *label, int inde
         while (*p == ' ')
             p++;
     }
-    for (uint32_t k = 0; k < count; k++)
-        sb_printf(out, "%*s%.*s,%*s /* %s %u */\n", indent + 4, "", lens[k], starts[k], width - lens[k], "",
-                  label, k);
+    for (uint32_t k = 0; k < count; k++) {
+        sb_printf(out, "%*s", indent + 4, "");
+        sb_append_range(out, list, (size_t)(starts[k] - body), (size_t)lens[k]);
+        sb_putc(out, ',');
+        size_t at = out->len;
+        sb_printf(out, "%*s", width - lens[k], "");
+        if (out->len > at) /* the alignment follows the values' widths, which the rank count may change */
+            cg_span(e, out, at, CG_SPAN_NOTE);
+        sb_printf(out, " /* %s %u */\n", label, k);
+    }
     sb_printf(out, "%*s}", indent, "");
     free(starts);
     free(lens);
 }
 
 /* body on one line when "prefix body;" fits in 110 columns, else by lines. */
-static void braced(const char *body, uint32_t n, const char *label, int indent, size_t prefix, sb *out)
+static void braced(cg_emitter *e, sb *body, uint32_t n, const char *label, int indent, size_t prefix, sb *out)
 {
-    if (indent + prefix + strlen(body) + 1 <= 110)
-        sb_puts(out, body);
+    if (indent + prefix + body->len + 1 <= 110)
+        sb_append(out, body);
     else
-        list_lines(body, n, label, indent, out);
+        list_lines(e, body, n, label, indent, out);
 }
 
 static void tables_and_locals(kernel *k, tpl_ctx *c)
 {
     cg_emitter *e = &k->e;
     for (size_t i = 0; i < e->ntables; i++) {
-        const cg_table *t = &e->tables[i];
+        cg_table *t = &e->tables[i];
         tpl_ctx *x = tpl_new();
         tpl_flag(x, "static", !t->local);
         tpl_setf(x, "ctype", "%s%s", strncmp(t->ctype, "const ", 6) ? "const " : "", t->ctype);
@@ -467,14 +473,16 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
         size_t prefix = (t->local ? 4 : 7) + (strncmp(t->ctype, "const ", 6) ? 6 : 0) + strlen(t->ctype) +
                         strlen(t->name) + (size_t)snprintf(digits, sizeof digits, "%u", t->n) + 6;
         sb values = {0};
-        braced(t->body, t->n, t->label, 0, prefix, &values);
-        tpl_set(x, "values", sb_str(&values));
+        braced(e, &t->body, t->n, t->label, 0, prefix, &values);
+        if (!t->local)
+            cg_scope(e, &values, CG_SCOPE_STATIC);
+        tpl_set_sb(x, "values", &values);
         sb_free(&values);
         sb text = {0};
         render(k, T_TABLE, x, &text);
         while (text.len && text.s[text.len - 1] == '\n')
             text.s[--text.len] = 0;
-        tpl_set(tpl_push(c, t->local ? "locals" : "tables"), t->local ? "local" : "table", sb_str(&text));
+        tpl_set_sb(tpl_push(c, t->local ? "locals" : "tables"), t->local ? "local" : "table", &text);
         sb_free(&text);
         tpl_free(x);
     }
@@ -484,8 +492,14 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
             tpl_set(tpl_push(c, "locals"), "local", stats[s]);
     if (e->uses_status)
         tpl_set(tpl_push(c, "locals"), "local", "MPI_Status status;");
-    if (e->statuses)
-        tpl_setf(tpl_push(c, "locals"), "local", "MPI_Status statuses[%u];", e->statuses);
+    if (e->statuses) {
+        sb statuses = {0};
+        sb_puts(&statuses, "MPI_Status statuses[");
+        cg_put_literal(e, e->statuses, "", 0, &statuses);
+        sb_puts(&statuses, "];");
+        tpl_set_sb(tpl_push(c, "locals"), "local", &statuses);
+        sb_free(&statuses);
+    }
     if (e->other_grid) {
         tpl_setf(tpl_push(c, "locals"), "local", "int coords%dd[%d];", e->other_grid, e->other_grid);
         tpl_setf(tpl_push(c, "locals"), "local", "grid_coords(rank, nranks, %d, coords%dd);", e->other_grid,
@@ -528,17 +542,20 @@ static void setup_inputs(kernel *k, tpl_ctx *c)
             continue;
         sb_puts(&files, nfiles++ ? ", {" : "{{");
         cg_path_text(&k->e, in->path, strlen(in->path), 0, &files);
-        sb_printf(&files, ", %lld}", (long long)in->size);
+        sb_puts(&files, ", ");
+        cg_put_literal(&k->e, in->size, "", 0, &files);
+        sb_putc(&files, '}');
     }
+    cg_scope(&k->e, &files, CG_SCOPE_STATIC);
     sb text = {0};
-    braced(sb_str(&list), nleaves ? nleaves : 1, "directory", 4, 36, &text);
-    tpl_set(c, "dirs", sb_str(&text));
+    braced(&k->e, &list, nleaves ? nleaves : 1, "directory", 4, 36, &text);
+    tpl_set_sb(c, "dirs", &text);
     sb_free(&text);
     tpl_flag(c, "has_files", nfiles > 0);
     if (nfiles) {
         sb_putc(&files, '}');
-        braced(sb_str(&files), nfiles, "file", 4, 14, &text);
-        tpl_set(c, "files", sb_str(&text));
+        braced(&k->e, &files, nfiles, "file", 4, 14, &text);
+        tpl_set_sb(c, "files", &text);
     }
     sb_free(&text);
     sb_free(&list);
@@ -566,7 +583,37 @@ static void count_statuses(cg_emitter *e)
     }
 }
 
-int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec_error *err)
+/* kernel.c.tmpl (and edited copies of it) mark the place of the elastic
+ * kernel's rank-count check with this comment: it becomes {{check}}, an
+ * empty value whose span --elastic fills once every model is known. */
+#define CHECK_COMMENT "/*@ELASTIC_CHECK@*/"
+
+static void check_value(kernel *k, tpl_ctx *c)
+{
+    char *tpl = k->tpl[T_KERNEL], *at = tpl ? strstr(tpl, CHECK_COMMENT) : NULL;
+    if (at) {
+        sb t = {0};
+        sb_printf(&t, "%.*s{{check}}%s", (int)(at - tpl), tpl, at + strlen(CHECK_COMMENT));
+        free(tpl);
+        k->tpl[T_KERNEL] = sb_take(&t);
+    }
+    sb check = {0};
+    cg_span(&k->e, &check, 0, CG_SPAN_CHECK);
+    tpl_set_sb(c, "check", &check);
+    sb_free(&check);
+}
+
+/* A literal in a template variable, its scope given. */
+static void set_literal(kernel *k, tpl_ctx *c, const char *key, int64_t v, int scope)
+{
+    sb text = {0};
+    cg_put_literal(&k->e, v, "", 0, &text);
+    cg_scope(&k->e, &text, scope);
+    tpl_set_sb(c, key, &text);
+    sb_free(&text);
+}
+
+int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_doc *doc, rec_error *err)
 {
     kernel k;
     memset(&k, 0, sizeof k);
@@ -594,6 +641,13 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec
     const char *b = sb_str(&body);
     while (*b == '\n')
         b++;
+    if (b > body.s) { /* the body from its first statement */
+        sb rest = {0};
+        sb_append_range(&rest, &body, (size_t)(b - body.s), body.len - (size_t)(b - body.s));
+        sb_free(&body);
+        body = rest;
+        b = sb_str(&body);
+    }
     tpl_ctx *c = tpl_new();
     build_header(&k, t, c);
     includes(&k, c);
@@ -603,11 +657,12 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);
     /* elastic: the sizes as macros, which the models give at any rank count */
-    tpl_setf(c, o->elastic ? "wsize_bytes" : "wsize", "%lld", (long long)(e->wsize > 0 ? e->wsize : 1));
-    tpl_setf(c, o->elastic ? "rsize_bytes" : "rsize", "%lld", (long long)(e->rsize > 0 ? e->rsize : 1));
+    set_literal(&k, c, o->elastic ? "wsize_bytes" : "wsize", e->wsize > 0 ? e->wsize : 1, CG_SCOPE_SIZE);
+    set_literal(&k, c, o->elastic ? "rsize_bytes" : "rsize", e->rsize > 0 ? e->rsize : 1, CG_SCOPE_SIZE);
     if (o->elastic) {
         tpl_set(c, "wsize", "WSIZE");
         tpl_set(c, "rsize", "RSIZE");
+        check_value(&k, c);
     }
     tpl_flag(c, "uses_P", e->uses_P);
     tpl_flag(c, "uses_S", e->uses_S);
@@ -622,16 +677,26 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec
     tpl_set(c, "program", o->program ? o->program : "kernel");
     if (e->uses_root)
         tpl_set(c, "root", e->root);
-    tpl_set(c, "body", b);
+    tpl_set_sb(c, "body", &body);
     sb text = {0};
     render(&k, T_KERNEL, c, &text);
     tpl_free(c);
     sb_free(&body);
-    if (!k.failed)
-        *out = o->elastic ? cg_strdup(sb_str(&text)) : cg_wrap_lines(sb_str(&text), 110); /* elastic: wrapped once unified */
-    else
+    if (k.failed) {
         snprintf(err->msg, sizeof err->msg, "%s", k.err);
+    } else if (doc) { /* elastic: the text as written, with what its spans are */
+        *doc = (cg_doc){.text = text,
+                        .slots = e->slots,
+                        .nslots = e->nslots,
+                        .grid_nd = e->grid_ndims ? e->grid_ndims : e->other_grid};
+        doc->root = cg_strdup(e->uses_root && e->root ? e->root : "");
+        text = (sb){0};
+        e->slots = NULL;
+    } else {
+        *out = o->elastic ? cg_strdup(sb_str(&text)) : cg_wrap_lines(sb_str(&text), 110);
+    }
     sb_free(&text);
+    free(e->slots);
     for (int i = 0; i < NTEMPLATES; i++)
         free(k.tpl[i]);
     for (size_t i = 0; i < e->nstmts; i++) {
@@ -648,7 +713,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, rec
     for (size_t i = 0; i < e->ntables; i++) {
         free(e->tables[i].name);
         free(e->tables[i].ctype);
-        free(e->tables[i].body);
+        sb_free(&e->tables[i].body);
     }
     free(e->tables);
     free(e->protos);

@@ -181,7 +181,7 @@ static void string_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     (void)kind;
     const char *s = cg_str(e->m, v);
     if (s)
-        cg_string_literal(s, cg_str_len(e->m, v), out);
+        cg_string_literal(e, s, cg_str_len(e->m, v), out);
     else
         sb_puts(out, "NULL");
 }
@@ -221,8 +221,7 @@ static void double_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 
 static void const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
-    (void)e;
-    cg_const_text(v, kind, out);
+    cg_const_text(e, v, kind, out);
 }
 
 /* The field's values of every instance of the statement, handles as names. */
@@ -459,7 +458,7 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
                         kind == REC_KIND_MPI_DATATYPE_ARRAY ? REC_KIND_MPI_DATATYPE : REC_KIND_MPI_REQUEST,
                         out);
         else
-            cg_const_text(a[k], kind, out);
+            cg_const_text(e, a[k], kind, out);
     }
     sb_putc(out, '}');
 }
@@ -489,7 +488,9 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb n = {0};
         value_text(e, s, f->nargs, &n);
         int plain = strspn(sb_str(&n), "0123456789") == n.len || !strpbrk(sb_str(&n), "L+-*/%? ");
-        sb_printf(out, "\"%%.*s\", %s%s%s, wbuf", plain ? "" : "(int)(", sb_str(&n), plain ? "" : ")");
+        sb_printf(out, "\"%%.*s\", %s", plain ? "" : "(int)(");
+        sb_append(out, &n);
+        sb_printf(out, "%s, wbuf", plain ? "" : ")");
         sb_free(&n);
         return;
     }
@@ -584,6 +585,36 @@ void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
     }
 }
 
+/* One argument the kernel writes: what its role says. */
+static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    switch (cg_field_role(f, field)) {
+    case CG_ROLE_CREATE:
+        sb_printf(out, "&%s", s->vars[field]);
+        break;
+    case CG_ROLE_VALUE:
+        value_text(e, s, field, out);
+        break;
+    case CG_ROLE_OUTLEN: {
+        int len = max_outlen(e, s, field);
+        char elem[128];
+        element_type(f->args[field].ctype, elem, sizeof elem);
+        if (len) {
+            sb_printf(out, "(%s[", elem);
+            cg_put_literal(e, len, "", 0, out);
+            sb_puts(out, "]){0}");
+        } else {
+            sb_puts(out, "NULL");
+        }
+        break;
+    }
+    default:
+        scratch_text(e, s, field, out);
+        break;
+    }
+}
+
 void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
 {
     sb decls = {0}, assign = {0}, fn = {0}, args = {0}, *out = &args;
@@ -617,38 +648,24 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
         }
         if (n++)
             sb_puts(out, ", ");
+        size_t at = out->len;
         if (by_hook) {
             sb_puts(out, sb_str(&hook));
-            sb_free(&hook);
-            continue;
+        } else {
+            arg_text(e, s, field, out);
         }
         sb_free(&hook);
-        switch (cg_field_role(f, field)) {
-        case CG_ROLE_CREATE:
-            sb_printf(out, "&%s", s->vars[field]);
-            break;
-        case CG_ROLE_VALUE:
-            value_text(e, s, field, out);
-            break;
-        case CG_ROLE_OUTLEN: {
-            int len = max_outlen(e, s, field);
-            char elem[128];
-            element_type(a->ctype, elem, sizeof elem);
-            if (len)
-                sb_printf(out, "(%s[%d]){0}", elem, len);
-            else
-                sb_puts(out, "NULL");
-            break;
-        }
-        default:
-            scratch_text(e, s, field, out);
-            break;
+        cg_slot *arg = cg_span(e, out, at, CG_SPAN_ARG); /* elastic: what a refusal names */
+        if (arg) {
+            arg->f = f;
+            arg->arg = field;
+            arg->stmt = e->n_statements;
         }
     }
     tpl_set(c, "decls", sb_str(&decls));
     tpl_set(c, "assign", sb_str(&assign));
     tpl_set(c, "function", sb_str(&fn));
-    tpl_set(c, "args", sb_str(&args));
+    tpl_set_sb(c, "args", &args);
     sb_free(&decls);
     sb_free(&assign);
     sb_free(&fn);

@@ -41,17 +41,18 @@ const char *cg_unique_name(cg_emitter *e, const char *base)
     return e->names[e->nnames++];
 }
 
-const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, const char *body, uint32_t n,
-                         int local, const char *label)
+const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb *body, uint32_t n, int local,
+                         const char *label)
 {
     for (size_t i = 0; i < e->ntables; i++)
-        if (!strcmp(e->tables[i].ctype, ctype) && !strcmp(e->tables[i].body, body))
+        if (!strcmp(e->tables[i].ctype, ctype) && !strcmp(sb_str(&e->tables[i].body), sb_str(body)))
             return e->tables[i].name;
     e->tables = cg_realloc(e->tables, (e->ntables + 1) * sizeof *e->tables);
     cg_table *t = &e->tables[e->ntables++];
     t->name = cg_strdup(cg_unique_name(e, base));
     t->ctype = cg_strdup(ctype);
-    t->body = cg_strdup(body);
+    t->body = (sb){0};
+    sb_append(&t->body, body);
     t->n = n;
     t->local = local;
     t->label = label;
@@ -62,29 +63,43 @@ const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, con
 
 void cg_rank_condition(const cg_rankset *rs, uint32_t nranks, sb *out)
 {
-    cg_index_condition(rs->ranks, rs->n, nranks, "rank", out);
+    cg_index_condition(NULL, rs->ranks, rs->n, nranks, "rank", out);
 }
 
-void cg_rank_condition_elastic(const cg_rankset *rs, int largest, sb *out)
+void cg_rank_condition_elastic(cg_emitter *e, const cg_rankset *rs, int largest, sb *out)
 {
     const uint32_t *r = rs->ranks, n = rs->n;
     uint32_t step = n > 1 ? r[1] - r[0] : 1;
     for (uint32_t k = 2; k < n; k++)
         if (r[k] - r[k - 1] != step) {
-            cg_index_condition(r, n, UINT32_MAX, "rank", out);
+            cg_index_condition(e, r, n, UINT32_MAX, "rank", out);
             return;
         }
+    sb_puts(out, "in_ranks(rank, ");
+    cg_put_literal(e, r[0], "", 0, out);
+    sb_puts(out, ", ");
     if (n == 1 && !largest)
-        sb_printf(out, "in_ranks(rank, %u, ELASTIC_ANY, %u)", r[0], r[0]);
+        cg_put_unknown(e, 0, out);
     else
-        sb_printf(out, "in_ranks(rank, %u, %u, %u)", r[0], step, r[n - 1]);
+        cg_put_literal(e, step, "", 0, out);
+    sb_puts(out, ", ");
+    cg_put_literal(e, r[n - 1], "", 0, out);
+    sb_putc(out, ')');
 }
 
-void cg_index_condition(const uint32_t *r, uint32_t n, uint32_t total, const char *var, sb *out)
+/* "var OP v", v a literal. */
+static void compare(cg_emitter *e, const char *var, const char *op, uint32_t v, sb *out)
+{
+    sb_printf(out, "%s %s ", var, op);
+    cg_put_literal(e, v, "", 0, out);
+}
+
+void cg_index_condition(cg_emitter *e, const uint32_t *r, uint32_t n, uint32_t total, const char *var,
+                        sb *out)
 {
     uint32_t first = r[0], last = r[n - 1];
     if (n == 1) {
-        sb_printf(out, "%s == %u", var, first);
+        compare(e, var, "==", first, out);
         return;
     }
     uint32_t step = r[1] - r[0];
@@ -92,24 +107,36 @@ void cg_index_condition(const uint32_t *r, uint32_t n, uint32_t total, const cha
     for (uint32_t k = 2; k < n && progression; k++)
         progression = r[k] - r[k - 1] == step;
     if (progression && step == 1) {
-        if (first == 0)
-            sb_printf(out, "%s < %u", var, last + 1);
-        else if (last == total - 1)
-            sb_printf(out, "%s >= %u", var, first);
-        else
-            sb_printf(out, "%s >= %u && %s <= %u", var, first, var, last);
+        if (first == 0) {
+            compare(e, var, "<", last + 1, out);
+        } else if (last == total - 1) {
+            compare(e, var, ">=", first, out);
+        } else {
+            compare(e, var, ">=", first, out);
+            sb_puts(out, " && ");
+            compare(e, var, "<=", last, out);
+        }
         return;
     }
     if (progression) {
-        if (first >= step)
-            sb_printf(out, "%s >= %u && ", var, first);
-        sb_printf(out, "%s %% %u == %u", var, step, first % step);
-        if (last + step < total)
-            sb_printf(out, " && %s <= %u", var, last);
+        if (first >= step) {
+            compare(e, var, ">=", first, out);
+            sb_puts(out, " && ");
+        }
+        sb_printf(out, "%s %% ", var);
+        cg_put_literal(e, step, "", 1, out);
+        sb_puts(out, " == ");
+        cg_put_literal(e, first % step, "", 0, out);
+        if (last + step < total) {
+            sb_puts(out, " && ");
+            compare(e, var, "<=", last, out);
+        }
         return;
     }
-    for (uint32_t k = 0; k < n; k++)
-        sb_printf(out, "%s%s == %u", k ? " || " : "", var, r[k]);
+    for (uint32_t k = 0; k < n; k++) {
+        sb_puts(out, k ? " || " : "");
+        compare(e, var, "==", r[k], out);
+    }
 }
 
 /* ---- constants ---- */
@@ -149,28 +176,30 @@ static int symbolic_kind(unsigned kind)
     }
 }
 
-static void put_int(int64_t v, sb *out)
+static void put_int(cg_emitter *e, int64_t v, sb *out)
 {
-    if (v > INT32_MAX || v < INT32_MIN)
-        sb_printf(out, "%" PRId64 "LL", v);
-    else
-        sb_printf(out, "%" PRId64, v);
+    cg_put_literal(e, v, v > INT32_MAX || v < INT32_MIN ? "LL" : "", 0, out);
 }
 
-void cg_const_text(int64_t v, unsigned kind, sb *out)
+void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     if ((kind == REC_KIND_HSIZE || kind == REC_KIND_HSIZE_ARRAY) && v == -1) {
         sb_puts(out, "H5S_UNLIMITED");
         return;
     }
     if (kind == REC_KIND_BOOL || kind == REC_KIND_H5_BOOL) {
-        put_int(v, out);
+        put_int(e, v, out);
         return;
     }
     if (symbolic_kind(kind)) {
-        char text[512];
+        char text[512], number[32];
         rec_value x = {.i = v};
         rec_print_value(text, sizeof text, kind, &x, NULL, NULL);
+        snprintf(number, sizeof number, "%" PRId64, v);
+        if (!strcmp(text, number)) { /* a value without a name (a rank, a tag) is a number */
+            cg_put_literal(e, v, "", 0, out);
+            return;
+        }
         for (const char *p = text; *p; p++)
             if (*p == '|')
                 sb_puts(out, " | ");
@@ -178,11 +207,12 @@ void cg_const_text(int64_t v, unsigned kind, sb *out)
                 sb_putc(out, *p);
         return;
     }
-    put_int(v, out);
+    put_int(e, v, out);
 }
 
-void cg_string_literal(const char *s, uint32_t n, sb *out)
+void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out)
 {
+    size_t at = out->len;
     sb_putc(out, '"');
     for (uint32_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -194,6 +224,7 @@ void cg_string_literal(const char *s, uint32_t n, sb *out)
             sb_putc(out, (char)c);
     }
     sb_putc(out, '"');
+    cg_span(e, out, at, CG_SPAN_STRING);
 }
 
 /* ---- numbers ---- */
@@ -201,6 +232,17 @@ void cg_string_literal(const char *s, uint32_t n, sb *out)
 static void put_coef(int64_t coef, int ll, sb *out)
 {
     sb_printf(out, "%" PRId64 "%s", coef, ll ? "LL" : "");
+}
+
+/* "(x / q)", "(x % q)": q a literal, or unknown. */
+static void divided(cg_emitter *e, const char *x, char op, const cg_term *t, sb *out)
+{
+    sb_printf(out, "(%s %c ", x, op);
+    if (t->unknown & CG_UNKNOWN_DIV)
+        cg_put_unknown(e, 1, out);
+    else
+        cg_put_literal(e, t->div, "", 1, out);
+    sb_putc(out, ')');
 }
 
 /* One term (without its sign) of a numeric expression. */
@@ -211,16 +253,10 @@ static void term_text(cg_emitter *e, const cg_num *n, const cg_term *t, sb *out)
         sb_puts(out, "rank");
         break;
     case CG_T_RANKDIV:
-        if (t->unknown & CG_UNKNOWN_DIV)
-            sb_puts(out, "(rank / ELASTIC_ANY)");
-        else
-            sb_printf(out, "(rank / %" PRId64 ")", t->div);
+        divided(e, "rank", '/', t, out);
         break;
     case CG_T_RANKMOD:
-        if (t->unknown & CG_UNKNOWN_DIV)
-            sb_puts(out, "(rank % ELASTIC_ANY)");
-        else
-            sb_printf(out, "(rank %% %" PRId64 ")", t->div);
+        divided(e, "rank", '%', t, out);
         break;
     case CG_T_COORD:
         if (!e->grid_ndims)
@@ -236,7 +272,7 @@ static void term_text(cg_emitter *e, const cg_num *n, const cg_term *t, sb *out)
         sb_puts(out, cg_counter_name(t->arg));
         break;
     default:
-        sb_printf(out, "(%s %% %" PRId64 ")", cg_counter_name(t->arg), t->div);
+        divided(e, cg_counter_name(t->arg), '%', t, out);
         break;
     }
 }
@@ -319,19 +355,19 @@ static void ternary_text(cg_emitter *e, const int64_t *tab, uint32_t ntab, unsig
         for (uint32_t u = 0; u < g[k].nruns; u++) /* its runs in rank order */
             for (uint32_t i = 0; i < run[g[k].start + u].len; i++)
                 ranks[q++] = run[g[k].start + u].at + i;
-        cg_index_condition(ranks, g[k].n, ntab, var, out);
+        cg_index_condition(e, ranks, g[k].n, ntab, var, out);
         free(ranks);
         sb_puts(out, " ? ");
         if (text)
             text(e, v, kind, out);
         else
-            cg_const_text(v, kind, out);
+            cg_const_text(e, v, kind, out);
         sb_puts(out, " : ");
     }
     if (text)
         text(e, best_v, kind, out);
     else
-        cg_const_text(best_v, kind, out);
+        cg_const_text(e, best_v, kind, out);
     sb_putc(out, ')');
     free(run);
     free(g);
@@ -346,12 +382,12 @@ static const char *table_for(cg_emitter *e, const int64_t *tab, uint32_t n, int 
     for (uint32_t k = 0; k < n; k++) {
         if (k)
             sb_puts(&body, ", ");
-        cg_const_text(tab[k], kind == REC_KIND_HSIZE_ARRAY ? kind : REC_KIND_INT, &body);
+        cg_const_text(e, tab[k], kind == REC_KIND_HSIZE_ARRAY ? kind : REC_KIND_INT, &body);
     }
     sb_putc(&body, '}');
     sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
-    const char *name = cg_table_add(e, sb_str(&base), fits_int(tab, n) ? "int" : "long long", sb_str(&body),
-                                    n, 0, by_rank ? "rank" : "iteration");
+    const char *name = cg_table_add(e, sb_str(&base), fits_int(tab, n) ? "int" : "long long", &body, n, 0,
+                                    by_rank ? "rank" : "iteration");
     sb_free(&body);
     sb_free(&base);
     return name;
@@ -384,7 +420,7 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
         *is_ll = ll || (n->tab && !fits_int(n->tab, n->ntab));
     if (!n->nterms && !n->table && !n->ternary) {
         if (!nranks_text(e, n->c, kind, out))
-            cg_const_text(n->c, kind, out);
+            cg_const_text(e, n->c, kind, out);
         return;
     }
     size_t start = out->len;
@@ -416,6 +452,7 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
         else if (coef < 0)
             sb_putc(out, '-');
         int64_t mag = coef < 0 ? -coef : coef;
+        size_t coef_at = out->len;
         if (t->kind == CG_T_CTR && nranks_text(e, mag, REC_KIND_SIZE, out)) {
             sb_puts(out, " * "); /* a stride over every rank's block */
         } else if (mag != 1 || ll || e->o->elastic) { /* elastic: a literal to model, even 1 */
@@ -424,6 +461,8 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
             else
                 put_coef(mag, ll, out);
             sb_puts(out, " * ");
+            cg_literal_span(e, out, coef_at, CG_LIT_COEF, (uint64_t)mag, coef < 0,
+                            (t->unknown & CG_UNKNOWN_COEF) != 0);
         }
         size_t at = out->len;
         term_text(e, n, t, out);
@@ -451,11 +490,14 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
         }
     }
     if ((n->c || (e->o->elastic && n->nterms)) && !lead_c) { /* elastic: even 0 */
+        size_t at = out->len;
         sb_puts(out, n->c < 0 ? " - " : " + ");
         if (n->c_unknown)
             sb_puts(out, "ELASTIC_ANY");
         else if (!nranks_text(e, n->c < 0 ? -n->c : n->c, kind, out))
             put_coef(n->c < 0 ? -n->c : n->c, ll, out);
+        cg_literal_span(e, out, at, CG_LIT_ADDEND, n->c < 0 ? -(uint64_t)n->c : (uint64_t)n->c, n->c < 0,
+                        n->c_unknown);
     }
     int grid = 0;
     for (unsigned i = 0; i < n->nterms; i++)
@@ -501,7 +543,7 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
         size_t table_len = table.len + 2 * c->ntab + 48;
         sb_free(&table);
         if (choice.len < table_len) {
-            sb_puts(out, sb_str(&choice));
+            sb_append(out, &choice);
             e->n_ctr_choice++;
             sb_free(&choice);
             return;
@@ -519,8 +561,8 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
     int by_rank = c->table == CG_TAB_RANK;
     sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
     int strings = rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH;
-    const char *name = cg_table_add(e, sb_str(&base), strings ? "const char *const" : ctype, sb_str(&body),
-                                    c->ntab, !strings, by_rank ? "rank" : "iteration");
+    const char *name = cg_table_add(e, sb_str(&base), strings ? "const char *const" : ctype, &body, c->ntab,
+                                    !strings, by_rank ? "rank" : "iteration");
     sb_printf(out, "%s[%s]", name, by_rank ? "rank" : cg_counter_name(c->table_ctr));
     if (by_rank)
         e->n_rank_table++;
@@ -615,7 +657,8 @@ void cg_choose_root(cg_emitter *e)
 void cg_path_text(cg_emitter *e, const char *s, size_t n, int as_format, sb *out)
 {
     size_t r = e->root ? strlen(e->root) : 0;
-    if (r && n >= r && !strncmp(s, e->root, r) && (n == r || s[r] == '/')) {
+    int below_root = r && n >= r && !strncmp(s, e->root, r) && (n == r || s[r] == '/');
+    if (below_root) {
         sb_puts(out, "ROOT");
         e->uses_root = 1;
         if (n == r)
@@ -624,18 +667,22 @@ void cg_path_text(cg_emitter *e, const char *s, size_t n, int as_format, sb *out
         s += r;
         n -= r;
     }
+    size_t at = out->len;
     if (!as_format) {
-        cg_string_literal(s, (uint32_t)n, out);
-        return;
+        cg_string_literal(e, s, (uint32_t)n, out);
+    } else {
+        sb lit = {0};
+        cg_string_literal(NULL, s, (uint32_t)n, &lit);
+        for (const char *p = sb_str(&lit); *p; p++)
+            if (*p == '%')
+                sb_puts(out, "%%");
+            else
+                sb_putc(out, *p);
+        sb_free(&lit);
+        cg_span(e, out, at, CG_SPAN_STRING);
     }
-    sb lit = {0};
-    cg_string_literal(s, (uint32_t)n, &lit);
-    for (const char *p = sb_str(&lit); *p; p++)
-        if (*p == '%')
-            sb_puts(out, "%%");
-        else
-            sb_putc(out, *p);
-    sb_free(&lit);
+    if (below_root) /* the elastic kernel keeps the largest run's path below ROOT */
+        cg_span(e, out, at, CG_SPAN_NOTE);
 }
 
 /* ---- string patterns ---- */
@@ -646,7 +693,7 @@ static void format_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     if (kind == REC_KIND_PATH)
         cg_path_text(e, s, cg_str_len(e->m, v), 0, out); /* ROOT "...": '%' is escaped already */
     else
-        cg_string_literal(s, cg_str_len(e->m, v), out);
+        cg_string_literal(e, s, cg_str_len(e->m, v), out);
 }
 
 void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, int path, sb *out)
@@ -659,7 +706,9 @@ void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, i
         cg_render_num(e, &f->runs[j], REC_KIND_INT, sb_str(&name), &expr, &ll);
         /* the argument's type must be what the conversion says */
         const char *cast = f->llrun[j] && !ll ? "(long long)(" : !f->llrun[j] && ll ? "(int)(" : "";
-        sb_printf(&args, ", %s%s%s", cast, sb_str(&expr), *cast ? ")" : "");
+        sb_printf(&args, ", %s", cast);
+        sb_append(&args, &expr);
+        sb_puts(&args, *cast ? ")" : "");
         sb_free(&expr);
     }
     if (f->is_prefix) {
@@ -668,15 +717,15 @@ void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, i
         if (path)
             cg_path_text(e, s, cg_str_len(e->m, f->prefix_of), 0, &args);
         else
-            cg_string_literal(s, cg_str_len(e->m, f->prefix_of), &args);
+            cg_string_literal(e, s, cg_str_len(e->m, f->prefix_of), &args);
     }
     sb fmt = {0};
     sb_free(&name);
     sb_printf(&name, "%s_format", field);
     cg_render_cat(e, &f->fmt, path ? REC_KIND_PATH : REC_KIND_STRING, sb_str(&name), "const char *",
                   format_text, &fmt);
-    sb_puts(out, sb_str(&fmt));
-    sb_puts(out, sb_str(&args));
+    sb_append(out, &fmt);
+    sb_append(out, &args);
     if (!e->example_pattern[0] && !f->is_prefix)
         snprintf(e->example_pattern, sizeof e->example_pattern, "%s%s", sb_str(&fmt), sb_str(&args));
     e->n_patterns += !f->is_prefix;

@@ -1,4 +1,4 @@
-/* strbuf.c: the growable string and the aborting allocators. */
+/* strbuf.c: the growable string, its spans, and the aborting allocators. */
 #include "strbuf.h"
 
 #include <stdio.h>
@@ -108,6 +108,7 @@ char *sb_take(sb *b)
 {
     sb_str(b);
     char *s = b->s;
+    free(b->spans);
     *b = (sb){0};
     return s;
 }
@@ -115,5 +116,39 @@ char *sb_take(sb *b)
 void sb_free(sb *b)
 {
     free(b->s);
+    free(b->spans);
     *b = (sb){0};
+}
+
+void sb_add_span(sb *b, size_t at, size_t len, uint32_t tag)
+{
+    if (b->nspans == b->capspans) {
+        b->capspans = b->capspans ? 2 * b->capspans : 16;
+        b->spans = cg_realloc(b->spans, b->capspans * sizeof *b->spans);
+    }
+    b->spans[b->nspans++] = (sb_span){at, len, tag};
+}
+
+void sb_tag(sb *b, size_t at, uint32_t tag)
+{
+    sb_add_span(b, at, b->len - at, tag);
+}
+
+void sb_append_range(sb *b, const sb *from, size_t at, size_t n)
+{
+    size_t base = b->len;
+    if (n)
+        sb_putn(b, from->s + at, n);
+    for (size_t i = 0; i < from->nspans; i++) { /* their parts in the range */
+        const sb_span *x = &from->spans[i];
+        size_t start = x->at > at ? x->at : at, end = x->at + x->len < at + n ? x->at + x->len : at + n;
+        if (start < end || (x->at >= at && x->at <= at + n && !x->len))
+            sb_add_span(b, base + start - at, end > start ? end - start : 0, x->tag);
+    }
+}
+
+void sb_append(sb *b, const sb *from)
+{
+    if (from->s)
+        sb_append_range(b, from, 0, from->len);
 }

@@ -19,6 +19,8 @@ typedef struct tpl_entry {
     size_t keylen, len; /* len: str's */
     size_t indents;     /* str's newlines that text follows: where an indent goes */
     char *str;          /* a string value, or NULL for a list */
+    sb_span *spans;     /* str's spans (tpl_set_sb) */
+    size_t nspans;
     tpl_ctx **items;    /* a list's items */
     size_t nitems, capitems;
 } tpl_entry;
@@ -37,12 +39,14 @@ tpl_ctx *tpl_new(void)
 static void entry_clear(tpl_entry *e)
 {
     free(e->str);
+    free(e->spans);
     for (size_t i = 0; i < e->nitems; i++)
         tpl_free(e->items[i]);
     free(e->items);
     e->str = NULL;
+    e->spans = NULL;
     e->items = NULL;
-    e->len = e->indents = e->nitems = e->capitems = 0;
+    e->len = e->indents = e->nspans = e->nitems = e->capitems = 0;
 }
 
 void tpl_free(tpl_ctx *c)
@@ -79,6 +83,17 @@ void tpl_set(tpl_ctx *c, const char *key, const char *value)
     e->str = memcpy(cg_alloc(e->len + 1), value, e->len + 1);
     for (const char *nl = value; (nl = strchr(nl, '\n')) != NULL; nl++)
         e->indents += nl[1] && nl[1] != '\n';
+}
+
+void tpl_set_sb(tpl_ctx *c, const char *key, const sb *value)
+{
+    tpl_set(c, key, value->s ? value->s : "");
+    tpl_entry *e = entry(c, key);
+    if (value->nspans) {
+        e->spans = memcpy(cg_alloc(value->nspans * sizeof *e->spans), value->spans,
+                          value->nspans * sizeof *e->spans);
+        e->nspans = value->nspans;
+    }
 }
 
 void tpl_setf(tpl_ctx *c, const char *key, const char *fmt, ...)
@@ -376,7 +391,7 @@ static int put(renderer *r, const tnode *k, const char *s, size_t n)
 
 /* A variable's value (e), with k's indent after every newline that text
  * follows: the limit checked once, then a copy a line. */
-static int put_indented(renderer *r, const tnode *k, const tpl_entry *e)
+static int put_lines(renderer *r, const tnode *k, const tpl_entry *e)
 {
     if (!k->indent || !e->indents)
         return put(r, k, e->str, e->len);
@@ -394,6 +409,44 @@ static int put_indented(renderer *r, const tnode *k, const tpl_entry *e)
         }
     }
     memcpy(o, v, (size_t)(end - v));
+    return 0;
+}
+
+/* How many of the n ascending offsets are below p. */
+static size_t below(const size_t *v, size_t n, size_t p)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The value with its spans, which move with the indents put before them (an
+ * indent at a span's start goes before the span). */
+static int put_indented(renderer *r, const tnode *k, const tpl_entry *e)
+{
+    size_t base = r->out.len;
+    if (put_lines(r, k, e))
+        return -1;
+    if (!e->nspans)
+        return 0;
+    size_t width = k->indent && e->indents ? k->indent_len : 0, n = 0;
+    size_t *starts = cg_alloc((width ? e->indents : 0) * sizeof *starts + 1); /* where an indent went */
+    for (size_t i = 0; width && i + 1 < e->len; i++)
+        if (e->str[i] == '\n' && e->str[i + 1] != '\n')
+            starts[n++] = i + 1;
+    for (size_t i = 0; i < e->nspans; i++) {
+        const sb_span *x = &e->spans[i];
+        size_t at = x->at + width * below(starts, n, x->at + 1),
+               end = x->at + x->len + width * below(starts, n, x->at + x->len);
+        sb_add_span(&r->out, base + at, end > at ? end - at : 0, x->tag);
+    }
+    free(starts);
     return 0;
 }
 
@@ -440,18 +493,34 @@ static int render(renderer *r, const tnode *n, const tpl_ctx *c)
     return 0;
 }
 
-char *tpl_render(const char *name, const char *text, const tpl_ctx *c, char *err, size_t cap)
+int tpl_render_sb(const char *name, const char *text, const tpl_ctx *c, sb *out, char *err, size_t cap)
 {
     tnode *root = node_new(N_ROOT, 1);
     renderer r = {.name = name, .err = err, .cap = cap};
     size_t widest = 0;
-    char *result = NULL;
-    if (parse(name, text, root, &widest, err, cap) == 0) {
+    int rc = parse(name, text, root, &widest, err, cap);
+    if (rc == 0) {
         set_limits(&r, c, strlen(text), widest);
-        if (render(&r, root, c) == 0)
-            result = sb_take(&r.out);
+        rc = render(&r, root, c);
+    }
+    if (rc == 0 && !out->len && !out->nspans) { /* the output as it is: no copy of a large kernel */
+        sb_free(out);
+        *out = r.out;
+        r.out = (sb){0};
+    } else if (rc == 0) {
+        sb_append(out, &r.out);
     }
     sb_free(&r.out);
     node_free(root);
-    return result;
+    return rc;
+}
+
+char *tpl_render(const char *name, const char *text, const tpl_ctx *c, char *err, size_t cap)
+{
+    sb out = {0};
+    if (tpl_render_sb(name, text, c, &out, err, cap) != 0) {
+        sb_free(&out);
+        return NULL;
+    }
+    return sb_take(&out);
 }

@@ -40,6 +40,8 @@
 
 #include <stddef.h>
 
+#include "strbuf.h"
+
 enum { TPL_MAX_STEPS = 1 << 20, TPL_STEPS_PER_INPUT = 64 };
 #define TPL_MAX_OUTPUT ((size_t)16 << 20) /* bytes: 16 MiB */
 
@@ -50,6 +52,8 @@ void tpl_free(tpl_ctx *c);
 /* Sets (or replaces) a string value; the value is copied. */
 void tpl_set(tpl_ctx *c, const char *key, const char *value);
 void tpl_setf(tpl_ctx *c, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Sets a value with its spans, which rendering carries to where the value goes. */
+void tpl_set_sb(tpl_ctx *c, const char *key, const sb *value);
 /* A flag for {{#key}}: "1" when on, removed when off. */
 void tpl_flag(tpl_ctx *c, const char *key, int on);
 /* Appends a new item to the list `key` and returns it (owned by c). */
@@ -58,5 +62,7 @@ tpl_ctx *tpl_push(tpl_ctx *c, const char *key);
 /* Renders `text` (named `name` in errors) with c. Returns a malloc'd string,
  * or NULL with "NAME line N: reason" in err. */
 char *tpl_render(const char *name, const char *text, const tpl_ctx *c, char *err, size_t cap);
+/* The same, appended to out with the spans of the values: 0, or -1 with err. */
+int tpl_render_sb(const char *name, const char *text, const tpl_ctx *c, sb *out, char *err, size_t cap);
 
 #endif

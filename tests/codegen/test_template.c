@@ -1,7 +1,8 @@
 /* Unit tests of recorder-codegen's template engine: substitution, sections
  * over lists and flags, inverted sections, standalone tag lines, the
  * indentation of multi-line values, lookups through parent contexts, and
- * errors that name the template and the line. */
+ * errors that name the template and the line; the spans of values go where
+ * the values go. */
 #include "rk_test.h"
 #include "strbuf.h"
 #include "template.h"
@@ -205,4 +206,30 @@ RK_TEST(codegen_template, one_long_line_of_tags_parses_in_linear_time)
     free(got);
     sb_free(&t);
     tpl_free(c);
+}
+
+RK_TEST(codegen_template, spans_follow_their_values_through_indents)
+{
+    /* "x = 1;\ny = 2;" with its literals tagged 7 and 8, indented by 4, twice */
+    sb v = {0};
+    sb_puts(&v, "x = 1;\ny = ");
+    sb_add_span(&v, 4, 1, 7);
+    sb_puts(&v, "2");
+    sb_tag(&v, v.len - 1, 8);
+    sb_puts(&v, ";");
+    tpl_ctx *c = tpl_new();
+    tpl_set_sb(c, "body", &v);
+    sb out = {0};
+    sb_puts(&out, "// ");
+    CU_ASSERT_EQUAL_FATAL(tpl_render_sb("t.tmpl", "{\n    {{body}}\n}\n{{body}}", c, &out, err, sizeof err),
+                          0);
+    CU_ASSERT_STRING_EQUAL(sb_str(&out), "// {\n    x = 1;\n    y = 2;\n}\nx = 1;\ny = 2;");
+    CU_ASSERT_EQUAL_FATAL(out.nspans, 4);
+    for (size_t i = 0; i < out.nspans; i++) {
+        CU_ASSERT_EQUAL(out.spans[i].len, 1);
+        CU_ASSERT_EQUAL(out.s[out.spans[i].at], out.spans[i].tag == 7 ? '1' : '2');
+    }
+    tpl_free(c);
+    sb_free(&v);
+    sb_free(&out);
 }
