@@ -7,7 +7,9 @@
  *   RP_IN_<f>_<a>           an input value other than the recorded one
  *   RP_ADDR_<f>_<a>         what an ADDRESS argument points to (default:
  *                           NULL for inputs, local storage for outputs)
- *   RP_BUFFER_<f>_<a>       a BUFFER argument (HDF5 has no generic rule) */
+ *   RP_BUFFER_<f>_<a>       a BUFFER argument (HDF5 has no generic rule)
+ * and, for the few C library functions its headers make inline under
+ * optimization, the call itself (RP_LIBC_CALL, below). */
 #ifndef RECORDER_REPLAY_HOOKS_H
 #define RECORDER_REPLAY_HOOKS_H
 
@@ -18,8 +20,48 @@
 #define RP_IN_mmap64_flags ((int)rp_r->args[REC_ARG_mmap64_flags].i & ~(MAP_FIXED | MAP_FIXED_NOREPLACE))
 /* fcntl's pointer arguments (locks) are not recorded: see rp_fcntl_arg. */
 #define RP_IN_fcntl_arg rp_fcntl_arg(rp_x, cmd, (long)rp_r->args[REC_ARG_fcntl_arg].i)
+#define RP_IN_fcntl64_arg rp_fcntl_arg(rp_x, cmd, (long)rp_r->args[REC_ARG_fcntl64_arg].i)
 
 #define RP_ADDR_getcwd_buf ((size) ? rp_alloc(rp_x, (size)) : NULL)
+#define RP_ADDR___getcwd_chk_buf ((size) ? rp_alloc(rp_x, (size)) : NULL)
+
+/* getline's line: one buffer the replay keeps for every call, which getline
+ * grows with realloc (never the per-record arena, nor a new one a call). */
+static inline char **rp_line_buffer(void)
+{
+    static char *line;
+    return &line;
+}
+static inline size_t *rp_line_capacity(void)
+{
+    static size_t capacity;
+    return &capacity;
+}
+#define RP_ADDR_getline_lineptr rp_line_buffer()
+#define RP_ADDR_getline_n rp_line_capacity()
+#define RP_ADDR_getdelim_lineptr rp_line_buffer()
+#define RP_ADDR_getdelim_n rp_line_capacity()
+#define RP_ADDR___getdelim_lineptr rp_line_buffer()
+#define RP_ADDR___getdelim_n rp_line_capacity()
+/* Under optimization glibc's <bits/stdio.h> makes these inline functions
+ * (getc_unlocked reads the stream's buffer itself, getline calls
+ * __getdelim): the replay must call the C library's own, as the traced
+ * program did. A call through a volatile pointer is never inlined. */
+#define RP_LIBC_CALL(fn) (*(__typeof__(&fn) volatile[]){&fn})
+#define fgetc_unlocked(stream) RP_LIBC_CALL(fgetc_unlocked)(stream)
+#define getc_unlocked(stream) RP_LIBC_CALL(getc_unlocked)(stream)
+#define fputc_unlocked(c, stream) RP_LIBC_CALL(fputc_unlocked)(c, stream)
+#define putc_unlocked(c, stream) RP_LIBC_CALL(putc_unlocked)(c, stream)
+#define feof_unlocked(stream) RP_LIBC_CALL(feof_unlocked)(stream)
+#define ferror_unlocked(stream) RP_LIBC_CALL(ferror_unlocked)(stream)
+#define getline(lineptr, n, stream) RP_LIBC_CALL(getline)(lineptr, n, stream)
+
+/* Out pointers to pointers: storage of the pointer type (the default
+ * storage is of the pointed-to element). */
+#define RP_ADDR_scandir_namelist (&(struct dirent **){NULL})
+#define RP_ADDR_scandir64_namelist (&(struct dirent64 **){NULL})
+#define RP_ADDR_scandirat_namelist (&(struct dirent **){NULL})
+#define RP_ADDR_scandirat64_namelist (&(struct dirent64 **){NULL})
 #define RP_ADDR_H5Literate_op rp_h5l_noop
 #define RP_ADDR_H5Pset_fill_value_value rp_alloc(rp_x, 65536) /* a zero fill value */
 #define RP_ADDR_H5Tenum_insert_value rp_h5_enum_value(rp_x, type)

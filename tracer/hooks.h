@@ -27,12 +27,21 @@ static inline int rt_fcntl_arg_is_int(int cmd)
     return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC || cmd == F_SETFD || cmd == F_SETFL || cmd == F_SETOWN ||
            cmd == F_SETSIG || cmd == F_SETLEASE || cmd == F_NOTIFY || cmd == F_SETPIPE_SZ;
 }
-#define RT_AFTER_fcntl                                                                                        \
+#define RT_FCNTL_ARG(arg_index)                                                                               \
     do {                                                                                                      \
         if (!rt_fcntl_arg_is_int(cmd))                                                                        \
-            r->args[REC_ARG_fcntl_arg].i = 0;                                                                 \
+            r->args[arg_index].i = 0;                                                                         \
         else /* the int was read as a long: keep its 32 bits */                                               \
-            r->args[REC_ARG_fcntl_arg].i = (int)r->args[REC_ARG_fcntl_arg].i;                                 \
+            r->args[arg_index].i = (int)r->args[arg_index].i;                                                 \
     } while (0)
+#define RT_AFTER_fcntl RT_FCNTL_ARG(REC_ARG_fcntl_arg)
+/* fcntl64 (what fcntl compiles to under _FILE_OFFSET_BITS=64) is fcntl: its
+ * third argument is fetched as fcntl's is (variadic.h) and recorded alike. */
+#define RT_VA_fcntl64(last, var) RT_VA_fcntl(last, var)
+#define RT_AFTER_fcntl64 RT_FCNTL_ARG(REC_ARG_fcntl64_arg)
+
+/* sync has no argument and no result: its record holds only its times, so
+ * nothing in its wrapper names the record (gen_wrappers declares it anyway). */
+#define RT_AFTER_sync (void)r
 
 #endif
