@@ -1,4 +1,4 @@
-/* ra_report.h: SVG drawing for recorder-report (private to analysis/). The
+/* ra_report.h: SVG drawing for recorder-report (private to recorder-report). The
  * charts are plain SVG written by C: the report needs no script and no
  * network, and every mark is an element a test can count. */
 #ifndef RA_REPORT_H

@@ -1,13 +1,14 @@
-/* ra_tools.h: the collectors the analysis tools share (private to analysis/).
+/* ra_tools.h: the collectors the analysis tools share (analysis-tools/).
  * Each collector consumes ra_events as a walk produces them, keeps what it
  * needs in memory that grows with ranks, files and functions (never with
  * records), and prints at the end; recorder-report runs several in one walk. */
 #ifndef RA_TOOLS_H
 #define RA_TOOLS_H
 
-#include "ra_internal.h"
+#include "recorder_analysis.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 /* ---- command lines ---- */
 /* Exit codes: 0 success, 1 error while analysing, 2 bad usage. */
