@@ -7,9 +7,7 @@
  * reads every rank (the sort spills to temporary files beyond --memory). */
 #include "ra_tools.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <string.h>
 
 static const char *tool = "recorder-overlap";
 
@@ -39,145 +37,80 @@ static void usage(FILE *out)
             tool);
 }
 
-static int on_begin(void *ctx, ra_trace *t, uint32_t rank)
-{
-    (void)t;
-    return ra_overlap_begin_rank(ctx, rank);
-}
+typedef struct overlap_tool {
+    ra_overlap_opts o;
+    int verbose;
+    ra_overlap *ov;
+} overlap_tool;
 
-static int on_event(void *ctx, ra_trace *t, const ra_event *ev)
+/* --layer and --memory are checked as they come; the other options are flags. */
+static int check_option(void *ctx, int letter, const char *arg)
 {
-    (void)t;
-    ra_overlap_event(ctx, ev);
-    return 0;
-}
-
-static int on_end(void *ctx, ra_trace *t, ra_rank *w, uint32_t rank)
-{
-    (void)t;
-    (void)w;
-    return ra_overlap_end_rank(ctx, rank);
-}
-
-int main(int argc, char **argv)
-{
-    static const struct option options[] = {{"layer", required_argument, 0, 'l'},
-                                            {"metadata", no_argument, 0, 'M'},
-                                            {"all-sessions", no_argument, 0, 'S'},
-                                            {"inexact", no_argument, 0, 'I'},
-                                            {"all", no_argument, 0, 'a'},
-                                            {"rank", required_argument, 0, 'r'},
-                                            {"memory", required_argument, 0, 'm'},
-                                            {"verbose", no_argument, 0, 'v'},
-                                            {"progress", no_argument, 0, 'p'},
-                                            {"help", no_argument, 0, 'h'},
-                                            {0, 0, 0, 0}};
-    ra_overlap_opts o = {REC_LAYER_POSIX, 0, 0, 0, (size_t)256 << 20};
-    int verbose = 0, progress = 0, ranged = 0, opt;
-    uint32_t first = 0, last = 0;
-    while ((opt = getopt_long(argc, argv, "l:MSIar:m:vph", options, NULL)) != -1) {
-        switch (opt) {
-        case 'l': {
-            int layer = rec_layer_from_name(optarg);
-            if (layer != REC_LAYER_POSIX && layer != REC_LAYER_MPIIO) {
-                fprintf(stderr, "%s: --layer: POSIX or MPI-IO (HDF5 calls have no byte offsets): %s\n", tool,
-                        optarg);
-                return RA_EXIT_USAGE;
-            }
-            o.layer = (unsigned)layer;
-            break;
-        }
-        case 'M':
-            o.metadata = 1;
-            break;
-        case 'S':
-            o.all_sessions = 1;
-            break;
-        case 'I':
-            o.inexact = 1;
-            break;
-        case 'a':
-            o.metadata = o.all_sessions = o.inexact = 1;
-            break;
-        case 'r':
-            if (ra_cli_ranks(tool, optarg, &first, &last) != 0)
-                return RA_EXIT_USAGE;
-            ranged = 1;
-            break;
-        case 'm': {
-            char *end;
-            long size = strtol(optarg, &end, 10);
-            int shift = !*end                                         ? 20
-                        : (end[0] == 'K' || end[0] == 'k') && !end[1] ? 10
-                        : end[0] == 'M' && !end[1]                    ? 20
-                        : end[0] == 'G' && !end[1]                    ? 30
-                                                                      : -1;
-            if (shift < 0 || size < 1 || end == optarg) {
-                fprintf(stderr, "%s: --memory: not a size (MB, or with a K, M or G suffix): %s\n", tool,
-                        optarg);
-                return RA_EXIT_USAGE;
-            }
-            o.memory = (size_t)size << shift;
-            break;
-        }
-        case 'v':
-            verbose = 1;
-            break;
-        case 'p':
-            progress = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return RA_EXIT_OK;
-        default:
-            usage(stderr);
+    overlap_tool *x = ctx;
+    if (letter == 'l') {
+        int layer = rec_layer_from_name(arg);
+        if (layer != REC_LAYER_POSIX && layer != REC_LAYER_MPIIO) {
+            fprintf(stderr, "%s: --layer: POSIX or MPI-IO (HDF5 calls have no byte offsets): %s\n", tool,
+                    arg);
             return RA_EXIT_USAGE;
         }
+        x->o.layer = (unsigned)layer;
+    } else if (letter == 'm') {
+        char *end;
+        long size = strtol(arg, &end, 10);
+        int shift = !*end                                         ? 20
+                    : (end[0] == 'K' || end[0] == 'k') && !end[1] ? 10
+                    : end[0] == 'M' && !end[1]                    ? 20
+                    : end[0] == 'G' && !end[1]                    ? 30
+                                                                  : -1;
+        if (shift < 0 || size < 1 || end == arg) {
+            fprintf(stderr, "%s: --memory: not a size (MB, or with a K, M or G suffix): %s\n", tool, arg);
+            return RA_EXIT_USAGE;
+        }
+        x->o.memory = (size_t)size << shift;
     }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return RA_EXIT_USAGE;
-    }
-    ra_trace *t = ra_cli_open(tool, argv[optind]);
-    if (!t)
-        return RA_EXIT_ERROR;
-    uint32_t nranks = ra_trace_nranks(t);
-    if (!ranged)
-        last = nranks - 1;
-    if (last >= nranks) {
-        fprintf(stderr, "%s: --rank %u-%u: the trace has %u ranks\n", tool, first, last, nranks);
-        ra_trace_close(t);
-        return RA_EXIT_USAGE;
-    }
-    uint32_t *ranks = ra_xmalloc(((size_t)(last - first) + 1) * sizeof *ranks);
-    for (uint32_t r = first; r <= last; r++)
-        ranks[r - first] = r;
-    ra_overlap *ov = ra_overlap_new(t, &o);
-    ra_progress p;
-    ra_progress_init(&p, tool, progress);
-    ra_visitor v = {ov, on_begin, on_event, on_end};
-    rec_error err;
-    int failed = 0;
-    if (ra_walk(t, ranks, (size_t)(last - first) + 1, 0, &v, &p, &err) != 0) {
-        fprintf(stderr, "%s: %s\n", tool, err.msg);
-        failed = 1;
-    }
-    ra_progress_done(&p);
-    if (!failed && ra_overlap_finish(ov, NULL, NULL) != 0) {
+    return RA_CLI_CONTINUE;
+}
+
+static int start(void *ctx, const ra_cli_args *args, ra_trace *t, ra_visitor *v)
+{
+    overlap_tool *x = ctx;
+    int all = args->given['a'] != NULL; /* --all: the three below */
+    x->o.metadata = all || args->given['M'] != NULL;
+    x->o.all_sessions = all || args->given['S'] != NULL;
+    x->o.inexact = all || args->given['I'] != NULL;
+    x->verbose = args->given['v'] != NULL;
+    x->ov = ra_overlap_new(t, &x->o);
+    *v = ra_overlap_visitor(x->ov);
+    return RA_CLI_CONTINUE;
+}
+
+static int finish(void *ctx, int failed)
+{
+    overlap_tool *x = ctx;
+    if (!failed && ra_overlap_finish(x->ov, NULL, NULL) != 0) {
         fprintf(stderr, "%s: sorting the accesses failed\n", tool);
         failed = 1;
     }
     if (!failed) {
-        ra_overlap_print(ov, stdout);
-        if (verbose)
-            ra_overlap_notes(ov, tool, stderr);
-        if (fflush(stdout) != 0) {
-            fprintf(stderr, "%s: writing to stdout failed: %s\n", tool, strerror(errno));
-            failed = 1;
-        }
+        ra_overlap_print(x->ov, stdout);
+        if (x->verbose)
+            ra_overlap_notes(x->ov, tool, stderr);
+        failed = ra_cli_flush_stdout(tool) != 0;
     }
-    ra_overlap_free(ov);
-    free(ranks);
-    ra_trace_close(t);
-    return failed ? RA_EXIT_ERROR : RA_EXIT_OK;
+    ra_overlap_free(x->ov);
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {
+        {"layer", required_argument, 0, 'l'},  {"metadata", no_argument, 0, 'M'},
+        {"all-sessions", no_argument, 0, 'S'}, {"inexact", no_argument, 0, 'I'},
+        {"all", no_argument, 0, 'a'},          {"memory", required_argument, 0, 'm'},
+        {"verbose", no_argument, 0, 'v'},      {0, 0, 0, 0}};
+    overlap_tool x = {{REC_LAYER_POSIX, 0, 0, 0, (size_t)256 << 20}, 0, NULL};
+    const ra_tool overlap = {
+        {tool, usage, RA_CLI_RANKS | RA_CLI_PROGRESS, options, check_option, &x}, start, NULL, finish};
+    return ra_tool_main(&overlap, argc, argv);
 }
