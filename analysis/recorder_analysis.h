@@ -165,6 +165,26 @@ void ra_html_text(FILE *out, const char *s);
 /* Writes s as a CSV field, quoted when needed. */
 void ra_csv_field(FILE *out, const char *s);
 
+/* ---- a map from 64-bit keys to 64-bit values (open addressing) ---- */
+typedef struct ra_map {
+    uint64_t *keys, *vals;
+    size_t cap, count; /* cap: 0 or a power of two */
+} ra_map;
+
+#define RA_MAP_EMPTY UINT64_MAX /* the one key the map cannot hold */
+uint64_t *ra_map_find(const ra_map *m, uint64_t key);
+/* The value slot of key, inserted with value 0 if absent (*fresh = 1). */
+uint64_t *ra_map_insert(ra_map *m, uint64_t key, int *fresh);
+int ra_map_remove(ra_map *m, uint64_t key, uint64_t *old);
+void ra_map_free(ra_map *m);
+/* Iteration: i from 0 while i < m->cap; slots with keys[i] == RA_MAP_EMPTY are free. */
+
+/* Allocation that cannot fail: out of memory, they say so and abort. */
+void *ra_xmalloc(size_t n);
+void *ra_xcalloc(size_t n, size_t size);
+void *ra_xrealloc(void *p, size_t n);
+char *ra_xstrdup(const char *s);
+
 #ifdef __cplusplus
 }
 #endif

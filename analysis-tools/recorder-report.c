@@ -8,7 +8,6 @@
  *   recorder-report TRACE_DIR -o report.html */
 #include "ra_report.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <string.h>
@@ -85,22 +84,21 @@ static void bin_bytes(report *r, const ra_event *ev)
     r->bins[ev->op == RA_OP_WRITE][i] += (double)ev->bytes;
 }
 
+/* Each rank and event goes to the collectors in turn, then to the samplers. */
 static int on_begin(void *ctx, ra_trace *t, uint32_t rank)
 {
-    (void)t;
     report *r = ctx;
-    ra_summary_begin_rank(&r->sum, rank);
-    ra_layers_begin_rank(r->layers, rank);
-    return ra_overlap_begin_rank(r->ov, rank);
+    int rc = 0;
+    for (size_t i = 0; i < REP_COLLECTORS && !rc; i++)
+        rc = r->collectors[i].begin_rank(r->collectors[i].ctx, t, rank);
+    return rc;
 }
 
 static int on_event(void *ctx, ra_trace *t, const ra_event *ev)
 {
-    (void)t;
     report *r = ctx;
-    ra_summary_event(&r->sum, ev);
-    ra_layers_event(r->layers, ev);
-    ra_overlap_event(r->ov, ev);
+    for (size_t i = 0; i < REP_COLLECTORS; i++)
+        r->collectors[i].event(r->collectors[i].ctx, t, ev);
     if (ev->gend > r->tmax)
         r->tmax = ev->gend;
     if (ev->leaf_data && ev->bytes > 0 && !ev->console && (ev->op == RA_OP_READ || ev->op == RA_OP_WRITE)) {
@@ -113,62 +111,25 @@ static int on_event(void *ctx, ra_trace *t, const ra_event *ev)
 
 static int on_end(void *ctx, ra_trace *t, ra_rank *w, uint32_t rank)
 {
-    (void)t;
     report *r = ctx;
-    ra_layers_end_rank(r->layers, rank);
-    ra_overlap_end_rank(r->ov, rank);
-    return ra_summary_end_rank(&r->sum, w, rank);
+    int rc = 0;
+    for (size_t i = 0; i < REP_COLLECTORS && !rc; i++)
+        rc = r->collectors[i].end_rank(r->collectors[i].ctx, t, w, rank);
+    return rc;
 }
 
-int main(int argc, char **argv)
+typedef struct report_tool {
+    const char *output; /* -o FILE; NULL: stdout */
+    report *r;
+} report_tool;
+
+static int start(void *ctx, const ra_cli_args *args, ra_trace *t, ra_visitor *v)
 {
-    static const struct option options[] = {{"output", required_argument, 0, 'o'},
-                                            {"rank", required_argument, 0, 'r'},
-                                            {"progress", no_argument, 0, 'p'},
-                                            {"help", no_argument, 0, 'h'},
-                                            {0, 0, 0, 0}};
-    const char *output = NULL;
-    int progress = 0, ranged = 0, opt;
-    uint32_t first = 0, last = 0;
-    while ((opt = getopt_long(argc, argv, "o:r:ph", options, NULL)) != -1) {
-        switch (opt) {
-        case 'o':
-            output = optarg;
-            break;
-        case 'r':
-            if (ra_cli_ranks(tool, optarg, &first, &last) != 0)
-                return RA_EXIT_USAGE;
-            ranged = 1;
-            break;
-        case 'p':
-            progress = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return RA_EXIT_OK;
-        default:
-            usage(stderr);
-            return RA_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return RA_EXIT_USAGE;
-    }
-    ra_trace *t = ra_cli_open(tool, argv[optind]);
-    if (!t)
-        return RA_EXIT_ERROR;
-    uint32_t nranks = ra_trace_nranks(t);
-    if (!ranged)
-        last = nranks - 1;
-    if (last >= nranks) {
-        fprintf(stderr, "%s: --rank %u-%u: the trace has %u ranks\n", tool, first, last, nranks);
-        ra_trace_close(t);
-        return RA_EXIT_USAGE;
-    }
-    report *r = ra_xcalloc(1, sizeof *r);
+    report_tool *x = ctx;
+    x->output = args->given['o'];
+    report *r = x->r = ra_xcalloc(1, sizeof *r);
     r->t = t;
-    r->dir = argv[optind];
+    r->dir = args->dir;
     r->rng = 0x5eedu;
     r->bin_width = 1e-3;
     ra_summary_init(&r->sum, t, 0);
@@ -176,37 +137,30 @@ int main(int argc, char **argv)
     r->layers = ra_layers_new(t, REP_TREES, r->trees_mem, 1);
     ra_overlap_opts oo = {REC_LAYER_POSIX, 0, 0, 0, (size_t)256 << 20};
     r->ov = ra_overlap_new(t, &oo);
-    uint32_t *ranks = ra_xmalloc(((size_t)(last - first) + 1) * sizeof *ranks);
-    for (uint32_t k = first; k <= last; k++)
-        ranks[k - first] = k;
-    ra_progress p;
-    ra_progress_init(&p, tool, progress);
-    ra_visitor v = {r, on_begin, on_event, on_end};
-    rec_error err;
-    int failed = 0;
-    if (ra_walk(t, ranks, (size_t)(last - first) + 1, 0, &v, &p, &err) != 0) {
-        fprintf(stderr, "%s: %s\n", tool, err.msg);
-        failed = 1;
-    }
-    ra_progress_done(&p);
+    r->collectors[0] = ra_summary_visitor(&r->sum);
+    r->collectors[1] = ra_layers_visitor(r->layers);
+    r->collectors[2] = ra_overlap_visitor(r->ov);
+    *v = (ra_visitor){r, on_begin, on_event, on_end};
+    return RA_CLI_CONTINUE;
+}
+
+static int finish(void *ctx, int failed)
+{
+    report_tool *x = ctx;
+    report *r = x->r;
     fclose(r->trees_mem);
     if (!failed && ra_overlap_finish(r->ov, NULL, NULL) != 0) {
         fprintf(stderr, "%s: sorting the accesses for the overlap table failed\n", tool);
         failed = 1;
     }
     if (!failed) {
-        FILE *out = output ? fopen(output, "w") : stdout;
+        FILE *out = ra_cli_create(tool, x->output);
         if (!out) {
-            fprintf(stderr, "%s: %s: cannot create: %s\n", tool, output, strerror(errno));
             failed = 1;
         } else {
             ra_summary_sort(&r->sum);
             report_html(r, out);
-            if ((output ? fclose(out) : fflush(out)) != 0) {
-                fprintf(stderr, "%s: %s: write failed: %s\n", tool, output ? output : "stdout",
-                        strerror(errno));
-                failed = 1;
-            }
+            failed = ra_cli_close(tool, out, x->output) != 0;
         }
     }
     for (size_t i = 0; i < r->nfiles; i++)
@@ -217,7 +171,14 @@ int main(int argc, char **argv)
     ra_layers_free(r->layers);
     ra_overlap_free(r->ov);
     free(r);
-    free(ranks);
-    ra_trace_close(t);
-    return failed ? RA_EXIT_ERROR : RA_EXIT_OK;
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option options[] = {{"output", required_argument, 0, 'o'}, {0, 0, 0, 0}};
+    report_tool x = {NULL, NULL};
+    const ra_tool report = {
+        {tool, usage, RA_CLI_RANKS | RA_CLI_PROGRESS, options, NULL, &x}, start, NULL, finish};
+    return ra_tool_main(&report, argc, argv);
 }

@@ -111,8 +111,10 @@ static session_times *session(ra_overlap *ov, uint32_t rank, uint64_t sid, int c
     return &ov->sess[*v];
 }
 
-int ra_overlap_begin_rank(ra_overlap *ov, uint32_t rank)
+static int overlap_begin_rank(void *ctx, ra_trace *t, uint32_t rank)
 {
+    ra_overlap *ov = ctx;
+    (void)t;
     (void)rank;
     ov->npend = 0;
     ov->nrun = 0;
@@ -159,8 +161,10 @@ static void settle(ra_overlap *ov, uint32_t thread, int accept)
     ov->npend = keep;
 }
 
-void ra_overlap_event(ra_overlap *ov, const ra_event *ev)
+static int overlap_event(void *ctx, ra_trace *t, const ra_event *ev)
 {
+    ra_overlap *ov = ctx;
+    (void)t;
     if (ev->session && ev->op == RA_OP_OPEN)
         session(ov, ev->rank, ev->session, 1)->open = ev->gstart;
     else if (ev->session && ev->op == RA_OP_CLOSE && ev->session_end)
@@ -184,10 +188,14 @@ void ra_overlap_event(ra_overlap *ov, const ra_event *ev)
     }
     if (ev->depth == 0)
         settle(ov, ev->thread, ov->o.metadata || (ev->func->flags & REC_FN_DATA));
+    return 0;
 }
 
-int ra_overlap_end_rank(ra_overlap *ov, uint32_t rank)
+static int overlap_end_rank(void *ctx, ra_trace *t, ra_rank *w, uint32_t rank)
 {
+    ra_overlap *ov = ctx;
+    (void)t;
+    (void)w;
     (void)rank;
     ov->skipped_meta += ov->npend; /* no top-level call ever came: the stream ended inside one */
     ov->npend = 0;
@@ -196,6 +204,11 @@ int ra_overlap_end_rank(ra_overlap *ov, uint32_t rank)
     ov->nrun = 0;
     ra_map_free(&ov->runs);
     return 0;
+}
+
+ra_visitor ra_overlap_visitor(ra_overlap *ov)
+{
+    return (ra_visitor){ov, overlap_begin_rank, overlap_event, overlap_end_rank};
 }
 
 /* ---- the sweep ---- */

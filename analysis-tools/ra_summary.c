@@ -34,8 +34,10 @@ void ra_summary_free(ra_summary *s)
     free(s->func_counts);
 }
 
-int ra_summary_begin_rank(ra_summary *s, uint32_t rank)
+static int summary_begin_rank(void *ctx, ra_trace *t, uint32_t rank)
 {
+    ra_summary *s = ctx;
+    (void)t;
     ra_map_free(&s->cur);
     memset(s->hot_file, 0, REC_FUNCTION_ID_LIMIT * sizeof *s->hot_file);
     s->cur_first = INFINITY;
@@ -98,10 +100,14 @@ static inline void summary_event(ra_summary *s, const ra_event *ev)
     r->bytes += ev->bytes;
 }
 
-void ra_summary_event(ra_summary *s, const ra_event *ev)
+static int summary_visit_event(void *ctx, ra_trace *t, const ra_event *ev)
 {
-    summary_event(s, ev);
+    (void)t;
+    summary_event(ctx, ev);
+    return 0;
 }
+
+static int summary_end_rank(void *ctx, ra_trace *t, ra_rank *w, uint32_t rank);
 
 /* recorder-summary's whole walk, in one loop the compiler can inline: this
  * is the part bench/summary measures. */
@@ -109,7 +115,7 @@ int ra_summary_walk(ra_summary *s, const uint32_t *ranks, size_t n, ra_progress 
 {
     uint32_t nranks = ra_trace_nranks(s->t);
     for (size_t i = 0; i < n; i++) {
-        ra_summary_begin_rank(s, ranks[i]);
+        summary_begin_rank(s, s->t, ranks[i]);
         ra_rank *w = ra_rank_open(s->t, ranks[i], RA_WALK_NO_OFFSETS | RA_WALK_NO_TREE, err);
         if (!w)
             return -1;
@@ -120,7 +126,7 @@ int ra_summary_walk(ra_summary *s, const uint32_t *ranks, size_t n, ra_progress 
             summary_event(s, &ev);
         }
         if (rc == 0)
-            ra_summary_end_rank(s, w, ranks[i]);
+            summary_end_rank(s, s->t, w, ranks[i]);
         ra_rank_close(w);
         if (rc < 0)
             return -1;
@@ -136,8 +142,10 @@ static void add_counts(rec_counts *to, const rec_counts *c)
     to->elided_fields += c->elided_fields;
 }
 
-int ra_summary_end_rank(ra_summary *s, ra_rank *w, uint32_t rank)
+static int summary_end_rank(void *ctx, ra_trace *t, ra_rank *w, uint32_t rank)
 {
+    ra_summary *s = ctx;
+    (void)t;
     if (s->cur_last >= s->cur_first) {
         s->rank_span[rank] = s->cur_last - s->cur_first;
         if (s->cur_first < s->first_start)
@@ -165,6 +173,11 @@ int ra_summary_end_rank(ra_summary *s, ra_rank *w, uint32_t rank)
         add_counts(&s->totals, &c);
     }
     return 0;
+}
+
+ra_visitor ra_summary_visitor(ra_summary *s)
+{
+    return (ra_visitor){s, summary_begin_rank, summary_visit_event, summary_end_rank};
 }
 
 /* ---- packing for the MPI reduction ---- */

@@ -2,6 +2,7 @@
  *   RANK TSTART TEND DEPTH LAYER function(arg=value, ...) = ret [errno=E]
  * Times are seconds since the trace started; depth 0 is a call the
  * application made, deeper ones were made from inside traced calls. */
+#include "ra_cli.h"
 #include "recorder_format.h"
 
 #include <errno.h>
@@ -157,114 +158,80 @@ static int print_info(rec_trace *t)
     return failed ? -1 : 0;
 }
 
+/* --rank R is checked as it comes: one rank here, not the shared R[-R2]. */
+static int check_option(void *ctx, int letter, const char *arg)
+{
+    long *only_rank = ctx;
+    return letter == 'r' ? ra_cli_count(tool, "--rank", "rank", arg, only_rank) : RA_CLI_CONTINUE;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option options[] = {{"rank", required_argument, 0, 'r'},
-                                            {"function", required_argument, 0, 'f'},
                                             {"output", required_argument, 0, 'o'},
                                             {"info", no_argument, 0, 'i'},
                                             {"merged", no_argument, 0, 'm'},
-                                            {"help", no_argument, 0, 'h'},
                                             {0, 0, 0, 0}};
     long only_rank = -1;
-    const char *outdir = NULL;
-    int info_only = 0, merged_view = 0;
-    char **func_names = calloc((size_t)argc, sizeof *func_names);
-    size_t nfunc_names = 0;
-    int opt;
-    while ((opt = getopt_long(argc, argv, "r:f:o:imh", options, NULL)) != -1) {
-        switch (opt) {
-        case 'r': {
-            char *end;
-            only_rank = strtol(optarg, &end, 10);
-            if (*end || only_rank < 0) {
-                fprintf(stderr, "%s: --rank: not a rank: %s\n", tool, optarg);
-                return 2;
-            }
-            break;
-        }
-        case 'f': func_names[nfunc_names++] = optarg; break;
-        case 'o': outdir = optarg; break;
-        case 'i': info_only = 1; break;
-        case 'm': merged_view = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
-    }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return 2;
-    }
+    const ra_cli cli = {tool, usage, RA_CLI_FUNCTIONS, options, check_option, &only_rank};
+    ra_cli_args args;
+    int code = ra_cli_parse(&cli, argc, argv, &args);
+    if (code != RA_CLI_CONTINUE)
+        return code;
+    const char *outdir = args.given['o'];
     rec_error err;
-    rec_trace *t = rec_trace_open(argv[optind], &err);
+    rec_trace *t = rec_trace_open(args.dir, &err);
     if (!t) {
         fprintf(stderr, "%s: %s\n", tool, err.msg);
-        return 1;
+        return RA_EXIT_ERROR;
     }
-    if (info_only) {
+    if (args.given['i']) {
         int rc = print_info(t);
         rec_trace_close(t);
-        return rc ? 1 : 0;
+        return rc ? RA_EXIT_ERROR : RA_EXIT_OK;
     }
-    if (merged_view) {
+    if (args.given['m']) {
         if (!rec_trace_is_merged(t)) {
-            fprintf(stderr, "%s: --merged: %s is not a merged trace (see recorder-merge)\n", tool, argv[optind]);
-            return 2;
+            fprintf(stderr, "%s: --merged: %s is not a merged trace (see recorder-merge)\n", tool, args.dir);
+            return RA_EXIT_USAGE;
         }
         int rc = print_merged(t);
         rec_trace_close(t);
-        return rc ? 1 : 0;
+        return rc ? RA_EXIT_ERROR : RA_EXIT_OK;
     }
-    const rec_table *table = rec_trace_table(t);
-    unsigned *funcs = calloc(nfunc_names + 1, sizeof *funcs);
-    for (size_t i = 0; i < nfunc_names; i++) {
-        const rec_func_desc *found = NULL;
-        for (size_t k = 0; k < rec_table_count(table) && !found; k++)
-            if (strcmp(rec_table_at(table, k)->name, func_names[i]) == 0)
-                found = rec_table_at(table, k);
-        if (!found) {
-            fprintf(stderr, "%s: --function: %s is not in the trace's function table\n", tool, func_names[i]);
-            return 2;
-        }
-        funcs[i] = found->id;
-    }
+    unsigned *funcs = ra_cli_function_ids(tool, &args, rec_trace_table(t));
+    if (!funcs)
+        return RA_EXIT_USAGE;
     uint32_t nranks = rec_trace_get_info(t)->nranks;
     if (only_rank >= (long)nranks) {
         fprintf(stderr, "%s: --rank %ld: the trace has %u ranks\n", tool, only_rank, nranks);
-        return 2;
+        return RA_EXIT_USAGE;
     }
     if (outdir && mkdir(outdir, 0755) != 0 && errno != EEXIST) {
         fprintf(stderr, "%s: %s: cannot create: %s\n", tool, outdir, strerror(errno));
-        return 1;
+        return RA_EXIT_ERROR;
     }
     int failed = 0;
     for (uint32_t rank = 0; rank < nranks; rank++) {
         if (only_rank >= 0 && rank != (uint32_t)only_rank)
             continue;
-        FILE *out = stdout;
         char path[4096];
-        if (outdir) {
+        if (outdir)
             snprintf(path, sizeof path, "%s/%u.txt", outdir, rank);
-            out = fopen(path, "w");
-            if (!out) {
-                fprintf(stderr, "%s: %s: cannot create: %s\n", tool, path, strerror(errno));
-                failed = 1;
-                continue;
-            }
-        }
-        if (print_rank(t, rank, funcs, nfunc_names, out) != 0)
+        FILE *out = ra_cli_create(tool, outdir ? path : NULL);
+        if (!out) {
             failed = 1;
-        if (outdir && fclose(out) != 0) {
-            fprintf(stderr, "%s: %s: write failed: %s\n", tool, path, strerror(errno));
-            failed = 1;
+            continue;
         }
+        if (print_rank(t, rank, funcs, args.nfunctions, out) != 0)
+            failed = 1;
+        if (outdir && ra_cli_close(tool, out, path) != 0)
+            failed = 1;
     }
-    if (fflush(stdout) != 0) {
-        fprintf(stderr, "%s: writing to stdout failed: %s\n", tool, strerror(errno));
+    if (ra_cli_flush_stdout(tool) != 0)
         failed = 1;
-    }
     free(funcs);
-    free(func_names);
+    ra_cli_args_free(&args);
     rec_trace_close(t);
-    return failed ? 1 : 0;
+    return failed ? RA_EXIT_ERROR : RA_EXIT_OK;
 }

@@ -13,7 +13,6 @@
  * nest equal timestamps by file order nest them right. */
 #include "ra_tools.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -175,89 +174,69 @@ static int export_rank(exporter *x, ra_trace *t, uint32_t rank, ra_progress *p)
     return rc < 0 ? -1 : 0;
 }
 
+typedef struct export_tool {
+    const char *output; /* -o FILE; NULL: stdout */
+    exporter x;
+} export_tool;
+
+static int start(void *ctx, const ra_cli_args *args, ra_trace *t, ra_visitor *v)
+{
+    export_tool *e = ctx;
+    (void)v; /* export_ranks walks */
+    e->output = args->given['o'];
+    FILE *out = ra_cli_create(tool, e->output);
+    if (!out)
+        return RA_EXIT_ERROR;
+    int call_args = !args->given['n'];
+    e->x = (exporter){t, out, call_args, 1, ra_trace_nranks(t), NULL, 0, 0, NULL, 0, NULL};
+    fputs("{\"traceEvents\":[", out);
+    fprintf(out, "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":");
+    ra_json_string(out, args->dir, strlen(args->dir));
+    fputs("}}", out);
+    e->x.first = 0;
+    return RA_CLI_CONTINUE;
+}
+
+static int export_ranks(void *ctx, const ra_cli_args *args, ra_trace *t, ra_progress *p)
+{
+    export_tool *e = ctx;
+    int failed = 0;
+    for (uint32_t r = args->first; r <= args->last && !failed; r++)
+        failed = export_rank(&e->x, t, r, p) != 0;
+    return failed ? -1 : 0;
+}
+
+/* The trailer goes out even after a failed rank: the file stays JSON. */
+static int finish(void *ctx, int failed)
+{
+    export_tool *e = ctx;
+    fprintf(
+        e->x.out,
+        "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"recorder-export\",\"ranks\":%u}}\n",
+        e->x.nranks);
+    if (ra_cli_close(tool, e->x.out, e->output) != 0)
+        failed = 1;
+    free(e->x.pend);
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option options[] = {{"chrome", no_argument, 0, 'c'},
                                             {"output", required_argument, 0, 'o'},
-                                            {"rank", required_argument, 0, 'r'},
                                             {"no-args", no_argument, 0, 'n'},
-                                            {"progress", no_argument, 0, 'p'},
-                                            {"help", no_argument, 0, 'h'},
                                             {0, 0, 0, 0}};
-    int chrome = 0, args = 1, progress = 0, ranged = 0, opt;
-    const char *output = NULL;
-    uint32_t first = 0, last = 0;
-    while ((opt = getopt_long(argc, argv, "co:r:nph", options, NULL)) != -1) {
-        switch (opt) {
-        case 'c':
-            chrome = 1;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'r':
-            if (ra_cli_ranks(tool, optarg, &first, &last) != 0)
-                return RA_EXIT_USAGE;
-            ranged = 1;
-            break;
-        case 'n':
-            args = 0;
-            break;
-        case 'p':
-            progress = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return RA_EXIT_OK;
-        default:
-            usage(stderr);
-            return RA_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1 || !chrome) {
-        if (!chrome && optind == argc - 1)
-            fprintf(stderr, "%s: say which format: --chrome\n", tool);
+    export_tool e = {NULL, {0}};
+    const ra_tool export = {
+        {tool, usage, RA_CLI_RANKS | RA_CLI_PROGRESS, options, NULL, &e}, start, export_ranks, finish};
+    ra_cli_args args;
+    int code = ra_cli_parse(&export.cli, argc, argv, &args);
+    if (code != RA_CLI_CONTINUE)
+        return code;
+    if (!args.given['c']) {
+        fprintf(stderr, "%s: say which format: --chrome\n", tool);
         usage(stderr);
         return RA_EXIT_USAGE;
     }
-    ra_trace *t = ra_cli_open(tool, argv[optind]);
-    if (!t)
-        return RA_EXIT_ERROR;
-    uint32_t nranks = ra_trace_nranks(t);
-    if (!ranged)
-        last = nranks - 1;
-    if (last >= nranks) {
-        fprintf(stderr, "%s: --rank %u-%u: the trace has %u ranks\n", tool, first, last, nranks);
-        ra_trace_close(t);
-        return RA_EXIT_USAGE;
-    }
-    FILE *out = output ? fopen(output, "w") : stdout;
-    if (!out) {
-        fprintf(stderr, "%s: %s: cannot create: %s\n", tool, output, strerror(errno));
-        ra_trace_close(t);
-        return RA_EXIT_ERROR;
-    }
-    exporter x = {t, out, args, 1, nranks, NULL, 0, 0, NULL, 0, NULL};
-    fputs("{\"traceEvents\":[", out);
-    fprintf(out, "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":");
-    ra_json_string(out, argv[optind], strlen(argv[optind]));
-    fputs("}}", out);
-    x.first = 0;
-    ra_progress p;
-    ra_progress_init(&p, tool, progress);
-    int failed = 0;
-    for (uint32_t r = first; r <= last && !failed; r++)
-        failed = export_rank(&x, t, r, &p) != 0;
-    ra_progress_done(&p);
-    fprintf(
-        out,
-        "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"recorder-export\",\"ranks\":%u}}\n",
-        nranks);
-    if ((output ? fclose(out) : fflush(out)) != 0) {
-        fprintf(stderr, "%s: %s: write failed: %s\n", tool, output ? output : "stdout", strerror(errno));
-        failed = 1;
-    }
-    free(x.pend);
-    ra_trace_close(t);
-    return failed ? RA_EXIT_ERROR : RA_EXIT_OK;
+    return ra_tool_run(&export, &args);
 }

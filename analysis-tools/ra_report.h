@@ -1,4 +1,4 @@
-/* ra_report.h: SVG drawing for recorder-report (private to analysis/). The
+/* ra_report.h: SVG drawing for recorder-report (private to recorder-report). The
  * charts are plain SVG written by C: the report needs no script and no
  * network, and every mark is an element a test can count. */
 #ifndef RA_REPORT_H
@@ -36,10 +36,11 @@ void svg_legend(FILE *out, const char *const *labels, const char *const *colors,
 /* ---- what recorder-report collects in its one walk ---- */
 #include "ra_tools.h"
 
-#define REP_FILES 64    /* files whose accesses are sampled (the first ones with data) */
-#define REP_POINTS 2000 /* sampled accesses per file (reservoir sampling) */
-#define REP_BINS 256    /* bandwidth-over-time bins (their width doubles as needed) */
-#define REP_TREES 5     /* call trees shown in the layer view */
+#define REP_FILES 64     /* files whose accesses are sampled (the first ones with data) */
+#define REP_POINTS 2000  /* sampled accesses per file (reservoir sampling) */
+#define REP_BINS 256     /* bandwidth-over-time bins (their width doubles as needed) */
+#define REP_TREES 5      /* call trees shown in the layer view */
+#define REP_COLLECTORS 3 /* summary, layers, overlap */
 
 typedef struct rep_point {
     double t;
@@ -63,6 +64,7 @@ typedef struct report {
     ra_summary sum;
     ra_layers *layers;
     ra_overlap *ov;
+    ra_visitor collectors[REP_COLLECTORS]; /* the three above, as one walk visits them */
     char *trees;
     size_t trees_len;
     FILE *trees_mem;

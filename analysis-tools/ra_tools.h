@@ -1,21 +1,47 @@
-/* ra_tools.h: the collectors the analysis tools share (private to analysis/).
- * Each collector consumes ra_events as a walk produces them, keeps what it
- * needs in memory that grows with ranks, files and functions (never with
- * records), and prints at the end; recorder-report runs several in one walk. */
+/* ra_tools.h: what the analysis tools share (analysis-tools/): the main()
+ * of a tool that walks a trace once, and the collectors. Each collector is
+ * a visitor of the walk (ra_visitor): it consumes ra_events as the walk
+ * produces them, keeps what it needs in memory that grows with ranks, files
+ * and functions (never with records), and prints at the end;
+ * recorder-report runs several in one walk. */
 #ifndef RA_TOOLS_H
 #define RA_TOOLS_H
 
-#include "ra_internal.h"
+#include "ra_cli.h"
+#include "recorder_analysis.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
-/* ---- command lines ---- */
-/* Exit codes: 0 success, 1 error while analysing, 2 bad usage. */
-enum { RA_EXIT_OK = 0, RA_EXIT_ERROR = 1, RA_EXIT_USAGE = 2 };
-/* Opens TRACE_DIR or prints "TOOL: reason" and returns NULL. */
-ra_trace *ra_cli_open(const char *tool, const char *dir);
-/* --rank R: parses a rank list "3" or "0-7"; NULL ranks: all. */
-int ra_cli_ranks(const char *tool, const char *arg, uint32_t *first, uint32_t *last);
+/* ---- a tool's main: the command line, the trace, the walk ---- */
+/* Opens the command line's trace and settles its ranks: all of them without
+ * --rank. NULL after saying why (if say_why: under MPI one process speaks
+ * for all), with *code RA_EXIT_ERROR (no trace) or RA_EXIT_USAGE (no such
+ * ranks). */
+ra_trace *ra_cli_open(const char *tool, ra_cli_args *args, int say_why, int *code);
+
+/* A tool that reads the trace in one walk over the chosen ranks. Its hooks
+ * get cli.ctx, the tool's state. */
+typedef struct ra_tool {
+    ra_cli cli;
+    /* Sets up on the open trace and fills *v, what the walk calls:
+     * RA_CLI_CONTINUE, or an exit code after saying why (and freeing what
+     * it made). */
+    int (*start)(void *ctx, const ra_cli_args *args, ra_trace *t, ra_visitor *v);
+    /* Optional: walks the ranks itself instead; 0, or -1 after saying why. */
+    int (*walk)(void *ctx, const ra_cli_args *args, ra_trace *t, ra_progress *p);
+    /* After the walk, failed or not: writes what the tool writes, frees what
+     * start made; non-zero if the tool failed. */
+    int (*finish)(void *ctx, int failed);
+} ra_tool;
+/* A whole main(): parses, opens, starts, walks with progress on stderr,
+ * finishes, and returns the exit code. */
+int ra_tool_main(const ra_tool *tool, int argc, char **argv);
+/* The same after ra_cli_parse, for a tool that checks its options further
+ * before it opens the trace. */
+int ra_tool_run(const ra_tool *tool, ra_cli_args *args);
+
+/* ---- what the printers share ---- */
 /* Writes a path for humans: "..." with C escapes. */
 void ra_print_quoted(FILE *out, const char *s);
 /* Sort order of layers in reports: top of the stack first. */
@@ -53,9 +79,8 @@ typedef struct ra_summary {
 
 void ra_summary_init(ra_summary *s, ra_trace *t, int top_only);
 void ra_summary_free(ra_summary *s);
-int ra_summary_begin_rank(ra_summary *s, uint32_t rank);
-void ra_summary_event(ra_summary *s, const ra_event *ev);
-int ra_summary_end_rank(ra_summary *s, ra_rank *w, uint32_t rank);
+/* The summary as a visitor, for a walk it shares with other collectors. */
+ra_visitor ra_summary_visitor(ra_summary *s);
 /* Walks ranks[0..n) into the summary (begin, events, end of each rank). */
 int ra_summary_walk(ra_summary *s, const uint32_t *ranks, size_t n, ra_progress *p, rec_error *err);
 /* Rows sorted by rank, layer, function name, path. */
@@ -110,9 +135,7 @@ typedef struct ra_overlap_opts {
 
 typedef struct ra_overlap ra_overlap;
 ra_overlap *ra_overlap_new(ra_trace *t, const ra_overlap_opts *o);
-int ra_overlap_begin_rank(ra_overlap *ov, uint32_t rank);
-void ra_overlap_event(ra_overlap *ov, const ra_event *ev);
-int ra_overlap_end_rank(ra_overlap *ov, uint32_t rank);
+ra_visitor ra_overlap_visitor(ra_overlap *ov);
 /* Sorts and sweeps; hits sorted by path, r1, r2, pattern. */
 int ra_overlap_finish(ra_overlap *ov, const ra_overlap_hit **hits, size_t *nhits);
 void ra_overlap_print(ra_overlap *ov, FILE *out);
@@ -131,9 +154,7 @@ ra_layers *ra_layers_new(ra_trace *t, size_t tree_limit, FILE *trees_out, int ht
 void ra_layers_only(ra_layers *l, unsigned func);
 /* Trees show MPI-layer calls (communication, datatypes) too. */
 void ra_layers_show_mpi(ra_layers *l, int on);
-int ra_layers_begin_rank(ra_layers *l, uint32_t rank);
-void ra_layers_event(ra_layers *l, const ra_event *ev);
-int ra_layers_end_rank(ra_layers *l, uint32_t rank);
+ra_visitor ra_layers_visitor(ra_layers *l);
 void ra_layers_print(ra_layers *l, FILE *out, int html);
 size_t ra_layers_trees_shown(const ra_layers *l);
 uint64_t ra_layers_trees_total(const ra_layers *l);

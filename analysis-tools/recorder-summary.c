@@ -6,9 +6,7 @@
  * the MPI processes and process 0 prints. */
 #include "ra_tools.h"
 
-#include <errno.h>
 #include <getopt.h>
-#include <string.h>
 
 static const char *tool = "recorder-summary";
 
@@ -30,81 +28,42 @@ static void usage(FILE *out)
             tool);
 }
 
+/* --files N is checked as it comes; the other options are flags. */
+static int check_option(void *ctx, int letter, const char *arg)
+{
+    long *files = ctx;
+    return letter == 'f' ? ra_cli_count(tool, "--files", "count", arg, files) : RA_CLI_CONTINUE;
+}
+
+/* Not ra_tool_main: under MPI the processes share the ranks out, walk them
+ * with the summary's own walk, and gather the rows on process 0. */
 int main(int argc, char **argv)
 {
-    static const struct option options[] = {
-        {"csv", no_argument, 0, 'c'},        {"top", no_argument, 0, 't'},
-        {"rank", required_argument, 0, 'r'}, {"files", required_argument, 0, 'f'},
-        {"progress", no_argument, 0, 'p'},   {"mpi", no_argument, 0, 'm'},
-        {"help", no_argument, 0, 'h'},       {0, 0, 0, 0}};
-    int csv = 0, top = 0, progress = 0, force_mpi = 0, ranged = 0, opt;
+    static const struct option options[] = {{"csv", no_argument, 0, 'c'},
+                                            {"top", no_argument, 0, 't'},
+                                            {"files", required_argument, 0, 'f'},
+                                            {"mpi", no_argument, 0, 'm'},
+                                            {0, 0, 0, 0}};
     long files = 0;
-    uint32_t first = 0, last = 0;
-    while ((opt = getopt_long(argc, argv, "ctr:f:pmh", options, NULL)) != -1) {
-        switch (opt) {
-        case 'c':
-            csv = 1;
-            break;
-        case 't':
-            top = 1;
-            break;
-        case 'r':
-            if (ra_cli_ranks(tool, optarg, &first, &last) != 0)
-                return RA_EXIT_USAGE;
-            ranged = 1;
-            break;
-        case 'f': {
-            char *end;
-            files = strtol(optarg, &end, 10);
-            if (*end || files < 0) {
-                fprintf(stderr, "%s: --files: not a count: %s\n", tool, optarg);
-                return RA_EXIT_USAGE;
-            }
-            break;
-        }
-        case 'p':
-            progress = 1;
-            break;
-        case 'm':
-            force_mpi = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return RA_EXIT_OK;
-        default:
-            usage(stderr);
-            return RA_EXIT_USAGE;
-        }
-    }
-    if (optind != argc - 1) {
-        usage(stderr);
-        return RA_EXIT_USAGE;
-    }
-    const char *dir = argv[optind];
-    int mpi = ra_mpi_wanted(force_mpi), me = 0, nprocs = 1;
+    const ra_cli cli = {tool, usage, RA_CLI_RANKS | RA_CLI_PROGRESS, options, check_option, &files};
+    ra_cli_args args;
+    int code = ra_cli_parse(&cli, argc, argv, &args);
+    if (code != RA_CLI_CONTINUE)
+        return code;
+    int mpi = ra_mpi_wanted(args.given['m'] != NULL), me = 0, nprocs = 1;
     if (mpi && ra_mpi_init(&argc, &argv, &me, &nprocs) != 0) {
         fprintf(stderr, "%s: MPI_Init failed\n", tool);
         return RA_EXIT_ERROR;
     }
-    rec_error open_err;
-    ra_trace *t = ra_trace_open(dir, &open_err);
-    if (!t && me == 0) /* every process fails alike: one message */
-        fprintf(stderr, "%s: %s\n", tool, open_err.msg);
-    int failed = t == NULL, usage_error = 0;
-    uint32_t nranks = t ? ra_trace_nranks(t) : 0;
-    if (t && !ranged)
-        last = nranks ? nranks - 1 : 0;
-    if (t && (last >= nranks || !nranks)) {
-        if (me == 0)
-            fprintf(stderr, "%s: --rank %u-%u: the trace has %u ranks\n", tool, first, last, nranks);
-        failed = usage_error = 1;
-    }
+    ra_trace *t = ra_cli_open(tool, &args, me == 0, &code); /* every process fails alike: one message */
+    int failed = t == NULL, usage_error = !t && code == RA_EXIT_USAGE;
+    uint32_t first = args.first, last = args.last;
     ra_summary s;
     int have_summary = 0;
     uint32_t *mine = NULL;
     size_t nmine = 0;
     if (!failed) {
-        ra_summary_init(&s, t, top);
+        ra_summary_init(&s, t, args.given['t'] != NULL);
         have_summary = 1;
         s.file_limit = files;
         s.counts_rank = first;
@@ -113,7 +72,7 @@ int main(int argc, char **argv)
             if ((r - first) % (uint64_t)nprocs == (uint64_t)me)
                 mine[nmine++] = (uint32_t)r;
         ra_progress p;
-        ra_progress_init(&p, tool, progress);
+        ra_progress_init(&p, tool, args.progress);
         if (me != 0) /* process 0 speaks for all */
             p.enabled = 0, p.next_check = UINT64_MAX;
         rec_error err;
@@ -129,14 +88,11 @@ int main(int argc, char **argv)
     }
     if (!failed && me == 0) {
         ra_summary_sort(&s);
-        if (csv)
+        if (args.given['c'])
             ra_summary_print_csv(&s, stdout);
         else
             ra_summary_print_text(&s, stdout);
-        if (fflush(stdout) != 0) {
-            fprintf(stderr, "%s: writing to stdout failed: %s\n", tool, strerror(errno));
-            failed = 1;
-        }
+        failed = ra_cli_flush_stdout(tool) != 0;
     }
     if (have_summary)
         ra_summary_free(&s);

@@ -118,15 +118,20 @@ void ra_layers_free(ra_layers *l)
     free(l);
 }
 
-int ra_layers_begin_rank(ra_layers *l, uint32_t rank)
+static int layers_begin_rank(void *ctx, ra_trace *t, uint32_t rank)
 {
+    ra_layers *l = ctx;
+    (void)t;
     free_threads(l);
     l->rank = rank;
     return 0;
 }
 
-int ra_layers_end_rank(ra_layers *l, uint32_t rank)
+static int layers_end_rank(void *ctx, ra_trace *t, ra_rank *w, uint32_t rank)
 {
+    ra_layers *l = ctx;
+    (void)t;
+    (void)w;
     (void)rank;
     free_threads(l);
     return 0;
@@ -266,8 +271,10 @@ static void print_tree(ra_layers *l, lthread *s, const ra_event *ev, const lacc 
     put_text(l, "\n\n");
 }
 
-void ra_layers_event(ra_layers *l, const ra_event *ev)
+static int layers_event(void *ctx, ra_trace *t, const ra_event *ev)
 {
+    ra_layers *l = ctx;
+    (void)t;
     lthread *s = thread_state(l, ev->thread);
     int d = (int)ev->depth;
     lacc self;
@@ -310,7 +317,7 @@ void ra_layers_event(ra_layers *l, const ra_event *ev)
                 s->dropped++;
             }
         }
-        return;
+        return 0;
     }
     int io = layer != REC_LAYER_MPI || self.calls[REC_LAYER_POSIX] || self.calls[REC_LAYER_MPIIO] ||
              self.calls[REC_LAYER_HDF5];
@@ -339,6 +346,12 @@ void ra_layers_event(ra_layers *l, const ra_event *ev)
         }
     }
     clear_buffer(s);
+    return 0;
+}
+
+ra_visitor ra_layers_visitor(ra_layers *l)
+{
+    return (ra_visitor){l, layers_begin_rank, layers_event, layers_end_rank};
 }
 
 /* ---- aggregates ---- */
