@@ -1,4 +1,4 @@
-/* recorder-diff A B: the fidelity checker (DESIGN.md, "Fidelity contract").
+/* recorder-diff A B: the fidelity checker (docs/user/recorder-diff.md).
  * Exit 0 when trace B does the same I/O as trace A, 1 listing the first
  * differences, 2 on errors (unreadable trace, bad usage).
  *
