@@ -19,9 +19,20 @@ function fail(msg) {
     exit 1
 }
 
+# Every backslash doubled (by hand: awks disagree on backslashes in gsub's
+# replacement text).
+function backslashes(s,    out, i) {
+    out = ""
+    while ((i = index(s, "\\")) > 0) {
+        out = out substr(s, 1, i) "\\"
+        s = substr(s, i + 1)
+    }
+    return out s
+}
+
 # Text outside markup: scdoc's own markup characters and backslashes escaped.
 function plain(s) {
-    gsub(/\\/, "\\\\", s)
+    s = backslashes(s)
     gsub(/\*/, "\\*", s)
     gsub(/_/, "\\_", s)
     gsub(/`/, "\\`", s)
@@ -96,9 +107,7 @@ fence {
         print "```"
         fence = 0
     } else {
-        s = $0
-        gsub(/\\/, "\\\\", s)
-        print s
+        print backslashes($0)
     }
     next
 }

@@ -30,6 +30,11 @@ if [ "$mode" = man ]; then
     [[ $title =~ ^\#\ ([A-Za-z0-9_.-]+)\(([0-9])\)$ ]] || fail "$md: first line is not '# name(section)'"
     page=$build/man/${BASH_REMATCH[1]}.${BASH_REMATCH[2]}
     [ -s "$page" ] || fail "$md: no man page $page (list it in docs/CMakeLists.txt)"
+    # Every line of the page's examples comes out of man as it was written.
+    LC_ALL=C MANWIDTH=200 man -l "$page" 2> /dev/null > "$tmp/text"
+    awk '/^```/ { code = !code; next } code && NF' "$md" | sed 's/^ *//' | while IFS= read -r line; do
+      grep -q -F -- "$line" "$tmp/text" || fail "$md: the man page shows this example line otherwise: $line"
+    done
   done
   pages=0
   for page in "$build"/man/*.[1-9]; do
