@@ -507,6 +507,35 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
     }
 }
 
+/* ROOT's definition: "dir" after "#define ROOT ", or, past the column
+ * limit, a continued definition split after slashes, its backslashes in the
+ * last column, as clang-format writes it. */
+static void root_literal(const char *root, sb *out)
+{
+    size_t n = strlen(root);
+    if (strlen("#define ROOT \"\"") + n <= CG_COLUMNS) {
+        sb_printf(out, "\"%s\"", root);
+        return;
+    }
+    const size_t indent = 4, room = CG_COLUMNS - indent - strlen("\"\" \\");
+    sb_printf(out, "%*s\\\n", (int)(CG_COLUMNS - 1 - strlen("#define ROOT ")), "");
+    for (size_t at = 0; at < n;) {
+        size_t len = n - at;
+        if (len > room) { /* up to the last slash that fits, or as much as fits */
+            len = room;
+            for (size_t k = room; k > 0; k--)
+                if (root[at + k - 1] == '/') {
+                    len = k;
+                    break;
+                }
+        }
+        sb_printf(out, "%*s\"%.*s\"", (int)indent, "", (int)len, root + at);
+        at += len;
+        if (at < n)
+            sb_printf(out, "%*s\\\n", (int)(CG_COLUMNS - 1 - indent - 2 - len), "");
+    }
+}
+
 static void setup_inputs(kernel *k, tpl_ctx *c)
 {
     cg_model *m = k->e.m;
@@ -675,8 +704,12 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     tpl_flag(c, "fixed", !o->elastic);
     tpl_flag(c, "elastic", o->elastic);
     tpl_set(c, "program", o->program ? o->program : "kernel");
-    if (e->uses_root)
-        tpl_set(c, "root", e->root);
+    if (e->uses_root) {
+        sb define = {0};
+        root_literal(e->root, &define);
+        tpl_set_sb(c, "root", &define);
+        sb_free(&define);
+    }
     tpl_set_sb(c, "body", &body);
     sb text = {0};
     render(&k, T_KERNEL, c, &text);
@@ -693,7 +726,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
         text = (sb){0};
         e->slots = NULL;
     } else {
-        *out = o->elastic ? cg_strdup(sb_str(&text)) : cg_wrap_lines(sb_str(&text), 110);
+        *out = o->elastic ? cg_strdup(sb_str(&text)) : cg_wrap_lines(sb_str(&text), CG_COLUMNS);
     }
     sb_free(&text);
     free(e->slots);
