@@ -38,7 +38,8 @@ typedef struct cg_emitter {
     size_t ntables;
     /* what the body uses */
     char *root;          /* ROOT */
-    char array_elem[64]; /* the element type of the array being written */
+    char elem_type[64];  /* the C type of the values a callback writes: array elements, pointees */
+    unsigned array_row;  /* elements per row of the array being written (rec_ctype_row) */
     int64_t *blocks;     /* how far the ranks' values step: rank coefficients */
     size_t nblocks;
     int uses_root;

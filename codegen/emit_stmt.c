@@ -18,9 +18,13 @@
 
 #define NAME_CODE ((int64_t)1 << 52) /* a handle value rendered as a variable: + the name's string id */
 
-/* "const hsize_t *" -> "hsize_t"; "MPI_Comm *" -> "MPI_Comm"; "void **" -> "void *". */
+/* "const hsize_t *" -> "hsize_t"; "MPI_Comm *" -> "MPI_Comm"; "void **" -> "void *"; "rec_int3 *" -> "int". */
 static void element_type(const char *ctype, char *out, size_t cap)
 {
+    if (rec_ctype_row(ctype) > 1) { /* rows of ints: the kernel does not know the table's row typedef */
+        rec_ctype_element(ctype, out, cap);
+        return;
+    }
     const char *s = strncmp(ctype, "const ", 6) == 0 ? ctype + 6 : ctype;
     snprintf(out, cap, "%s", s);
     size_t n = strlen(out);
@@ -177,6 +181,16 @@ static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         sb_puts(out, ptr ? "NULL" : v >= 0 && v < REC_HANDLE_DYNAMIC_BASE ? "0" : "-1");
 }
 
+/* The address of a handle: its variable's, or a copy's for a constant (&MPI_REQUEST_NULL is not C). */
+static void handle_address_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    int copy = v < NAME_CODE;
+    sb_printf(out, copy ? "&(%s){" : "&", e->elem_type);
+    handle_text(e, v, kind, out);
+    if (copy)
+        sb_putc(out, '}');
+}
+
 static void string_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     (void)kind;
@@ -313,6 +327,28 @@ static int all_relative_inside(cg_emitter *e, cg_stmtinfo *s, unsigned field)
 
 static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
 
+/* A compound literal of elem, in rows of row elements when row > 1
+ * ((int[][3]){{0, 3, 1}}: the braces that -Wextra wants). */
+static void array_open(const char *elem, unsigned row, sb *out)
+{
+    if (row > 1)
+        sb_printf(out, "(%s[][%u]){{", elem, row);
+    else
+        sb_printf(out, "(%s[]){", elem);
+}
+
+/* What goes before element k: nothing, ", ", or "}, {" where a row starts. */
+static void array_next(uint32_t k, unsigned row, sb *out)
+{
+    if (k)
+        sb_puts(out, row > 1 && k % row == 0 ? "}, {" : ", ");
+}
+
+static void array_close(unsigned row, sb *out)
+{
+    sb_puts(out, row > 1 ? "}}" : "}");
+}
+
 /* A numeric, string or array value of a VALUE field. */
 static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -339,9 +375,14 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     if (cg_is_handle_kind(kind)) {
         cg_var_ctype(f, field, ctype, sizeof ctype);
         int ptr = a && rec_arg_by_pointer(a);
-        if (ptr)
-            sb_putc(out, '&');
-        cg_render_cat(e, &fit.cat, kind, name, ctype, handle_text, out);
+        /* a choice of addresses, not the address of a choice; a table holds constants, so a copy of its entry */
+        int table = fit.cat.mode != CG_CAT_CONST && fit.cat.mode != CG_CAT_TERNARY;
+        snprintf(e->elem_type, sizeof e->elem_type, "%s", ctype);
+        if (ptr && table)
+            sb_printf(out, "&(%s){", ctype);
+        cg_render_cat(e, &fit.cat, kind, name, ctype, ptr && !table ? handle_address_text : handle_text, out);
+        if (ptr && table)
+            sb_putc(out, '}');
     } else if (kind == REC_KIND_MPI_STATUS || kind == REC_KIND_MPI_STATUS_ARRAY) {
         cg_render_cat(e, &fit.cat, kind, name, "int", status_text, out);
     } else if (kind == REC_KIND_DOUBLE) {
@@ -375,9 +416,11 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     } else if (cls == CG_FIT_ARR) {
         char elem[128];
         element_type(a->ctype, elem, sizeof elem);
+        unsigned row = rec_ctype_row(a->ctype);
         if (fit.cls != CG_FIT_ARR) {
             /* arrays of other lengths on other ranks (the root's counts): a choice */
-            snprintf(e->array_elem, sizeof e->array_elem, "%s", elem);
+            snprintf(e->elem_type, sizeof e->elem_type, "%s", elem);
+            e->array_row = row;
             cg_cat c = fit.cat;
             if (c.mode != CG_CAT_CONST)
                 c.mode = CG_CAT_TERNARY;
@@ -387,10 +430,9 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         } else {
             int iovec = kind == REC_KIND_IOVEC;
             int reads = (f->flags & REC_FN_READ) != 0;
-            sb_printf(out, "(%s[]){", elem); /* const or not, the call reads it */
+            array_open(elem, row, out); /* const or not, the call reads it */
             for (uint32_t k = 0; k < fit.nel; k++) {
-                if (k)
-                    sb_puts(out, ", ");
+                array_next(k, row, out);
                 unsigned ek = kind == REC_KIND_MPI_DATATYPE_ARRAY  ? REC_KIND_MPI_DATATYPE
                               : kind == REC_KIND_MPI_REQUEST_ARRAY ? REC_KIND_MPI_REQUEST
                                                                    : kind;
@@ -404,7 +446,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
                 if (iovec)
                     sb_putc(out, '}');
             }
-            sb_putc(out, '}');
+            array_close(row, out);
         }
     } else if (kind == REC_KIND_STRLEN) {
         e->uses_text = 1;
@@ -458,10 +500,9 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         sb_puts(out, "NULL");
         return;
     }
-    sb_printf(out, "(%s[]){", e->array_elem);
+    array_open(e->elem_type, e->array_row, out);
     for (uint32_t k = 0; k < n; k++) {
-        if (k)
-            sb_puts(out, ", ");
+        array_next(k, e->array_row, out);
         if (kind == REC_KIND_MPI_DATATYPE_ARRAY || kind == REC_KIND_MPI_REQUEST_ARRAY)
             handle_text(e, a[k],
                         kind == REC_KIND_MPI_DATATYPE_ARRAY ? REC_KIND_MPI_DATATYPE : REC_KIND_MPI_REQUEST,
@@ -469,7 +510,7 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         else
             cg_const_text(e, a[k], kind, out);
     }
-    sb_putc(out, '}');
+    array_close(e->array_row, out);
 }
 
 /* Arguments the kernel does not take from the trace. */

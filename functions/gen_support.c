@@ -79,8 +79,13 @@ void rec_ctype_element(const char *ctype, char *out, size_t cap)
     while (n && (out[n - 1] == '*' || out[n - 1] == ' '))
         n--;
     out[n] = 0;
-    if (strcmp(out, "rec_int3") == 0) /* rows of three ints: their ints, one by one */
+    if (rec_ctype_row(ctype) > 1) /* rows of ints: their ints, one by one */
         snprintf(out, cap, "int");
+}
+
+unsigned rec_ctype_row(const char *ctype)
+{
+    return strstr(ctype, "rec_int3") ? 3 : 1;
 }
 
 void gen_print_params(FILE *out, const rec_func_desc *f, unsigned how)

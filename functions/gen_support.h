@@ -32,6 +32,9 @@ int rec_arg_by_pointer(const rec_arg_desc *a);
 /* The element type of a pointer type: "const hsize_t *" -> "hsize_t";
  * "rec_int3 *" (rows of three ints) -> "int". */
 void rec_ctype_element(const char *ctype, char *out, size_t cap);
+/* Elements per row of an array of that pointer type: 3 for "rec_int3 *"
+ * (MPI's int ranges[][3]), 1 for every other type. */
+unsigned rec_ctype_row(const char *ctype);
 
 /* The C parameter list of f: its arguments but the VA and DERIVED ones,
  * then "..." for a variadic function, "void" for none. */

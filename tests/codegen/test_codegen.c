@@ -208,3 +208,54 @@ RK_TEST(codegen, overlapping_rank_ranges_sort_in_n_log_n)
     free(k);
     free(dir);
 }
+
+/* MPI arguments a kernel must write as C: MPI_Group_range_incl's rows of
+ * (first, last, stride), grouped as MPI's int ranges[][3] wants them (the
+ * table's rec_int3 is not the kernel's), and a handle passed by address that
+ * differs by rank (rank 0 made its type otherwise): a choice of addresses,
+ * since a choice is not an lvalue; a request no call made, a copy's address. */
+RK_TEST(codegen, mpi_rows_and_addresses_are_c)
+{
+    char *dir = rk_test_dir("mpi_c");
+    rec_trace_info info = {.nranks = NRANKS, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rk_trace_write_global(dir, &info);
+    enum { WORLD = 1, INT = 8, H = 64 };
+    for (int64_t rank = 0; rank < NRANKS; rank++) {
+        tracer t = {.w = rk_trace_open_rank(dir, (uint32_t)rank, NULL)};
+        call(&t, REC_ID_MPI_Comm_group, (int64_t[]){WORLD, H}, 2, 0);
+        int64_t both[6] = {0, 1, 1, 2, 3, 1}, mine[3] = {0, rank, 1};
+        const int64_t *rows[2] = {both, mine};
+        for (int64_t k = 0; k < 2; k++) {
+            rec_record r;
+            memset(&r, 0, sizeof r);
+            r.func = REC_ID_MPI_Group_range_incl;
+            r.tstart = t.tick;
+            r.tend = t.tick + 5;
+            t.tick += 10;
+            r.args[0].i = H;
+            r.args[1].i = 2 - k;
+            r.args[2] = (rec_value){.ptr = (int64_t *)rows[k], .len = 6 - 3 * (uint32_t)k};
+            r.args[3].i = H + 1 + k;
+            CU_ASSERT_EQUAL_FATAL(rec_writer_append(t.w, &r, &t.err), 0);
+        }
+        if (rank == 0)
+            call(&t, REC_ID_MPI_Type_vector, (int64_t[]){2, 1, 2, INT, H}, 5, 0);
+        else
+            call(&t, REC_ID_MPI_Type_contiguous, (int64_t[]){4, INT, H}, 3, 0);
+        call(&t, REC_ID_MPI_Barrier, (int64_t[]){WORLD}, 1, 0);
+        call(&t, REC_ID_MPI_Type_commit, (int64_t[]){H}, 1, 0);
+        call(&t, REC_ID_MPI_Type_free, (int64_t[]){H}, 1, 0);
+        call(&t, REC_ID_MPI_Wait, (int64_t[]){0, 1}, 2, 0);
+        CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
+    }
+    char *k = generate(dir, 1);
+    CU_ASSERT(strstr(k, "(int[][3]){{0, 1, 1}, {2, 3, 1}}") != NULL);
+    CU_ASSERT(strstr(k, "(int[][3]){{0, rank, 1}}") != NULL);
+    CU_ASSERT_PTR_NULL(strstr(k, "rec_int3"));
+    CU_ASSERT(strstr(k, "MPI_Type_commit((rank == 0 ? &dtype_2 : &dtype));") != NULL);
+    CU_ASSERT(strstr(k, "MPI_Type_free((rank == 0 ? &dtype_2 : &dtype));") != NULL);
+    CU_ASSERT_PTR_NULL(strstr(k, "&(rank"));
+    CU_ASSERT(strstr(k, "MPI_Wait(&(MPI_Request){MPI_REQUEST_NULL}, &status);") != NULL);
+    free(k);
+    free(dir);
+}
