@@ -303,16 +303,35 @@ static const rec_func_desc *constructor(int combiner)
     return rec_function_by_id(rec_combiner_function(combiner));
 }
 
+/* t's combiner (NAMED if MPI cannot tell) and, if the classic query can
+ * describe t, its envelope: an MPI-4 library fails that query on a type
+ * with large counts, fatally under the default error handler. */
+static int envelope(MPI_Datatype t, int *ni, int *na, int *nt, int *combiner)
+{
+    *combiner = MPI_COMBINER_NAMED;
+#if MPI_VERSION >= 4
+    MPI_Count n[4];
+    if (PMPI_Type_get_envelope_c(t, &n[0], &n[1], &n[2], &n[3], combiner) != MPI_SUCCESS || n[2] > 0)
+        return 0;
+#endif
+    return PMPI_Type_get_envelope(t, ni, na, nt, combiner) == MPI_SUCCESS;
+}
+
 static int64_t rebuild_type(rt_call *c, MPI_Datatype t, int64_t id, int depth);
 
-/* A member type MPI_Type_get_contents returned: predefined, or rebuilt (and freed). */
+/* A member type MPI_Type_get_contents returned: predefined, or rebuilt and
+ * freed unless MPI says it is predefined (freeing one is fatal). */
 static int64_t member_type(rt_call *c, MPI_Datatype t, int depth)
 {
     int64_t id = predefined_id(REC_KIND_MPI_DATATYPE, (uint64_t)(uintptr_t)t);
     if (id >= 0)
         return id;
     id = rebuild_type(c, t, rt_handle_phantom(REC_KIND_MPI_DATATYPE), depth + 1);
-    PMPI_Type_free(&t);
+    int ni, na, nt, combiner;
+    envelope(t, &ni, &na, &nt, &combiner);
+    if (combiner != MPI_COMBINER_NAMED && combiner != MPI_COMBINER_F90_REAL &&
+        combiner != MPI_COMBINER_F90_COMPLEX && combiner != MPI_COMBINER_F90_INTEGER)
+        PMPI_Type_free(&t);
     return id;
 }
 
@@ -339,7 +358,7 @@ static int64_t rebuild_by_size(rt_call *c, MPI_Datatype t, int64_t id)
 static int64_t rebuild_type(rt_call *c, MPI_Datatype t, int64_t id, int depth)
 {
     int ni, na, nt, combiner;
-    if (depth > MAX_TYPE_DEPTH || PMPI_Type_get_envelope(t, &ni, &na, &nt, &combiner) != MPI_SUCCESS)
+    if (depth > MAX_TYPE_DEPTH || !envelope(t, &ni, &na, &nt, &combiner))
         return rebuild_by_size(c, t, id);
     const rec_func_desc *f = constructor(combiner); /* none: named, Fortran and MPI-1 integer forms */
     int *ints = f ? malloc(((size_t)ni + 1) * sizeof *ints) : NULL;
