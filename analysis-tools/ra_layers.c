@@ -388,8 +388,7 @@ void ra_layers_print(ra_layers *l, FILE *out, int html)
     order_ctx = l;
     qsort(funcs, n, sizeof *funcs, func_order);
     fprintf(out,
-            "Per top-level function and layer (a layer's time in a call is its longest sub-call, paper 004 "
-            "eq. 1;\nshare = that time summed over the calls / the calls' own time; MiB/s = bytes / that "
+            "Per top-level function and layer (a layer's time in a call is its longest sub-call;\nshare = that time summed over the calls / the calls' own time; MiB/s = bytes / that "
             "time):\n");
     fprintf(out, "%-28s %9s %12s  %-7s %10s %12s %8s %14s %10s\n", "function", "calls", "seconds", "layer",
             "sub-calls", "seconds", "share", "bytes", "MiB/s");

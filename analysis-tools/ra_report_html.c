@@ -304,7 +304,7 @@ static void overlap(report *r, FILE *out)
     const ra_overlap_hit *hits;
     size_t n;
     ra_overlap_finish(r->ov, &hits, &n);
-    fputs("<section id=\"overlap\"><h2>Overlapping accesses</h2>\n<p class=\"note\">Paper 001 Alg. 2 on the "
+    fputs("<section id=\"overlap\"><h2>Overlapping accesses</h2>\n<p class=\"note\">Overlapping accesses on the "
           "POSIX layer, "
           "as recorder-overlap reports it by default: data accesses of the application, pairs not separated "
           "by a "
@@ -341,8 +341,8 @@ static void overlap(report *r, FILE *out)
 
 static void layers(report *r, FILE *out)
 {
-    fputs("<section id=\"layers\"><h2>Layer view</h2>\n<p class=\"note\">Paper 004's hierarchical view, as "
-          "recorder-layers prints it.</p>\n<pre id=\"layer-aggregates\">",
+    fputs("<section id=\"layers\"><h2>Layer view</h2>\n<p class=\"note\">Each top-level call with the calls it made "
+          "in the layers below, as recorder-layers prints it.</p>\n<pre id=\"layer-aggregates\">",
           out);
     char *text = NULL;
     size_t len = 0;

@@ -186,7 +186,7 @@ static void print_bandwidth(ra_summary *s, FILE *out, double res)
         ticks[f->layer][w] += r->ticks;
         calls[f->layer][w] += r->calls;
     }
-    fprintf(out, "\nBandwidth per layer (paper 001 Alg. 1: bytes / seconds of the data calls, all ranks):\n");
+    fprintf(out, "\nBandwidth per layer (bytes / seconds of the data calls, all ranks):\n");
     fprintf(out, "%-7s %10s %16s %12s %12s %10s %16s %12s %12s\n", "layer", "reads", "read_bytes", "read_s",
             "read_MiB/s", "writes", "write_bytes", "write_s", "write_MiB/s");
     for (unsigned l = 0; l < REC_LAYER_COUNT; l++) {
@@ -219,8 +219,7 @@ static int count_order(const void *a, const void *b)
 static void print_compression(ra_summary *s, FILE *out)
 {
     const rec_counts *t = &s->totals;
-    fprintf(out, "\nCompression (paper 001 Tables II and III%s):\n",
-            rec_trace_is_merged(ra_trace_rec(s->t)) ? ", of the merged stream" : "");
+    fprintf(out, "\nCompression%s:\n", rec_trace_is_merged(ra_trace_rec(s->t)) ? " (of the merged stream)" : "");
     fprintf(out, "records: %llu, compressed (stored as a reference): %llu (%.2f%%)\n",
             (unsigned long long)t->records, (unsigned long long)t->compressed_records,
             pct((double)t->compressed_records, (double)t->records));

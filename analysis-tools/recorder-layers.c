@@ -23,7 +23,7 @@ static void usage(FILE *out)
             "Tree lines: LAYER function duration [bytes B] [@offset] [HDF5 object]; @~offset is\n"
             "approximate (through a non-contiguous MPI-IO view). Each tree ends with\n"
             "\"=> LAYER latency, bytes, throughput\" per layer (latency: longest sub-call of\n"
-            "the layer, eq. 1; bytes and throughput: summed over its calls, eq. 2).\n",
+            "the layer; bytes and throughput: summed over its calls).\n",
             tool);
 }
 

@@ -28,7 +28,7 @@ static void usage(FILE *out)
             "                  (HDF5 metadata flushes, ROMIO read-modify-write under them)\n"
             "  --all-sessions  also pairs a close-to-open ordering separates\n"
             "  --inexact       also MPI-IO accesses through non-contiguous views (as ranges)\n"
-            "  --all           all three: every pair of Alg. 2\n"
+            "  --all           all three: every overlapping pair of accesses\n"
             "  --rank R[-R2]   only these ranks\n"
             "  --memory SIZE   memory for intervals before sorting on disk: MB, or 64K, 2G\n"
             "                  (default 256M)\n"

@@ -85,7 +85,7 @@ typedef struct cg_model {
     /* statistics for the header comment */
     uint64_t records, merged_records, top_level, kept;
     uint64_t per_rank_records; /* when the trace had to be merged */
-    uint64_t dropped_queries, dropped_console, dropped_threads, dropped_unknown, dropped_skeleton;
+    uint64_t dropped_queries, dropped_console, dropped_special, dropped_threads, dropped_unknown, dropped_skeleton;
     uint64_t remerged_groups;
     char dropped_names[512];
     /* elastic: the largest run records the form of each rank part, the others follow it */

@@ -672,7 +672,7 @@ int cg_elastic_unify(const cg_doc *docs, const int64_t *nranks, const char *cons
     if (rc == 0) {
         sb out = {0};
         render(&x, program, &out);
-        *kernel = cg_wrap_lines(sb_str(&out), 110);
+        *kernel = cg_wrap_lines(sb_str(&out), CG_COLUMNS);
         sb_free(&out);
     }
     for (unsigned i = 0; i < k; i++)

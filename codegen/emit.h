@@ -118,6 +118,8 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
 void cg_buffer_sizes(cg_emitter *e);
 
 /* ---- wrap.c ---- */
+/* The repository's .clang-format ColumnLimit, which kernels keep. */
+#define CG_COLUMNS 110
 /* Breaks lines longer than the column limit the way clang-format does. */
 char *cg_wrap_lines(const char *text, unsigned limit);
 

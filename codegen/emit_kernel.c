@@ -6,6 +6,7 @@
  * uses (and only those), the setup step and the body. Long lines are
  * broken as clang-format breaks them. */
 #include "emit.h"
+#include "recorder_facts.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -292,6 +293,9 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
     if (m->dropped_console)
         sb_printf(&left, "%s%llu console call%s", left.len ? ", " : "",
                   (unsigned long long)m->dropped_console, m->dropped_console > 1 ? "s" : "");
+    if (m->dropped_special)
+        sb_printf(&left, "%s%llu call%s on /dev, /proc or /sys", left.len ? ", " : "",
+                  (unsigned long long)m->dropped_special, m->dropped_special > 1 ? "s" : "");
     if (m->dropped_threads)
         sb_printf(&left, "%s%llu calls of other threads", left.len ? ", " : "",
                   (unsigned long long)m->dropped_threads);
@@ -369,6 +373,7 @@ static void includes(kernel *k, tpl_ctx *c)
     cg_emitter *e = &k->e;
     if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_DIRENT))
         add_include(c, "dirent.h");
+    add_include(c, "errno.h"); /* the path helpers (kernel.c.tmpl) */
     add_include(c, "fcntl.h");
     if (e->layers[REC_LAYER_HDF5])
         add_include(c, "hdf5.h");
@@ -377,11 +382,7 @@ static void includes(kernel *k, tpl_ctx *c)
         add_include(c, "stdarg.h");
     add_include(c, "stdio.h");
     add_include(c, "stdlib.h");
-    for (size_t i = 0; i < k->e.m->ninputs; i++)
-        if (k->e.m->inputs[i].size >= 0) {
-            add_include(c, "string.h");
-            break;
-        }
+    add_include(c, "string.h");
     if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_MMAN))
         add_include(c, "sys/mman.h");
     if (e->layers[REC_LAYER_POSIX] || e->uses_stat[0] || e->uses_stat[1] || e->uses_stat[2])
@@ -504,6 +505,35 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
         tpl_setf(tpl_push(c, "locals"), "local", "int coords%dd[%d];", e->other_grid, e->other_grid);
         tpl_setf(tpl_push(c, "locals"), "local", "grid_coords(rank, nranks, %d, coords%dd);", e->other_grid,
                  e->other_grid);
+    }
+}
+
+/* ROOT's definition: "dir" after "#define ROOT ", or, past the column
+ * limit, a continued definition split after slashes, its backslashes in the
+ * last column, as clang-format writes it. */
+static void root_literal(const char *root, sb *out)
+{
+    size_t n = strlen(root);
+    if (strlen("#define ROOT \"\"") + n <= CG_COLUMNS) {
+        sb_printf(out, "\"%s\"", root);
+        return;
+    }
+    const size_t indent = 4, room = CG_COLUMNS - indent - strlen("\"\" \\");
+    sb_printf(out, "%*s\\\n", (int)(CG_COLUMNS - 1 - strlen("#define ROOT ")), "");
+    for (size_t at = 0; at < n;) {
+        size_t len = n - at;
+        if (len > room) { /* up to the last slash that fits, or as much as fits */
+            len = room;
+            for (size_t k = room; k > 0; k--)
+                if (root[at + k - 1] == '/') {
+                    len = k;
+                    break;
+                }
+        }
+        sb_printf(out, "%*s\"%.*s\"", (int)indent, "", (int)len, root + at);
+        at += len;
+        if (at < n)
+            sb_printf(out, "%*s\\\n", (int)(CG_COLUMNS - 1 - indent - 2 - len), "");
     }
 }
 
@@ -664,6 +694,10 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
         tpl_set(c, "rsize", "RSIZE");
         check_value(&k, c);
     }
+    int places_links = 0; /* the path helpers may remember what they found when no call makes a link */
+    for (size_t i = 0; i < m->ninsts; i++)
+        places_links |= rf_places_link(m->insts[i].f);
+    tpl_flag(c, "places_links", places_links);
     tpl_flag(c, "uses_P", e->uses_P);
     tpl_flag(c, "uses_S", e->uses_S);
     tpl_flag(c, "traced", e->uses_P || e->uses_S);
@@ -675,8 +709,12 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     tpl_flag(c, "fixed", !o->elastic);
     tpl_flag(c, "elastic", o->elastic);
     tpl_set(c, "program", o->program ? o->program : "kernel");
-    if (e->uses_root)
-        tpl_set(c, "root", e->root);
+    if (e->uses_root) {
+        sb define = {0};
+        root_literal(e->root, &define);
+        tpl_set_sb(c, "root", &define);
+        sb_free(&define);
+    }
     tpl_set_sb(c, "body", &body);
     sb text = {0};
     render(&k, T_KERNEL, c, &text);
@@ -693,7 +731,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
         text = (sb){0};
         e->slots = NULL;
     } else {
-        *out = o->elastic ? cg_strdup(sb_str(&text)) : cg_wrap_lines(sb_str(&text), 110);
+        *out = o->elastic ? cg_strdup(sb_str(&text)) : cg_wrap_lines(sb_str(&text), CG_COLUMNS);
     }
     sb_free(&text);
     free(e->slots);

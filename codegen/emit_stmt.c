@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "emit.h"
 #include "hooks.h"
+#include "recorder_facts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,13 +290,21 @@ static int is_link_target(const rec_func_desc *f, unsigned field)
     return field < f->nargs && f->args[field].role == REC_AROLE_LINK_TARGET && f->args[field].kind == REC_KIND_PATH;
 }
 
-static int all_relative(cg_emitter *e, cg_stmtinfo *s, unsigned field)
+/* Whether every rank's link target is relative and, read from its link's
+ * directory below OUTDIR, stays there (as recorder-replay keeps one): else
+ * the target is re-rooted, so no link the kernel makes leads out. */
+static int all_relative_inside(cg_emitter *e, cg_stmtinfo *s, unsigned field)
 {
+    int link = rec_arg_with_role(e->m->insts[s->node->insts[0]].f, REC_AROLE_NEW_PATH);
+    if (link < 0)
+        return 0;
     for (uint32_t u = 0; u < s->node->ninsts; u++) {
         const cg_inst *in = &e->m->insts[s->node->insts[u]];
         for (uint32_t k = 0; k < in->nr; k++) {
             const char *p = cg_str(e->m, cg_inst_values(in, field)[k]);
-            if (!p || p[0] == '/')
+            const char *l = cg_str(e->m, cg_inst_values(in, (unsigned)link)[k]);
+            char key[4096];
+            if (!p || !l || p[0] == '/' || rf_link_target_key(l, p, key, sizeof key) != 0)
                 return 0;
         }
     }
@@ -341,7 +350,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         int literal = fit.cls == CG_FIT_CAT && fit.cat.mode == CG_CAT_CONST;
         const char *str = literal ? cg_str(e->m, fit.cat.value) : NULL;
         /* a relative symlink target resolves from the link: it stays as written */
-        int path = kind == REC_KIND_PATH && !(is_link_target(f, field) && all_relative(e, s, field));
+        int path = kind == REC_KIND_PATH && !(is_link_target(f, field) && all_relative_inside(e, s, field));
         if (literal && !str) {
             sb_puts(out, "NULL");
         } else if (fit.cls == CG_FIT_STR) {

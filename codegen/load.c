@@ -5,7 +5,8 @@
  * records on the main thread count: the calls the application made itself.
  * MPI_Init and MPI_Finalize come from the kernel's skeleton; console output
  * and MPI queries (MPI_Comm_rank, MPI_Get_count, MPI_Dims_create, ...) move
- * no file data and create nothing, so they are left out. Every other MPI
+ * no file data and create nothing, so they are left out, and so are calls
+ * on /dev, /proc and /sys, which a kernel must never touch. Every other MPI
  * call stays: the ones that create or free communicators, datatypes, info
  * objects and requests (recorder-diff compares them, and handle ids count in
  * creation order), the ones that complete requests, and communication,
@@ -224,8 +225,9 @@ static void note_dropped(cg_model *m, const char *name)
         snprintf(m->dropped_names + n, sizeof m->dropped_names - n, "%s%s", n ? ", " : "", name);
 }
 
-/* 1 if the kernel reproduces the call; else counts why not. */
-static int kept(cg_model *m, const rec_func_desc *f, const rec_record *r)
+/* 1 if the kernel reproduces the call; else counts why not. special: the
+ * call is on /dev, /proc or /sys, which the kernel must never touch. */
+static int kept(cg_model *m, const rec_func_desc *f, const rec_record *r, int special)
 {
     if (f->flags & REC_FN_OPAQUE) {
         m->dropped_skeleton++;
@@ -237,6 +239,10 @@ static int kept(cg_model *m, const rec_func_desc *f, const rec_record *r)
     }
     if (rf_on_console(f, r)) {
         m->dropped_console++;
+        return 0;
+    }
+    if (special) {
+        m->dropped_special++;
         return 0;
     }
     if (f->layer == REC_LAYER_MPI && !mpi_kept(f)) {
@@ -288,8 +294,10 @@ static int64_t field_value(cg_model *m, unsigned field, const rec_func_desc *f, 
     if (cls == REC_CLASS_PATH) {
         const char *p = raw >= 0 ? rec_cursor_path(c, raw) : NULL;
         char norm[4096];
-        if (p)
-            rf_path_normalize(p, norm, sizeof norm, 0);
+        if (p && rf_path_normalize(p, norm, sizeof norm, 0) == 0 && !strncmp(norm, "..", 2) &&
+            (norm[2] == '/' || !norm[2]) && !rf_path_names_no_file(f, field))
+            /* a path that climbs is read from "/" (OUTDIR), ".." stopping there: the kernel shows where */
+            rf_path_normalize(p, norm, sizeof norm, RF_PATH_ROOTED);
         return p ? cg_str_id(m, norm, strlen(norm)) : -1;
     }
     if (cls == REC_CLASS_STR)
@@ -316,6 +324,7 @@ typedef struct loader {
     const rec_table *table;
     double resolution;
     rf_inputs *inputs;
+    rf_special *special;         /* handles of calls on /dev, /proc and /sys */
     uint64_t max_values, values; /* per-rank values the model may hold, and holds */
     uint64_t nth;                /* merged records read */
     rank_pos *set;               /* the record's ranks ascending, each with its position in set order */
@@ -387,15 +396,17 @@ static void member_record(const loader *L, const rec_record *r, const rec_merge_
     }
 }
 
-/* The inputs the member's call shows (files it read, directories it used). */
-static void note_inputs(loader *L, const rec_func_desc *tf, const rec_record *x, uint32_t rank)
+/* The inputs the member's call shows (files it read, directories it used);
+ * 1 if the call is on a special file (rf_special_call). */
+static int note_inputs(loader *L, const rec_func_desc *tf, const rec_record *x, uint32_t rank)
 {
     if (x->thread != 0)
-        return;
+        return 0;
     const char *paths[REC_MAX_ARGS] = {0};
     for (unsigned a = 0; a < tf->nargs && a < REC_MAX_ARGS; a++)
         paths[a] = tf->args[a].kind == REC_KIND_PATH ? rec_cursor_path(L->c, x->args[a].i) : NULL;
     rf_inputs_add(L->inputs, tf, x, rank, (double)x->tstart * L->resolution, paths);
+    return rf_special_call(L->special, tf, x, rank, paths);
 }
 
 /* One merged record: its members' inputs noted and, when the kernel makes
@@ -415,7 +426,9 @@ static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi,
     uint32_t nr = sorted_ranks(L, mi);
     rec_record x;
     member_record(L, r, mi, tf, 0, &x);
-    int keep = nr > 0 && kept(m, tf, &x);
+    /* the first member decides, as for console I/O; every member's handles are followed */
+    int special = nr > 0 && note_inputs(L, tf, &x, L->set[0].rank);
+    int keep = nr > 0 && kept(m, tf, &x, special);
     const rec_func_desc *f = keep ? rec_function_by_name(tf->name) : NULL;
     /* hardening: the record was decoded with the trace's table, the kernel
      * reads it with the compiled-in one; a trace whose table gives an
@@ -460,9 +473,10 @@ static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi,
         in->v = cg_calloc((size_t)nf * nr, sizeof *in->v);
     }
     for (uint32_t k = 0; k < nr; k++) {
-        if (k > 0)
+        if (k > 0) {
             member_record(L, r, mi, tf, k, &x);
-        note_inputs(L, tf, &x, L->set[k].rank);
+            note_inputs(L, tf, &x, L->set[k].rank);
+        }
         if (in)
             for (unsigned field = 0; field < in->nf; field++)
                 cg_inst_values(in, field)[k] = field_value(m, field, f, &x, L->c);
@@ -487,6 +501,7 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
     if (!L.c)
         return -1;
     L.inputs = rf_inputs_new(RF_INPUTS_ANCESTORS);
+    L.special = rf_special_new();
     rec_record r;
     rec_merge_info mi;
     int rc;
@@ -502,6 +517,7 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
         m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5};
     m->ninputs = n;
     rf_inputs_free(in, n);
+    rf_special_free(L.special);
     rec_cursor_close(L.c);
     free(L.set);
     return rc < 0 ? -1 : 0;

@@ -10,48 +10,53 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RUNS = 8 };
+/* A digit run of a string: where it is, its value, and whether it can be a
+ * number of the pattern (at most 18 digits). */
+typedef struct digit_run {
+    uint32_t at, len;
+    int64_t value;
+    int lead0;
+} digit_run;
 
 typedef struct split {
-    uint32_t nruns;
-    const char *lit[MAX_RUNS + 1];
-    uint32_t litlen[MAX_RUNS + 1];
-    int64_t run[MAX_RUNS];
-    uint32_t runlen[MAX_RUNS];
-    int lead0[MAX_RUNS];
+    const char *s;
+    uint32_t n, nruns;
+    digit_run *runs;
 } split;
 
-/* Splits s into literal parts and digit runs; -1 if a run is too long. */
-static int split_string(const char *s, uint32_t n, split *o)
+/* Splits s into literal parts and digit runs. Any number of runs of any
+ * length: the run's directory (job ids, dates, hashes) holds many, and a
+ * run that never varies is literal text, whatever its length. */
+static void split_string(const char *s, uint32_t n, split *o)
 {
-    memset(o, 0, sizeof *o);
-    uint32_t i = 0, start = 0;
-    while (i < n) {
+    o->s = s;
+    o->n = n;
+    o->nruns = 0;
+    uint32_t cap = 0;
+    for (uint32_t i = 0; i < n;) {
         if (s[i] < '0' || s[i] > '9') {
             i++;
             continue;
         }
-        if (o->nruns == MAX_RUNS)
-            return -1;
-        o->lit[o->nruns] = s + start;
-        o->litlen[o->nruns] = i - start;
-        uint32_t b = i;
-        int64_t v = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9') {
-            if (i - b >= 17)
-                return -1;
-            v = v * 10 + (s[i] - '0');
-            i++;
+        if (o->nruns == cap) {
+            cap = cap ? 2 * cap : 8;
+            o->runs = cg_realloc(o->runs, cap * sizeof *o->runs);
         }
-        o->run[o->nruns] = v;
-        o->runlen[o->nruns] = i - b;
-        o->lead0[o->nruns] = s[b] == '0' && i - b > 1;
-        o->nruns++;
-        start = i;
+        digit_run *r = &o->runs[o->nruns++];
+        r->at = i;
+        r->value = 0;
+        r->lead0 = s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9';
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (i - r->at < 18)
+                r->value = r->value * 10 + (s[i] - '0');
+        r->len = i - r->at;
     }
-    o->lit[o->nruns] = s + start;
-    o->litlen[o->nruns] = n - start;
-    return 0;
+}
+
+/* Whether run j of a and b differ (by their text: a long run has no value). */
+static int runs_differ(const split *a, const split *b, uint32_t j)
+{
+    return a->runs[j].len != b->runs[j].len || memcmp(a->s + a->runs[j].at, b->s + b->runs[j].at, a->runs[j].len) != 0;
 }
 
 /* Appends s (n bytes) escaped for a printf format inside a C string literal. */
@@ -73,27 +78,31 @@ static void put_format_literal(sb *b, const char *s, uint32_t n)
 static int fit_str_pattern(const cg_fitctx *x, int allow_tables, cg_fieldfit *o)
 {
     uint32_t nr = x->rs->n, total = x->ninsts * nr;
-    split *sp = cg_alloc(total * sizeof *sp);
+    split *sp = cg_calloc(total, sizeof *sp);
     int rc = 0;
     for (uint32_t i = 0; i < total && rc == 0; i++) {
         int64_t id = x->vals[i / nr][i % nr];
         const char *s = cg_str(x->m, id);
-        rc = s && split_string(s, cg_str_len(x->m, id), &sp[i]) == 0 && sp[i].nruns == sp[0].nruns ? 0 : -1;
+        if (s)
+            split_string(s, cg_str_len(x->m, id), &sp[i]);
+        rc = s && sp[i].nruns == sp[0].nruns ? 0 : -1;
     }
     /* The runs that vary become numbers; the others stay literal. */
-    int varies[MAX_RUNS] = {0}, width[MAX_RUNS] = {0}, ll[MAX_RUNS] = {0};
+    uint32_t nruns = rc == 0 ? sp[0].nruns : 0;
+    int *varies = cg_calloc(nruns + 1, sizeof *varies), *width = cg_calloc(nruns + 1, sizeof *width),
+        *ll = cg_calloc(nruns + 1, sizeof *ll);
     uint32_t nvar = 0;
-    for (uint32_t j = 0; j < sp[0].nruns && rc == 0; j++) {
+    for (uint32_t j = 0; j < nruns && rc == 0; j++) {
         int lead0 = 0, one_width = 1;
         for (uint32_t i = 0; i < total; i++) {
-            varies[j] |= sp[i].run[j] != sp[0].run[j] || sp[i].runlen[j] != sp[0].runlen[j];
-            lead0 |= sp[i].lead0[j];
-            one_width &= sp[i].runlen[j] == sp[0].runlen[j];
-            ll[j] |= sp[i].run[j] > INT32_MAX;
+            varies[j] |= runs_differ(&sp[i], &sp[0], j);
+            lead0 |= sp[i].runs[j].lead0;
+            one_width &= sp[i].runs[j].len == sp[0].runs[j].len;
+            ll[j] |= sp[i].runs[j].value > INT32_MAX;
         }
-        if (varies[j] && lead0 && !one_width)
-            rc = -1;
-        width[j] = lead0 ? (int)sp[0].runlen[j] : 0;
+        if (varies[j] && ((lead0 && !one_width) || sp[0].runs[j].len > 18))
+            rc = -1; /* a long number that varies is no pattern */
+        width[j] = lead0 ? (int)sp[0].runs[j].len : 0;
         /* elastic: the runs the largest run found varying vary here too, even if equal */
         const cg_hint *h = rc == 0 ? cg_hint_find(x->m, CG_HINT_STR_RUNS) : NULL;
         if (h && j < 64 && ((uint64_t)h->div >> j & 1) && !varies[j] && !lead0)
@@ -102,7 +111,7 @@ static int fit_str_pattern(const cg_fitctx *x, int allow_tables, cg_fieldfit *o)
     }
     if (rc == 0 && x->m->hints && x->m->hints->recording) {
         uint64_t mask = 0;
-        for (uint32_t j = 0; j < sp[0].nruns && j < 64; j++)
+        for (uint32_t j = 0; j < nruns && j < 64; j++)
             mask |= (uint64_t)(varies[j] != 0) << j;
         cg_hint_put(x->m, &(cg_hint){x->m->hint_stmt, x->m->hint_field, CG_HINT_STR_RUNS, 254, 0, 0, (int64_t)mask});
     }
@@ -118,12 +127,16 @@ static int fit_str_pattern(const cg_fitctx *x, int allow_tables, cg_fieldfit *o)
     sub.vals = rows;
     for (uint32_t i = 0; i < total && rc == 0; i++) {
         sb fmt = {0};
-        for (uint32_t j = 0; j <= sp[i].nruns; j++) {
-            put_format_literal(&fmt, sp[i].lit[j], sp[i].litlen[j]);
-            if (j == sp[i].nruns)
+        uint32_t from = 0;
+        for (uint32_t j = 0; j <= nruns; j++) {
+            const digit_run *r = j < nruns ? &sp[i].runs[j] : NULL;
+            uint32_t to = r ? r->at : sp[i].n;
+            put_format_literal(&fmt, sp[i].s + from, to - from);
+            if (!r)
                 break;
+            from = r->at + r->len;
             if (!varies[j])
-                sb_printf(&fmt, "%0*lld", (int)sp[i].runlen[j], (long long)sp[i].run[j]);
+                put_format_literal(&fmt, sp[i].s + r->at, r->len);
             else if (width[j])
                 sb_printf(&fmt, "%%0%d%s", width[j], ll[j] ? "lld" : "d");
             else
@@ -145,11 +158,11 @@ static int fit_str_pattern(const cg_fitctx *x, int allow_tables, cg_fieldfit *o)
         o->runs = cg_calloc(nvar, sizeof *o->runs);
         o->width = cg_calloc(nvar, sizeof *o->width);
         o->llrun = cg_calloc(nvar, sizeof *o->llrun);
-        for (uint32_t j = 0, v = 0; j < sp[0].nruns && rc == 0; j++) {
+        for (uint32_t j = 0, v = 0; j < nruns && rc == 0; j++) {
             if (!varies[j])
                 continue;
             for (uint32_t i = 0; i < total; i++)
-                cells[i] = sp[i].run[j];
+                cells[i] = sp[i].runs[j].value;
             o->width[v] = width[j];
             o->llrun[v] = ll[j];
             x->m->hint_sub = 1000 + v; /* elastic hints: which number of the field */
@@ -162,7 +175,12 @@ static int fit_str_pattern(const cg_fitctx *x, int allow_tables, cg_fieldfit *o)
     }
     free(cells);
     free(rows);
+    for (uint32_t i = 0; i < total; i++)
+        free(sp[i].runs);
     free(sp);
+    free(varies);
+    free(width);
+    free(ll);
     return rc;
 }
 

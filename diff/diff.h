@@ -69,6 +69,7 @@ typedef struct diff_side {
     int64_t thread;      /* the thread whose calls are walked; -1: every thread */
     struct diff_handle *handles;   /* handle -> file, while the handle lives */
     struct diff_request *requests; /* requests that nonblocking MPI-IO calls started */
+    rf_special *special;           /* handles of calls on /dev, /proc and /sys, this rank */
 } diff_side;
 
 typedef struct diff_ctx {

@@ -1,4 +1,4 @@
-/* recorder-diff A B: the fidelity checker (DESIGN.md, "Fidelity contract").
+/* recorder-diff A B: the fidelity checker (docs/user/recorder-diff.md).
  * Exit 0 when trace B does the same I/O as trace A, 1 listing the first
  * differences, 2 on errors (unreadable trace, bad usage).
  *
@@ -8,7 +8,8 @@
  * 2. Per rank, the sequence of top-level I/O calls, position by position.
  *    A record belongs to it when it is at depth 0 (the application called
  *    it), on the main thread, not on the console (stdin/stdout/stderr fds
- *    and FILE*s), and either in the POSIX, MPI-IO or HDF5 layer or an MPI
+ *    and FILE*s) nor on /dev, /proc and /sys (which kernels and replays
+ *    never touch: rf_special_call), and either in the POSIX, MPI-IO or HDF5 layer or an MPI
  *    call that shapes I/O: one that creates, changes or frees a
  *    communicator, group, datatype or info object (MPI_Comm_split,
  *    MPI_Type_create_subarray, MPI_Type_commit, MPI_Info_set, ...: I/O calls

@@ -57,6 +57,11 @@ void diff_path_map(const diff_paths *p, const char *a, char *out, size_t cap)
         return;
     }
     const char *rest = a + best_len;
+    char rooted[DIFF_PATH_MAX];
+    if (best_len == 0) { /* re-rooted: read from "/", ".." stopping there, as replays and kernels do */
+        rf_path_normalize(a, rooted, sizeof rooted, RF_PATH_ROOTED);
+        rest = rooted;
+    }
     while (*rest == '/')
         rest++;
     if (!strcmp(rest, "."))
@@ -93,12 +98,12 @@ int diff_paths_infer(diff_paths *p, const char *a, const char *b)
 {
     if (!strcmp(a, b) || !*a || !*b)
         return -1;
-    /* Re-rooting: b is P + "/" + a without its leading '/'. */
-    const char *rel = a;
-    while (*rel == '/')
-        rel++;
+    /* Re-rooting: b is P + "/" + a read from "/" (".." stops there), without its leading '/'. */
+    char rooted[DIFF_PATH_MAX];
+    rf_path_normalize(a, rooted, sizeof rooted, RF_PATH_ROOTED);
+    const char *rel = rooted + 1;
     size_t lr = strlen(rel), lb = strlen(b);
-    if (lr && strcmp(rel, ".") && lb > lr && !strcmp(b + lb - lr, rel) && b[lb - lr - 1] == '/') {
+    if (lr && lb > lr && !strcmp(b + lb - lr, rel) && b[lb - lr - 1] == '/') {
         char prefix[DIFF_PATH_MAX];
         size_t n = lb - lr - 1;
         if (n == 0)

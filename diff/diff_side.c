@@ -41,6 +41,17 @@ static int on_console(const rec_func_desc *f, const rec_record *r)
     return 0;
 }
 
+/* A call on /dev, /proc or /sys, or on a handle one made: kernels and
+ * replays leave them out, as they do the console. */
+static int on_special(diff_side *s, const rec_func_desc *f, const rec_record *r)
+{
+    const char *paths[REC_MAX_ARGS] = {0};
+    for (unsigned a = 0; a < f->nargs && a < REC_MAX_ARGS; a++)
+        if (f->args[a].kind == REC_KIND_PATH)
+            paths[a] = diff_side_path(s, r->args[a].i);
+    return rf_special_call(s->special, f, r, s->rank, paths);
+}
+
 static int is_io_object(unsigned kind)
 {
     return kind == REC_KIND_MPI_COMM || kind == REC_KIND_MPI_GROUP || kind == REC_KIND_MPI_DATATYPE ||
@@ -160,6 +171,8 @@ int diff_side_open(diff_ctx *ctx, diff_side *s, uint32_t rank, rec_error *err)
     s->calls = 0;
     clear_requests(s);
     diff_handles_clear(s);
+    rf_special_free(s->special);
+    s->special = rf_special_new();
     return s->cursor ? 0 : -1;
 }
 
@@ -175,7 +188,8 @@ int diff_side_next(diff_ctx *ctx, diff_side *s, rec_record *r, const rec_func_de
                      rec_trace_dir(s->trace), s->rank, r->func);
             return -1;
         }
-        if (r->depth != 0 || (s->thread >= 0 && r->thread != s->thread) || on_console(d, r))
+        if (r->depth != 0 || (s->thread >= 0 && r->thread != s->thread) || on_console(d, r) ||
+            on_special(s, d, r))
             continue;
         if (s->thread < 0)
             note_thread(ctx, r->thread);
@@ -197,6 +211,8 @@ void diff_side_close(diff_side *s)
     s->cursor = NULL;
     clear_requests(s);
     diff_handles_clear(s);
+    rf_special_free(s->special);
+    s->special = NULL;
 }
 
 const char *diff_side_path(const diff_side *s, int64_t id)

@@ -22,6 +22,15 @@ int rf_path_names_no_file(const rec_func_desc *f, unsigned arg)
     return role == REC_AROLE_LINK_TARGET || role == REC_AROLE_LINK_FILE;
 }
 
+int rf_places_link(const rec_func_desc *f)
+{
+    int made = rec_arg_with_role(f, REC_AROLE_NEW_PATH);
+    for (unsigned k = 0; made >= 0 && k < f->nargs; k++)
+        if (f->args[k].kind == REC_KIND_PATH && (int)k != made)
+            return 1;
+    return 0;
+}
+
 int rf_path_created(const rec_func_desc *f, unsigned arg, const int64_t *ints, const char *const *strs)
 {
     if (arg < f->nargs && f->args[arg].role == REC_AROLE_NEW_PATH)
@@ -156,4 +165,15 @@ void rf_path_dirname(const char *path, char *out, size_t cap)
         out[1] = 0;
     else
         *slash = 0;
+}
+
+int rf_link_target_key(const char *link, const char *target, char *key, size_t cap)
+{
+    char link_key[4096], dir[4096], joined[8192];
+    if (rf_path_normalize(link, link_key, sizeof link_key, RF_PATH_ROOTED) != 0)
+        return -1;
+    rf_path_dirname(link_key, dir, sizeof dir);
+    if (snprintf(joined, sizeof joined, "%s/%s", dir, target) >= (int)sizeof joined)
+        return -1;
+    return rf_path_normalize(joined, key, cap, RF_PATH_ROOTED | RF_PATH_ESCAPE_FAILS);
 }

@@ -50,11 +50,26 @@ int rf_is_console(unsigned kind, int64_t id);
 /* Whether any FD or FILE_STREAM argument of the call is the console. */
 int rf_on_console(const rec_func_desc *f, const rec_record *r);
 
+/* Calls on special files: a PATH argument naming /dev, /proc or /sys (not
+ * a link target, which names no file), or a handle such a call made. Like
+ * console I/O, kernels leave them out. Calls of each rank come in order. */
+typedef struct rf_special rf_special;
+rf_special *rf_special_new(void);
+/* 1 if this call of `rank` is on a special file; paths[k] is PATH argument
+ * k as recorded (NULL for other arguments). Remembers the handles such a
+ * call makes, and forgets the one it releases. */
+int rf_special_call(rf_special *s, const rec_func_desc *f, const rec_record *r, uint32_t rank,
+                    const char *const *paths);
+void rf_special_free(rf_special *s);
+
 /* ---- paths ---- */
 
 /* Whether PATH argument `arg` names no file the call touches (a symbolic
  * link's target, an external link's file). */
 int rf_path_names_no_file(const rec_func_desc *f, unsigned arg);
+/* Whether the call can put a symbolic link at its NEW_PATH: it makes one
+ * (a LINK_TARGET), or moves or links whatever its other path names. */
+int rf_places_link(const rec_func_desc *f);
 /* Whether PATH argument `arg` is created by the call when it succeeds: its
  * NEW_PATH argument, or any path of an open whose flags create (O_CREAT,
  * "w"/"a", MPI_MODE_CREATE, H5F_ACC_TRUNC/EXCL). ints[k] and strs[k] are
@@ -78,6 +93,11 @@ int rf_path_reroot(const char *prefix, const char *key, char *out, size_t cap);
 int rf_path_is_system(const char *key);
 /* The directory part of a path ("/" for "/x", "." for "x"). */
 void rf_path_dirname(const char *path, char *out, size_t cap);
+/* A relative symbolic link target read from the directory of its link
+ * (both as recorded; the link read from "/"): 0 when it stays inside "/",
+ * the re-rooted tree, with key its normalized absolute path (the link then
+ * works as it did, kept as it is); 1 when it climbs out; -1 when too long. */
+int rf_link_target_key(const char *link, const char *target, char *key, size_t cap);
 
 /* ---- what existed before the run ---- */
 

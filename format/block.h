@@ -1,5 +1,5 @@
 /* block.h: the header in front of every block of a record stream, and the
- * end marker. Internal to format/; layout in docs/format.md. */
+ * end marker. Internal to format/; layout in docs/reference/format.md. */
 #ifndef REC_BLOCK_H
 #define REC_BLOCK_H
 

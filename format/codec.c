@@ -5,7 +5,7 @@
  * least one recorded field in common may serve as its reference; the one with
  * most fields in common wins, ties going to the most recent. A referencing
  * record stores only the fields that differ, integers as deltas against the
- * reference. See docs/format.md. */
+ * reference. See docs/reference/format.md. */
 #include "codec.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* merged.c: the annotations of merged records (docs/format.md, "Merged
+/* merged.c: the annotations of merged records (docs/reference/format.md, "Merged
  * traces"). An annotation is a definition entry of kind 2 written just
  * before its record:
  *   varint nranges, nranges x (varint first, varint count, varint stride)

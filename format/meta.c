@@ -1,4 +1,4 @@
-/* meta.c: file headers, recorder.meta and N.meta. Layouts: docs/format.md. */
+/* meta.c: file headers, recorder.meta and N.meta. Layouts: docs/reference/format.md. */
 #include "meta.h"
 #include "reader_fs.h"
 

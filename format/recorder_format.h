@@ -3,7 +3,7 @@
  * A trace is a directory: recorder.meta (global metadata: time resolution,
  * start time, ranks, options and the function table itself), and per rank
  * N.rec (the record stream, in blocks) and N.meta (path table and counters,
- * written when the rank closes cleanly). docs/format.md specifies every byte.
+ * written when the rank closes cleanly). docs/reference/format.md specifies every byte.
  *
  * Records are compressed as in Recorder 2.0 (Wang et al.): a record similar
  * to one of the last W records is stored as a reference plus the fields that

@@ -96,7 +96,7 @@ static void fix_meta(uint8_t *file, size_t n)
 }
 
 /* N.rec: after the 16-byte file header, 80-byte block headers each followed
- * by stored_size payload bytes (docs/format.md, section 5.1). */
+ * by stored_size payload bytes (docs/reference/format.md, section 5.1). */
 static void fix_stream(uint8_t *file, size_t n)
 {
     int swap = swapped(file, n);

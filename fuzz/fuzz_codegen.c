@@ -4,7 +4,10 @@
  * directory under TMPDIR, which the target points at its own scratch
  * directory). Flag bit 2 turns loop folding off; the high nibble is the
  * merge window, as in fuzz_merger. Oracles: a failure has a message, a
- * success a kernel with a main(). */
+ * success a kernel with a main(), and every FUZZ_COMPILE_EVERY-th kernel
+ * (default 256; 0: none) compiles without a warning (with FUZZ_KERNEL_CC,
+ * by default the build's MPI compiler with HDF5's headers): recorder-codegen
+ * emits C. */
 #include "fuzz.h"
 
 #include <stdio.h>
@@ -19,6 +22,41 @@ const char *__asan_default_options(void);
 const char *__asan_default_options(void)
 {
     return "intercept_strstr=0";
+}
+
+/* Compiles the kernel (-fsyntax-only) and aborts, showing the compiler's
+ * complaint, when it is not C without warnings. */
+static void compile_check(const char *kernel)
+{
+    static long every = -1, seen;
+    if (every < 0) {
+        const char *s = getenv("FUZZ_COMPILE_EVERY");
+        every = s ? strtol(s, NULL, 10) : 256;
+    }
+    if (every <= 0 || ++seen % every != 0)
+        return;
+    char src[4200], log[4200], cmd[3 * 4200];
+    snprintf(src, sizeof src, "%s/kernel.c", fuzz_scratch_dir());
+    snprintf(log, sizeof log, "%s/compile.txt", fuzz_scratch_dir());
+    FILE *f = fopen(src, "w");
+    if (!f || fputs(kernel, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "fuzz_codegen: cannot write %s\n", src);
+        abort();
+    }
+    const char *cc = getenv("FUZZ_KERNEL_CC");
+    snprintf(cmd, sizeof cmd, "%s -fsyntax-only -Wall -Wextra -Werror '%s' > '%s' 2>&1", cc ? cc : FUZZ_KERNEL_CC, src,
+             log);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "fuzz_codegen: the kernel does not compile (%s):\n", cmd);
+        FILE *l = fopen(log, "r");
+        char line[512];
+        while (l && fgets(line, sizeof line, l))
+            fputs(line, stderr);
+        if (l)
+            fclose(l);
+        fputs(kernel, stderr);
+        abort();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -44,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fprintf(stderr, "fuzz_codegen: rec_codegen succeeded without a kernel\n");
             abort();
         }
+        compile_check(kernel);
         if (getenv("FUZZ_VERBOSE"))
             fprintf(stderr, "kernel: %zu bytes\n", strlen(kernel));
     } else {

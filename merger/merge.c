@@ -227,7 +227,7 @@ static int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_o
         opts[n++] = in->options[i];
     opts[n++] = (rec_option){"merge.source", in_dir};
     opts[n++] = (rec_option){"merge.window", window};
-    opts[n++] = (rec_option){"merge.rule", o->paper_rule ? "paper" : "complete-group"};
+    opts[n++] = (rec_option){"merge.rule", o->paper_rule ? "farthest-match" : "complete-group"};
     rec_trace_info info = *in;
     info.flags |= REC_TRACE_MERGED;
     info.start_time_ns = start_ns;

@@ -1,5 +1,6 @@
 /* recorder-merge: merges a trace's per-rank streams into one merged trace.
- *   recorder-merge TRACE_DIR [-o MERGED_DIR] [--window M] [--paper] [--quiet] */
+ *   recorder-merge TRACE_DIR [-o MERGED_DIR] [--window M] [--farthest-match] [--quiet]
+ * --paper, the option's first name, is still accepted. */
 #include "recorder_merge.h"
 
 #include <getopt.h>
@@ -14,12 +15,13 @@ static const char *tool = "recorder-merge";
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: %s TRACE_DIR [-o MERGED_DIR] [--window M] [--paper] [--quiet]\n"
-            "  -o DIR        where the merged trace goes (default: TRACE_DIR/merged)\n"
-            "  --window M    records per rank considered for matching (default 200)\n"
-            "  --paper       only the paper's rule: merge when every rank's next call matches\n"
-            "  --quiet       no progress (shown on stderr once a merge takes over a second)\n"
-            "                and no summary line\n",
+            "usage: %s TRACE_DIR [-o MERGED_DIR] [--window M] [--farthest-match] [--quiet]\n"
+            "  -o DIR            where the merged trace goes (default: TRACE_DIR/merged)\n"
+            "  --window M        records per rank considered for matching (default 200)\n"
+            "  --farthest-match  merge only when every rank's next call matches; otherwise the\n"
+            "                    call whose nearest match is farthest away goes out alone\n"
+            "  --quiet           no progress (shown on stderr once a merge takes over a second)\n"
+            "                    and no summary line\n",
             tool);
 }
 
@@ -37,6 +39,7 @@ int main(int argc, char **argv)
 {
     static const struct option options[] = {{"output", required_argument, 0, 'o'},
                                             {"window", required_argument, 0, 'w'},
+                                            {"farthest-match", no_argument, 0, 'p'},
                                             {"paper", no_argument, 0, 'p'},
                                             {"quiet", no_argument, 0, 'q'},
                                             {"help", no_argument, 0, 'h'},

@@ -46,12 +46,10 @@ static int key_of(rp_ctx *x, const rp_rec *r, const rec_func_desc *f, int arg, c
 static int keep_link_target(rp_ctx *x, const rp_rec *r, const rec_func_desc *f, int arg, char *key)
 {
     int link = rec_arg_with_role(f, REC_AROLE_NEW_PATH);
-    char link_key[RP_PATH_MAX], dir[RP_PATH_MAX], joined[2 * RP_PATH_MAX];
+    char link_key[RP_PATH_MAX];
     if (link < 0 || !r->args[link].s || key_of(x, r, f, link, link_key, sizeof link_key) != 0)
         return 0;
-    rf_path_dirname(link_key, dir, sizeof dir);
-    snprintf(joined, sizeof joined, "%s/%s", dir, r->args[arg].s);
-    return rf_path_normalize(joined, key, RP_PATH_MAX, RF_PATH_ROOTED | RF_PATH_ESCAPE_FAILS) == 0;
+    return rf_link_target_key(link_key, r->args[arg].s, key, RP_PATH_MAX) == 0;
 }
 
 /* A file another rank creates inside a collective (ROMIO's open, HDF5's

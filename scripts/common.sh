@@ -7,7 +7,7 @@ BUILD_DIR=${BUILD_DIR:-$ROOT_DIR/build}
 JOBS=${JOBS:-$(nproc)}
 
 PACKAGES=(build-essential cmake pkg-config mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
-          uthash-dev libcunit1-dev libzstd-dev jq chromium valgrind gfortran)
+          uthash-dev libcunit1-dev libzstd-dev jq chromium valgrind gfortran scdoc man-db)
 
 say() { printf '\n== %s\n' "$*"; }
 

@@ -1,6 +1,6 @@
 # common.sh: sourced by the analysis tests. Sets $build, $tools, $runs and
 # defines how programs are traced: under mpiexec with the oversubscription
-# helper first, then the tracer (docs/internals.md), one directory per run
+# helper first, then the tracer (docs/dev/testing.md), one directory per run
 # under $build/analysis-runs/NAME with the program's output in out/ and the
 # trace in trace/.
 set -euo pipefail

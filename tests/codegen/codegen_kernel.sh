@@ -11,7 +11,8 @@
 #     beside its OUTDIR and its trace;
 #   - refuses another rank count with a clear message and a non-zero status.
 # CODEGEN_MAX_BYTES=N also fails a kernel larger than N bytes (an integer, or a
-# file whose size is the bound); CODEGEN_SUFFIX names the run.
+# file whose size is the bound), not counting its path helpers (refuse() to
+# set_outdir(), the same in every kernel); CODEGEN_SUFFIX names the run.
 set -euo pipefail
 build=$(cd "$1" && pwd) np=$2 kernel=$3
 shift 3
@@ -35,11 +36,15 @@ bash "$src/kernels/run_kernel.sh" "$work/out" \
 (cd "$work" && "$build/codegen/recorder-codegen" trace -o kernel.c) 2> "$logs/codegen.err" ||
   { cat "$logs/codegen.err" >&2; fail "recorder-codegen failed"; }
 bytes=$(wc -c < "$work/kernel.c")
-echo "codegen_kernel: $name: kernel.c is $bytes bytes"
+# The path helpers that keep the kernel below OUTDIR (kernel.c.tmpl) do not grow with the trace.
+helpers=$(LC_ALL=C awk '/^\/\* Stops every rank/ {on = 1} on {n += length($0) + 1}
+  on && /^static void set_outdir/ {last = 1} last && /^}$/ {exit} END {print n + 0}' "$work/kernel.c")
+echo "codegen_kernel: $name: kernel.c is $bytes bytes, $((bytes - helpers)) without its path helpers"
 if [ -n "${CODEGEN_MAX_BYTES:-}" ]; then
   max=$CODEGEN_MAX_BYTES
   [ -f "$max" ] && max=$(wc -c < "$max")
-  [ "$bytes" -le "$max" ] || fail "kernel.c is $bytes bytes, more than the $max allowed"
+  [ "$((bytes - helpers))" -le "$max" ] ||
+    fail "kernel.c is $((bytes - helpers)) bytes without its path helpers, more than the $max allowed"
 fi
 (cd "$work" && h5pcc -shlib -Wall -Wextra -Werror kernel.c -o kernel) > "$logs/compile.txt" 2>&1 ||
   { cat "$logs/compile.txt" >&2; fail "kernel.c does not compile cleanly"; }
@@ -50,15 +55,27 @@ fi
 
 # 3. The kernel, traced, into a fresh OUTDIR: nothing may appear beside it and its trace.
 ls -A "$work" | sort > "$logs/before.txt"
-mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/ktrace" \
-  "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 || { cat "$logs/kernel.txt" >&2; fail "the kernel failed"; }
+run_kernel() {
+  rm -rf "$work/kout" "$work/ktrace"
+  mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/ktrace" \
+    "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 || { cat "$logs/kernel.txt" >&2; fail "the kernel failed"; }
+}
+run_kernel
 ls -A "$work" | sort > "$logs/after.txt"
 printf 'kout\nktrace\n' | cat - "$logs/before.txt" | sort > "$logs/allowed.txt"
 diff -u "$logs/allowed.txt" "$logs/after.txt" || fail "the kernel wrote outside its OUTDIR"
 
 # 4. The same I/O.
-"$build/analysis/recorder-diff" "$work/trace" "$work/ktrace" > "$logs/diff.txt" 2>&1 ||
-  { cat "$logs/diff.txt" >&2; fail "recorder-diff finds the kernel's I/O different"; }
+# CODEGEN_RACY_RUNS=N: a trace without the calls that ordered its ranks (the
+# MPI layer off) gives a kernel whose ranks may race (a rank opening a file
+# in a directory another has not made yet); up to N runs, each said.
+for attempt in $(seq 2 "${CODEGEN_RACY_RUNS:-1}") last; do
+  "$build/analysis/recorder-diff" "$work/trace" "$work/ktrace" > "$logs/diff.txt" 2>&1 && break
+  [ "$attempt" != last ] ||
+    { cat "$logs/diff.txt" >&2; fail "recorder-diff finds the kernel's I/O different"; }
+  echo "codegen_kernel: $name: run $((attempt - 1)) raced (nothing in the trace orders its ranks): $(tail -1 "$logs/diff.txt")"
+  run_kernel
+done
 echo "codegen_kernel: $name: recorder-diff: $(tail -1 "$logs/diff.txt")"
 
 # 5. The same files.

@@ -316,3 +316,29 @@ RK_TEST(codegen_fit, formats_chosen_by_a_counter)
     cg_fieldfit_free(&fit);
     drop(f);
 }
+
+RK_TEST(codegen_fit, run_directory_digits_are_literal)
+{
+    /* A run directory named by a commit hash (many digit runs, one of 21
+     * digits) and a job id: only the file's number varies. */
+    uint32_t counts[1] = {2};
+    fixture *f = make(2, 1, counts);
+#define HEX_DIR "/tmp/ci-b6ad5e0a9ba7d3557c44f62f0ef80d883140016a/run_2026_11_25-1234567/x123456789012345678901y"
+    static const char *const paths[] = {HEX_DIR "/vorpal_0000.h5", HEX_DIR "/vorpal_0000.h5",
+                                        HEX_DIR "/vorpal_0001.h5", HEX_DIR "/vorpal_0001.h5"};
+    cg_fieldfit fit = fit_strings(f, paths);
+    CU_ASSERT_EQUAL_FATAL(fit.cls, CG_FIT_STR);
+    CU_ASSERT(fit.nruns == 1 && fit.width[0] == 4);
+    CU_ASSERT_STRING_EQUAL(cg_str(&f->m, fit.fmt.value), HEX_DIR "/vorpal_%04d.h5");
+    CU_ASSERT(fit.runs[0].nterms == 1 && fit.runs[0].terms[0].kind == CG_T_CTR);
+    cg_fieldfit_free(&fit);
+    /* a number longer than 18 digits that varies is no pattern */
+    static const char *const long_runs[] = {"/d/1234567890123456789000", "/d/1234567890123456789000",
+                                            "/d/1234567890123456789001", "/d/1234567890123456789001"};
+    strings(f, long_runs);
+    CU_ASSERT_EQUAL(cg_fit_values(&f->x, CG_FIT_STR, CG_FIT_NUM, 1, &fit), 0);
+    CU_ASSERT_EQUAL(fit.cls, CG_FIT_CAT);
+    cg_fieldfit_free(&fit);
+#undef HEX_DIR
+    drop(f);
+}

@@ -1,7 +1,8 @@
 /* Units of the facts library: the lexical path rules every tool re-roots
  * by (the replayer, generated kernels and recorder-diff must agree, so they
  * must stay exactly these), which calls create their paths, a call's
- * outcome and bytes, the console, the inputs scan and datatype layouts. */
+ * outcome and bytes, the console and special files, link targets, the
+ * inputs scan and datatype layouts. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
@@ -197,6 +198,54 @@ RK_TEST(facts, the_console_is_fds_0_to_2_and_the_three_standard_streams)
     CU_ASSERT(rf_on_console(rec_function_by_name("write"), &r));
     r.args[REC_ARG_write_fd].i = 64;
     CU_ASSERT(!rf_on_console(rec_function_by_name("write"), &r));
+}
+
+RK_TEST(facts, calls_on_dev_proc_and_sys_and_on_the_handles_they_made_are_special)
+{
+    const rec_func_desc *open_ = rec_function_by_name("open"), *read_ = rec_function_by_name("read");
+    const rec_func_desc *close_ = rec_function_by_name("close"), *symlink_ = rec_function_by_name("symlink");
+    const int64_t fd = REC_HANDLE_DYNAMIC_BASE + 1;
+    const char *none[REC_MAX_ARGS] = {0}, *null_dev[REC_MAX_ARGS] = {"/dev/null"};
+    const char *climbs[REC_MAX_ARGS] = {"../../../../proc/self/stat"}, *file[REC_MAX_ARGS] = {"out/data"};
+    const char *link[REC_MAX_ARGS] = {"/dev/sda", "disk"}; /* a target names no file */
+    rf_special *s = rf_special_new();
+    rec_record r = record(fd);
+    CU_ASSERT(rf_special_call(s, open_, &r, 0, null_dev));
+    CU_ASSERT(rf_special_call(s, open_, &r, 1, climbs)); /* ".." stops at "/" */
+    r.ret.i = fd + 1;
+    CU_ASSERT(!rf_special_call(s, open_, &r, 0, file));
+    CU_ASSERT(!rf_special_call(s, symlink_, &r, 0, link));
+    r = record(4);
+    r.args[REC_ARG_read_fd].i = fd;
+    CU_ASSERT(rf_special_call(s, read_, &r, 0, none));
+    CU_ASSERT(rf_special_call(s, read_, &r, 1, none));
+    CU_ASSERT(!rf_special_call(s, read_, &r, 2, none)); /* another rank's handle of that id */
+    r.args[REC_ARG_read_fd].i = fd + 1;
+    CU_ASSERT(!rf_special_call(s, read_, &r, 0, none));
+    r = record(0);
+    r.args[REC_ARG_close_fd].i = fd;
+    CU_ASSERT(rf_special_call(s, close_, &r, 0, none));
+    r = record(4);
+    r.args[REC_ARG_read_fd].i = fd;
+    CU_ASSERT(!rf_special_call(s, read_, &r, 0, none)); /* closed: the id may be a file's next */
+    rf_special_free(s);
+}
+
+RK_TEST(facts, a_relative_link_target_is_kept_while_it_stays_inside_read_from_its_link)
+{
+    char key[PATH_MAX];
+    CU_ASSERT_EQUAL(rf_link_target_key("a/b/link", "../x", key, sizeof key), 0);
+    CU_ASSERT_STRING_EQUAL(key, "/a/x");
+    CU_ASSERT_EQUAL(rf_link_target_key("../../a/link", "../x", key, sizeof key), 0); /* the link is /a/link */
+    CU_ASSERT_STRING_EQUAL(key, "/x");
+    CU_ASSERT_EQUAL(rf_link_target_key("a/link", "../../x", key, sizeof key), 1);
+    CU_ASSERT_EQUAL(rf_link_target_key("link", "../../../sentinel", key, sizeof key), 1);
+    CU_ASSERT(rf_places_link(rec_function_by_name("symlink")));
+    CU_ASSERT(rf_places_link(rec_function_by_name("rename")));
+    CU_ASSERT(rf_places_link(rec_function_by_name("linkat")));
+    CU_ASSERT(!rf_places_link(rec_function_by_name("mkdir")));
+    CU_ASSERT(!rf_places_link(rec_function_by_name("open")));
+    CU_ASSERT(!rf_places_link(rec_function_by_name("unlink")));
 }
 
 RK_TEST(facts, an_mpi_call_that_changes_an_object_and_reports_nothing)
