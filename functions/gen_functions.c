@@ -5,8 +5,10 @@
  * OUTDIR/rec_prototype_check.c (compiled against the real system, MPI and
  * HDF5 headers, so a wrong C type in the table fails the build) and
  * OUTDIR/recorder-wrap.opts (linker options for tracing statically linked
- * libraries with -Wl,--wrap). Exits non-zero, naming the entry, on any
- * inconsistency: duplicate id or name, unknown kind, arrays without a length. */
+ * libraries with -Wl,--wrap) and OUTDIR/rec_combiners.h (MPI combiner ->
+ * the table's constructor). Exits non-zero, naming the entry, on any
+ * inconsistency: duplicate id or name, unknown kind, arrays without a length,
+ * a sole role or combiner claimed twice, a contents source out of place. */
 #include "gen_support.h"
 
 #include <stdio.h>
@@ -40,6 +42,8 @@ static void check_handles(void)
 
 static void check_roles(const rec_func_desc *f);
 static void check_twin(const rec_func_desc *f);
+static void check_sole(const rec_func_desc *f);
+static void check_contents(const rec_func_desc *f);
 
 static void check_table(void)
 {
@@ -91,6 +95,8 @@ static void check_table(void)
             table_error(f, "VA argument in a function not marked VARIADIC");
         check_roles(f);
         check_twin(f);
+        check_sole(f);
+        check_contents(f);
     }
 }
 
@@ -166,6 +172,151 @@ static void check_roles(const rec_func_desc *f)
     if ((f->roles & REC_ROLE_NAME_LENGTH) && rec_arg_with_role(f, REC_AROLE_LINK_TARGET) < 0 &&
         rec_arg_with_role(f, REC_AROLE_FILE_NAME) < 0)
         table_error(f, "NAME_LENGTH needs a LINK_TARGET or FILE_NAME argument");
+}
+
+/* What the consumer of a sole role reads of its function: its SUBJECT's
+ * kind (0: none), the kind of the handle it makes (0: none; its NEW
+ * argument or its return value), the one IN argument of each kind, and
+ * arguments by role. */
+static const struct {
+    unsigned sole;
+    unsigned char subject, made, kinds[2], roles[4];
+} sole_needs[] = {
+    {REC_SOLE_COMM_GROUP, 0, REC_KIND_MPI_GROUP, {REC_KIND_MPI_COMM}, {0}},
+    {REC_SOLE_GROUP_OF_RANKS, 0, REC_KIND_MPI_GROUP, {0}, {REC_AROLE_GROUP, REC_AROLE_RANKS}},
+    {REC_SOLE_COMM_OF_GROUP, 0, REC_KIND_MPI_COMM, {REC_KIND_MPI_COMM, REC_KIND_MPI_TAG}, {REC_AROLE_GROUP}},
+    {REC_SOLE_FREES_GROUP, REC_KIND_MPI_GROUP, 0, {0}, {0}},
+    {REC_SOLE_EMPTY_INFO, 0, REC_KIND_MPI_INFO, {0}, {0}},
+    {REC_SOLE_SETS_INFO_KEY, REC_KIND_MPI_INFO, 0, {0}, {REC_AROLE_INFO_KEY, REC_AROLE_INFO_VALUE}},
+    {REC_SOLE_COMMITS_TYPE, REC_KIND_MPI_DATATYPE, 0, {0}, {0}},
+    {REC_SOLE_SPACE_OF_CLASS, 0, REC_KIND_H5_SPACE, {REC_KIND_H5_SCLASS}, {0}},
+    {REC_SOLE_SIMPLE_SPACE, 0, REC_KIND_H5_SPACE, {0}, {REC_AROLE_DIMS, REC_AROLE_MAXDIMS}},
+    {REC_SOLE_SELECTS_HYPERSLAB, REC_KIND_H5_SPACE, 0, {REC_KIND_H5_SELOP},
+     {REC_AROLE_STARTS, REC_AROLE_STRIDE, REC_AROLE_COUNT, REC_AROLE_BLOCK}},
+    {REC_SOLE_SELECTS_POINTS, REC_KIND_H5_SPACE, 0, {REC_KIND_H5_SELOP}, {REC_AROLE_COUNT, REC_AROLE_COORDS}},
+    {REC_SOLE_SELECTS_NONE, REC_KIND_H5_SPACE, 0, {0}, {0}},
+    {REC_SOLE_COPIES_H5_TYPE, 0, REC_KIND_H5_TYPE, {0}, {REC_AROLE_OLDTYPE}},
+    {REC_SOLE_H5_TYPE_OF_CLASS, 0, REC_KIND_H5_TYPE, {REC_KIND_H5_TCLASS}, {REC_AROLE_TYPE_SIZE}},
+    {REC_SOLE_SETS_H5_TYPE_SIZE, REC_KIND_H5_TYPE, 0, {0}, {REC_AROLE_TYPE_SIZE}},
+    {REC_SOLE_PLIST_OF_CLASS, 0, REC_KIND_H5_PLIST, {REC_KIND_H5_PLIST_CLASS}, {0}},
+};
+
+/* The kind of the handle f makes: its NEW argument's, else its return's. */
+static unsigned made_kind(const rec_func_desc *f)
+{
+    for (unsigned a = 0; a < f->nargs; a++)
+        if (f->args[a].flags & REC_ARG_CREATE)
+            return f->args[a].kind;
+    return (f->flags & REC_FN_CREATES) ? f->ret_kind : 0;
+}
+
+static void check_sole(const rec_func_desc *f)
+{
+    unsigned sole = rec_func_sole(f);
+    if (sole == REC_SOLE_NONE)
+        return;
+    if (sole >= REC_SOLE_LIMIT) {
+        table_error(f, "unknown sole role");
+        return;
+    }
+    if (rec_function_with_sole(sole) != f)
+        table_error(f, "a sole role another function has (SOLE(...) names what only one function does)");
+    if (f->roles & REC_ROLE_LARGE_COUNT)
+        table_error(f, "a large-count twin with a sole role: its base is the one");
+    for (size_t i = 0; i < sizeof sole_needs / sizeof sole_needs[0]; i++) {
+        if (sole_needs[i].sole != sole)
+            continue;
+        if (sole_needs[i].subject &&
+            (f->nargs <= REC_ARG_SUBJECT || f->args[REC_ARG_SUBJECT].kind != sole_needs[i].subject))
+            table_error(f, "its sole role acts on its first argument (REC_ARG_SUBJECT), of another kind");
+        if (sole_needs[i].made && made_kind(f) != sole_needs[i].made)
+            table_error(f, "its sole role makes a handle of another kind");
+        for (unsigned k = 0; k < 2 && sole_needs[i].kinds[k]; k++)
+            if (rec_arg_with_kind(f, sole_needs[i].kinds[k], REC_ARG_IN) < 0)
+                table_error(f, "its sole role needs an IN argument of a kind it does not have");
+        for (unsigned k = 0; k < 4 && sole_needs[i].roles[k]; k++)
+            if (rec_arg_with_role(f, sole_needs[i].roles[k]) < 0)
+                table_error(f, "its sole role needs an argument it does not mark (IS(...))");
+    }
+}
+
+/* A combiner's constructor: its NEW datatype names the combiner, each IN
+ * argument where MPI_Type_get_contents returns it. For n = 1, 2, 3 the
+ * elements the arguments take of each array are disjoint and leave no
+ * gap, as in the standard's layouts (MPI 4.0, 5.1.13), so every offset is
+ * inside what MPI_Type_get_envelope reports. */
+static void check_contents(const rec_func_desc *f)
+{
+    unsigned combiner = rec_func_combiner(f), sources = 0, combiners = 0;
+    int n_arg = -1;
+    for (unsigned a = 0; a < f->nargs; a++) {
+        const rec_arg_desc *arg = &f->args[a];
+        rec_contents s = rec_arg_contents(f, a);
+        unsigned is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY;
+        unsigned is_type = arg->kind == REC_KIND_MPI_DATATYPE || arg->kind == REC_KIND_MPI_DATATYPE_ARRAY;
+        if (s.array == REC_CONTENTS_NONE && (s.each || s.base || s.step))
+            table_error(f, "FROM without an array");
+        if (s.combiner) {
+            combiners++;
+            if (!(arg->flags & REC_ARG_CREATE) || arg->kind != REC_KIND_MPI_DATATYPE)
+                table_error(f, "COMBINER goes on the NEW datatype a constructor makes");
+        }
+        if (s.array == REC_CONTENTS_NONE) {
+            if (combiner && (arg->flags & REC_ARG_IN))
+                table_error(f, "a combiner's constructor: an IN argument not FROM the contents");
+            continue;
+        }
+        sources++;
+        if (!(arg->flags & REC_ARG_IN) || (arg->flags & REC_ARG_OUT))
+            table_error(f, "FROM on an argument that is not IN only");
+        if (s.each != is_array)
+            table_error(f, "FROM_N goes on arrays, FROM on single values");
+        if ((s.array == REC_CONTENTS_TYPES) != is_type)
+            table_error(f, "datatypes, and only they, come FROM(TYPES, ...)");
+        if (s.each) {
+            int l = rec_arg_length(f, a);
+            if (l < 0 || (n_arg >= 0 && l != n_arg))
+                table_error(f, "FROM_N arrays' length must name one argument, the same for all (n)");
+            else
+                n_arg = l;
+        }
+    }
+    if (sources && !combiner)
+        table_error(f, "FROM without a COMBINER on the NEW datatype");
+    if (!combiner)
+        return;
+    if (combiner >= REC_COMBINER_LIMIT || combiners != 1)
+        table_error(f, "COMBINER: once a constructor, a known combiner");
+    if (f->roles & REC_ROLE_LARGE_COUNT)
+        table_error(f, "a large-count twin: the classic constructor is the combiner's");
+    for (const rec_func_desc *g = rec_functions; g < f; g++)
+        if (rec_func_combiner(g) == combiner)
+            table_error(f, "a combiner another function already constructs (COMBINER names one)");
+    rec_contents n_src = n_arg >= 0 ? rec_arg_contents(f, (unsigned)n_arg) : (rec_contents){0, 0, 0, 0, 0};
+    if (n_arg >= 0 && (n_src.array != REC_CONTENTS_INTS || n_src.each || n_src.step))
+        table_error(f, "n, the arrays' length, must come FROM(INTS, i, 0)");
+    for (unsigned n = 1; n <= 3; n++)
+        for (unsigned array = REC_CONTENTS_INTS; array <= REC_CONTENTS_TYPES; array++) {
+            unsigned char used[64] = {0};
+            unsigned end = 0;
+            for (unsigned a = 0; a < f->nargs; a++) {
+                rec_contents s = rec_arg_contents(f, a);
+                if (s.array != array)
+                    continue;
+                if (s.step && n_arg < 0)
+                    table_error(f, "FROM with a step but no n (no FROM_N array names its length)");
+                unsigned at = s.base + s.step * n, len = s.each ? n : 1;
+                for (unsigned e = at; e < at + len && e < sizeof used; e++)
+                    if (used[e]++)
+                        table_error(f, "two arguments FROM the same element of the contents");
+                end = at + len > end ? at + len : end;
+            }
+            for (unsigned e = 0; e < end && e < sizeof used; e++)
+                if (!used[e]) {
+                    table_error(f, "an element of the contents no argument comes FROM (a gap)");
+                    break;
+                }
+        }
 }
 
 /* X_c, the large-count twin of X: the same meaning, argument names and
@@ -244,6 +395,56 @@ static void write_prototype_check(const char *dir)
     gen_close("gen_functions", out, dir, "rec_prototype_check.c");
 }
 
+/* Every sole role is some function's (a consumer finds it by the role). */
+static void check_sole_roles_taken(void)
+{
+    for (unsigned sole = REC_SOLE_NONE + 1; sole < REC_SOLE_LIMIT; sole++) {
+        int needs = 0;
+        for (size_t i = 0; i < sizeof sole_needs / sizeof sole_needs[0]; i++)
+            needs |= sole_needs[i].sole == sole;
+        if (!rec_function_with_sole(sole) || !needs) {
+            fprintf(stderr, "gen_functions: sole role %s: no function has it, or gen_functions does not "
+                            "know what its consumer reads (sole_needs)\n", rec_sole_name(sole));
+            errors++;
+        }
+    }
+}
+
+/* rec_combiners.h: MPI_Type_get_envelope's combiner -> the id of the
+ * table's constructor of that combiner. A combiner a later MPI version
+ * introduced is guarded by that version: the constants are enumerators
+ * (MPICH, Open MPI), which #if cannot test. */
+static void write_combiners(const char *dir)
+{
+    static const unsigned since[REC_COMBINER_LIMIT] = {
+#define SINCE_(name, version) version,
+        REC_COMBINER_LIST(SINCE_)
+#undef SINCE_
+    };
+    FILE *out = gen_create("gen_functions", dir, "rec_combiners.h");
+    fprintf(out, "/* Generated by gen_functions from the functions/ .def files: do not edit.\n"
+                 " * The table's constructor of each MPI combiner (COMBINER(...) on its NEW\n"
+                 " * datatype): rec_combiner_function(combiner) is the id of the function\n"
+                 " * that makes a datatype MPI_Type_get_envelope reports with this\n"
+                 " * combiner, from MPI_Type_get_contents' arrays (rec_arg_contents); 0\n"
+                 " * for the others. Include after <mpi.h>. */\n"
+                 "#ifndef REC_COMBINERS_H\n#define REC_COMBINERS_H\n\n#include \"rec_function_ids.h\"\n\n"
+                 "static inline unsigned rec_combiner_function(int combiner)\n{\n    switch (combiner) {\n");
+    for (unsigned c = REC_COMBINER_NONE + 1; c < REC_COMBINER_LIMIT; c++)
+        for (size_t i = 0; i < rec_function_count; i++) {
+            if (rec_func_combiner(&rec_functions[i]) != c)
+                continue;
+            const char *name = rec_combiner_name(c);
+            if (since[c] > 2)
+                fprintf(out, "#if MPI_VERSION >= %u\n", since[c]);
+            fprintf(out, "    case MPI_COMBINER_%s:\n        return REC_ID_%s;\n", name, rec_functions[i].name);
+            if (since[c] > 2)
+                fprintf(out, "#endif\n");
+        }
+    fprintf(out, "    default:\n        return 0;\n    }\n}\n\n#endif\n");
+    gen_close("gen_functions", out, dir, "rec_combiners.h");
+}
+
 static void write_wrap_options(const char *dir)
 {
     FILE *out = gen_create("gen_functions", dir, "recorder-wrap.opts");
@@ -258,6 +459,7 @@ int main(int argc, char **argv)
         return 2;
     }
     check_table();
+    check_sole_roles_taken();
     check_handles();
     if (errors) {
         fprintf(stderr, "gen_functions: %d error(s) in the function table\n", errors);
@@ -266,5 +468,6 @@ int main(int argc, char **argv)
     write_ids(argv[1]);
     write_prototype_check(argv[1]);
     write_wrap_options(argv[1]);
+    write_combiners(argv[1]);
     return 0;
 }

@@ -279,7 +279,12 @@ typedef enum rec_header {
     X(VIEW_ETYPE, "a file view's elementary datatype")                                          \
     X(VIEW_FILETYPE, "a file view's filetype")                                                  \
     X(GROUP, "the group whose members the new object has")                                      \
-    X(RANKS, "ranks of the members")
+    X(RANKS, "ranks of the members")                                                            \
+    X(MAXDIMS, "a dataspace's largest size in each dimension")                                  \
+    X(BLOCK, "a hyperslab block's size in each dimension")                                      \
+    X(COORDS, "points' coordinates, one point after another")                                   \
+    X(INFO_KEY, "an info object's key")                                                         \
+    X(INFO_VALUE, "the value of an info object's key")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,
@@ -287,6 +292,76 @@ typedef enum rec_arole {
 #undef REC_AROLE_ENUM_
     REC_AROLE_LIMIT
 } rec_arole;
+
+/* What only one function does: the call a consumer makes when it must make
+ * one itself (the tracer's rebuilt handles, tracer/rebuild.c), found by
+ * rec_function_with_sole. gen_functions requires exactly one function of
+ * each, never a large-count twin, with the arguments its consumers read
+ * (by role, by kind or as REC_ARG_SUBJECT); "made" is the handle it makes,
+ * its NEW argument or its return value. */
+#define REC_SOLE_LIST(X)                                                                         \
+    X(NONE, "")                                                                                  \
+    X(COMM_GROUP, "gives the group of a communicator's members (made from its MPI_COMM)")        \
+    X(GROUP_OF_RANKS, "makes the group of a GROUP's members listed by rank (RANKS)")             \
+    X(COMM_OF_GROUP, "makes a communicator of a GROUP's members, collective over them alone")   \
+    X(FREES_GROUP, "frees a group (SUBJECT)")                                                    \
+    X(EMPTY_INFO, "makes an info object without keys")                                           \
+    X(SETS_INFO_KEY, "sets one key of an info object (SUBJECT) to a value (INFO_KEY, INFO_VALUE)") \
+    X(COMMITS_TYPE, "commits an MPI datatype (SUBJECT)")                                         \
+    X(SPACE_OF_CLASS, "makes a dataspace of a class (H5_SCLASS): scalar or null")                \
+    X(SIMPLE_SPACE, "makes a simple dataspace (DIMS, MAXDIMS)")                                  \
+    X(SELECTS_HYPERSLAB, "selects a hyperslab of a dataspace (SUBJECT; STARTS, STRIDE, COUNT, BLOCK)") \
+    X(SELECTS_POINTS, "selects points of a dataspace (SUBJECT; COUNT points at COORDS)")         \
+    X(SELECTS_NONE, "selects nothing of a dataspace (SUBJECT)")                                 \
+    X(COPIES_H5_TYPE, "copies an HDF5 datatype (OLDTYPE)")                                       \
+    X(H5_TYPE_OF_CLASS, "makes an HDF5 datatype of a class (H5_TCLASS) and a size (TYPE_SIZE)")  \
+    X(SETS_H5_TYPE_SIZE, "sets an HDF5 datatype's (SUBJECT) size (TYPE_SIZE)")                   \
+    X(PLIST_OF_CLASS, "makes a property list of a class (H5_PLIST_CLASS)")
+
+typedef enum rec_sole {
+#define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,
+    REC_SOLE_LIST(REC_SOLE_ENUM_)
+#undef REC_SOLE_ENUM_
+    REC_SOLE_LIMIT
+} rec_sole;
+
+/* MPI_Type_get_envelope's combiners the table has a constructor for
+ * (COMBINER(...) on the constructor's NEW argument), with the MPI version
+ * that defines MPI_COMBINER_<name>. */
+#define REC_COMBINER_LIST(X)                                                                     \
+    X(NONE, 0)                                                                                   \
+    X(DUP, 2)                                                                                    \
+    X(CONTIGUOUS, 2)                                                                             \
+    X(VECTOR, 2)                                                                                 \
+    X(HVECTOR, 2)                                                                                \
+    X(INDEXED, 2)                                                                                \
+    X(HINDEXED, 2)                                                                               \
+    X(INDEXED_BLOCK, 2)                                                                          \
+    X(HINDEXED_BLOCK, 3)                                                                         \
+    X(STRUCT, 2)                                                                                 \
+    X(SUBARRAY, 2)                                                                               \
+    X(DARRAY, 2)                                                                                 \
+    X(RESIZED, 2)
+
+typedef enum rec_combiner {
+#define REC_COMBINER_ENUM_(name, since) REC_COMBINER_##name,
+    REC_COMBINER_LIST(REC_COMBINER_ENUM_)
+#undef REC_COMBINER_ENUM_
+    REC_COMBINER_LIMIT
+} rec_combiner;
+
+/* Where a datatype constructor's argument comes from in what
+ * MPI_Type_get_contents returns for the type it made: one element, or
+ * (each) n elements, from array[base + step * n], n being the value of the
+ * argument the constructor's array arguments' length names (count, ndims:
+ * rec_arg_length). An argument not from the contents has array NONE. */
+enum { REC_CONTENTS_NONE, REC_CONTENTS_INTS, REC_CONTENTS_AINTS, REC_CONTENTS_TYPES };
+typedef struct rec_contents {
+    uint8_t array; /* REC_CONTENTS_*: integers, addresses, datatypes */
+    uint8_t each;  /* n elements (an array argument), else one */
+    uint8_t base, step;
+    uint8_t combiner; /* the NEW datatype's: the combiner it reports (REC_COMBINER_*) */
+} rec_contents;
 
 /* The position of the object a call acts on, by the table's convention:
  * the handle a DESTROYS function releases, the datatype MPI_Type_commit
@@ -345,6 +420,23 @@ const char *rec_arole_name(unsigned role);       /* "OLDTYPE", ... or NULL */
  * same id, name and argument kinds (none otherwise). `args` is the entry's
  * own, writable argument array. */
 void rec_func_adopt_roles(rec_func_desc *f, rec_arg_desc *args);
+
+/* What the descriptors leave out, kept beside them (the compiled-in entry's,
+ * for a trace's entry of the same id, name and argument kinds). */
+unsigned rec_func_sole(const rec_func_desc *f);         /* REC_SOLE_*, NONE if none */
+/* The one function with this sole role (REC_SOLE_*), or NULL. */
+const rec_func_desc *rec_function_with_sole(unsigned sole);
+/* The combiner of the datatypes f makes (REC_COMBINER_*), NONE if it is no
+ * combiner's constructor. */
+unsigned rec_func_combiner(const rec_func_desc *f);
+/* Where argument `arg` of a combiner's constructor comes from (its
+ * combiner, if it is the datatype made). */
+rec_contents rec_arg_contents(const rec_func_desc *f, unsigned arg);
+/* The position of the argument an array argument's length names (its "len"
+ * is exactly that argument's name: "count", "ndims"), or -1. */
+int rec_arg_length(const rec_func_desc *f, unsigned arg);
+const char *rec_sole_name(unsigned sole);         /* "COMMITS_TYPE", ... or NULL */
+const char *rec_combiner_name(unsigned combiner); /* "VECTOR", ... or NULL */
 
 const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "HDF5" */
 int rec_layer_from_name(const char *name);       /* -1 if unknown */

@@ -25,14 +25,37 @@
      #rtype,                                                                        \
      args_of_##name,                                                                \
      (uint32_t)((uint64_t)(flags) >> 16),                                           \
-     (uint8_t)((uint64_t)(flags) >> 48),                                            \
-     (uint8_t)((uint64_t)(flags) >> 56)},
+     (uint8_t)(((uint64_t)(flags) >> DEF_SHAPE_AT) & 0x7f),                         \
+     (uint8_t)(((uint64_t)(flags) >> DEF_HEADER_AT) & 0xf)},
 const rec_func_desc rec_functions[] = {
 #include "all_functions.def"
 };
 #undef FN
 #undef A
+
+/* What the descriptors leave out, in .def order beside rec_functions[]: an
+ * entry's sole role, and its arguments' contents sources and combiner
+ * (the bits from DEF_CONTENTS_AT: array 0-1, each 2, base 3-6, step 7-9,
+ * combiner 10-14). */
+#define A(ctype, name, kind, flags, len) (uint16_t)((uint32_t)(flags) >> DEF_CONTENTS_AT),
+#define FN(id, name, layer, rtype, rkind, fail, flags, args) static const uint16_t contents_of_##name[] = {args 0};
+#include "all_functions.def"
+#undef FN
+#undef A
+#define FN(id, name, layer, rtype, rkind, fail, flags, args) \
+    {(uint8_t)(((uint64_t)(flags) >> DEF_SOLE_AT) & 0x1f), contents_of_##name},
+static const struct {
+    uint8_t sole;
+    const uint16_t *contents;
+} beside[] = {
+#include "all_functions.def"
+};
+#undef FN
 #include "table_macros_end.h"
+
+_Static_assert(REC_SHAPE_LIMIT <= 128 && REC_HEADER_UTIME < 16 && REC_SOLE_LIMIT <= 32 &&
+                   REC_COMBINER_LIMIT <= 32 && REC_AROLE_LIMIT <= 256,
+               "a shape, header, sole role, combiner or argument role outgrows its bits (table_macros.h)");
 
 const size_t rec_function_count = sizeof rec_functions / sizeof rec_functions[0];
 
@@ -162,38 +185,101 @@ int rec_arg_with_kind(const rec_func_desc *f, unsigned kind, unsigned flags)
     return -1;
 }
 
-static const char *const shape_names[REC_SHAPE_LIMIT] = {
-#define REC_SHAPE_NAME_(name, doc) #name,
-    REC_SHAPE_LIST(REC_SHAPE_NAME_)
-#undef REC_SHAPE_NAME_
-};
+/* The names of the X-macro lists' entries (shapes, roles, sole roles,
+ * combiners), each list's in enum order. */
+#define NAME_(name, ...) #name,
+static const char *const shape_names[REC_SHAPE_LIMIT] = {REC_SHAPE_LIST(NAME_)};
+static const char *const arole_names[REC_AROLE_LIMIT] = {REC_AROLE_LIST(NAME_)};
+static const char *const sole_names[REC_SOLE_LIMIT] = {REC_SOLE_LIST(NAME_)};
+static const char *const combiner_names[REC_COMBINER_LIMIT] = {REC_COMBINER_LIST(NAME_)};
+#undef NAME_
 
 const char *rec_shape_name(unsigned shape)
 {
     return shape < REC_SHAPE_LIMIT ? shape_names[shape] : NULL;
 }
 
-static const char *const arole_names[REC_AROLE_LIMIT] = {
-#define REC_AROLE_NAME_(name, doc) #name,
-    REC_AROLE_LIST(REC_AROLE_NAME_)
-#undef REC_AROLE_NAME_
-};
-
 const char *rec_arole_name(unsigned role)
 {
     return role < REC_AROLE_LIMIT ? arole_names[role] : NULL;
 }
 
-void rec_func_adopt_roles(rec_func_desc *f, rec_arg_desc *args)
+const char *rec_sole_name(unsigned sole)
+{
+    return sole < REC_SOLE_LIMIT ? sole_names[sole] : NULL;
+}
+
+const char *rec_combiner_name(unsigned combiner)
+{
+    return combiner < REC_COMBINER_LIMIT ? combiner_names[combiner] : NULL;
+}
+
+/* The compiled-in entry f is, or the one a trace's entry f (its arguments
+ * `args`) stands for: the same id, name, return and argument kinds; NULL. */
+static const rec_func_desc *compiled_entry(const rec_func_desc *f, const rec_arg_desc *args)
 {
     const rec_func_desc *mine = rec_function_by_id(f->id);
+    if (mine == f)
+        return mine;
     int same = mine && f->name && strcmp(mine->name, f->name) == 0 && mine->nargs == f->nargs &&
                mine->ret_kind == f->ret_kind;
     for (unsigned a = 0; same && a < f->nargs; a++)
         same = mine->args[a].kind == args[a].kind;
+    return same ? mine : NULL;
+}
+
+void rec_func_adopt_roles(rec_func_desc *f, rec_arg_desc *args)
+{
+    const rec_func_desc *mine = compiled_entry(f, args);
+    int same = mine != NULL;
     f->roles = same ? mine->roles : 0;
     f->shape = same ? mine->shape : 0;
     f->header = same ? mine->header : 0;
     for (unsigned a = 0; a < f->nargs; a++)
         args[a].role = same ? mine->args[a].role : 0;
+}
+
+unsigned rec_func_sole(const rec_func_desc *f)
+{
+    const rec_func_desc *mine = compiled_entry(f, f->args);
+    return mine ? beside[mine - rec_functions].sole : REC_SOLE_NONE;
+}
+
+const rec_func_desc *rec_function_with_sole(unsigned sole)
+{
+    for (size_t i = 0; sole != REC_SOLE_NONE && i < rec_function_count; i++)
+        if (beside[i].sole == sole)
+            return &rec_functions[i];
+    return NULL;
+}
+
+/* Argument arg's bits from DEF_CONTENTS_AT (0 for none). */
+static unsigned contents_bits(const rec_func_desc *f, unsigned arg)
+{
+    const rec_func_desc *mine = arg < f->nargs ? compiled_entry(f, f->args) : NULL;
+    return mine ? beside[mine - rec_functions].contents[arg] : 0;
+}
+
+rec_contents rec_arg_contents(const rec_func_desc *f, unsigned arg)
+{
+    unsigned bits = contents_bits(f, arg);
+    return (rec_contents){(uint8_t)(bits & 3), (uint8_t)(bits >> 2 & 1), (uint8_t)(bits >> 3 & 0xf),
+                          (uint8_t)(bits >> 7 & 7), (uint8_t)(bits >> 10 & 0x1f)};
+}
+
+unsigned rec_func_combiner(const rec_func_desc *f)
+{
+    for (unsigned a = 0; a < f->nargs; a++)
+        if (rec_arg_contents(f, a).combiner)
+            return rec_arg_contents(f, a).combiner;
+    return REC_COMBINER_NONE;
+}
+
+int rec_arg_length(const rec_func_desc *f, unsigned arg)
+{
+    const char *len = arg < f->nargs ? f->args[arg].len : NULL;
+    for (unsigned a = 0; len && len[0] && a < f->nargs; a++)
+        if (a != arg && f->args[a].name && strcmp(f->args[a].name, len) == 0)
+            return (int)a;
+    return -1;
 }

@@ -18,8 +18,17 @@
 #define NONBLOCK REC_FN_NONBLOCKING
 #define NODECL REC_FN_NODECL
 #define OPAQUE REC_FN_OPAQUE
-/* Roles (REC_ROLE_*), a shape and a header ride above the 16 flag bits of
- * an entry's flags; an argument's role rides above its 8 flag bits. */
+/* Roles (REC_ROLE_*), a shape, a header and a sole role ride above the 16
+ * flag bits of an entry's flags: bits 16-47 roles, 48-54 the shape, 55-58
+ * the header, 59-63 the sole role. An argument's role rides above its 8
+ * flag bits (bits 8-15), then where it comes from in a datatype's contents
+ * (16-17 the array, 18 each, 19-22 base, 23-25 step) and, on the datatype a
+ * constructor makes, its combiner (26-30). table.c unpacks them. */
+#define DEF_SHAPE_AT 48
+#define DEF_HEADER_AT 55
+#define DEF_SOLE_AT 59
+#define DEF_AROLE_AT 8
+#define DEF_CONTENTS_AT 16 /* array 0-1, each 2, base 3-6, step 7-9, combiner 10-14 from here */
 #define ROLE_(role) ((uint64_t)(role) << 16)
 #define TELLS ROLE_(REC_ROLE_TELLS_POSITION)
 #define SEEKS ROLE_(REC_ROLE_SEEKS)
@@ -45,8 +54,15 @@
 #define SETS_TYPE_SIZE ROLE_(REC_ROLE_SETS_TYPE_SIZE)
 #define SELECTS ROLE_(REC_ROLE_SELECTS)
 #define LARGE_COUNT ROLE_(REC_ROLE_LARGE_COUNT)
-#define SHAPE(shape) ((uint64_t)REC_SHAPE_##shape << 48)
-#define HEADER(header) ((uint64_t)REC_HEADER_##header << 56)
-#define IS(role) ((uint32_t)REC_AROLE_##role << 8)
+#define SHAPE(shape) ((uint64_t)REC_SHAPE_##shape << DEF_SHAPE_AT)
+#define HEADER(header) ((uint64_t)REC_HEADER_##header << DEF_HEADER_AT)
+#define SOLE(sole) ((uint64_t)REC_SOLE_##sole << DEF_SOLE_AT)
+#define IS(role) ((uint32_t)REC_AROLE_##role << DEF_AROLE_AT)
+/* FROM(INTS, base, step): the element array[base + step * n] of what
+ * MPI_Type_get_contents returns; FROM_N: the n elements from there. */
+#define FROM(array, base, step) \
+    (((uint32_t)REC_CONTENTS_##array | (uint32_t)(base) << 3 | (uint32_t)(step) << 7) << DEF_CONTENTS_AT)
+#define FROM_N(array, base, step) (FROM(array, base, step) | 4u << DEF_CONTENTS_AT)
+#define COMBINER(combiner) ((uint32_t)REC_COMBINER_##combiner << (DEF_CONTENTS_AT + 10))
 #define REC_FAIL_NULLPTR REC_FAIL_NULL
 #define REC_FAIL_EOF_ REC_FAIL_EOF

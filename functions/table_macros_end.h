@@ -16,6 +16,11 @@
 #undef NONBLOCK
 #undef NODECL
 #undef OPAQUE
+#undef DEF_SHAPE_AT
+#undef DEF_HEADER_AT
+#undef DEF_SOLE_AT
+#undef DEF_AROLE_AT
+#undef DEF_CONTENTS_AT
 #undef ROLE_
 #undef TELLS
 #undef SEEKS
@@ -43,4 +48,8 @@
 #undef LARGE_COUNT
 #undef SHAPE
 #undef HEADER
+#undef SOLE
 #undef IS
+#undef FROM
+#undef FROM_N
+#undef COMBINER

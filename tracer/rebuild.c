@@ -6,41 +6,118 @@
  * -- a communicator from its members' world ranks, a group likewise, a
  * datatype from its type map (MPI_Type_get_envelope/contents, recursively),
  * an info object from its keys, an HDF5 dataspace from its extent and
- * selection, an HDF5 datatype from its class and members, a property list
- * from its class. Replays and generated kernels then make them like any
- * call, and nothing that follows is lost for want of the handle. The
- * intermediate handles (a world group) get ids of their own that no real
- * value has. Runs with the tracer's lock held, inside a call (busy). */
+ * selection, an HDF5 datatype from its class and size, a property list
+ * from its class. Which functions make them, and where each argument goes,
+ * the table says: a function by its sole role (rec_function_with_sole), a
+ * datatype's constructor by its combiner (rec_combiners.h) with each
+ * argument's place in the contents (rec_arg_contents), arguments by role,
+ * by kind or as the subject (functions/README.md). Replays and generated
+ * kernels then make them like any call, and nothing that follows is lost
+ * for want of the handle. The intermediate handles (a world group) get ids
+ * of their own that no real value has. Runs with the tracer's lock held,
+ * inside a call (busy). */
 #define _GNU_SOURCE
 #include <hdf5.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec_function_ids.h"
+#include "rec_combiners.h"
 #include "rt.h"
 #include "runtime.h"
 
 enum { MAX_TYPE_DEPTH = 8, MAX_SELECTION_BLOCKS = 1024 };
 
-/* A rebuilt call: every field zero but what the caller sets; it succeeded. */
-static rec_record call_of(const rt_call *c, unsigned func)
-{
+/* ---- a rebuilt call: the table's function of a sole role (or a
+ * combiner's constructor), its arguments found by role, kind or as the
+ * subject (functions/README.md) ---- */
+
+typedef struct call {
+    const rec_func_desc *f;
     rec_record r;
-    memset(&r, 0, sizeof r);
-    r.func = (uint16_t)func;
-    r.depth = c->rec.depth;
-    r.thread = c->rec.thread;
-    r.tstart = r.tend = c->rec.tstart;
-    r.synthetic = 1;
-    return r;
+} call;
+
+/* Every field zero but what the caller sets; it succeeded. */
+static call call_of(const rt_call *c, const rec_func_desc *f)
+{
+    call k;
+    memset(&k, 0, sizeof k);
+    k.f = f;
+    k.r.func = f ? f->id : 0;
+    k.r.depth = c->rec.depth;
+    k.r.thread = c->rec.thread;
+    k.r.tstart = k.r.tend = c->rec.tstart;
+    k.r.synthetic = 1;
+    return k;
 }
 
-static void array_arg(rec_record *r, unsigned arg, const int64_t *v, size_t n)
+static call sole_call(const rt_call *c, unsigned sole)
 {
-    r->args[arg].ptr = v;
-    r->args[arg].len = (uint32_t)n;
-    r->args[arg].encoded = 0;
+    return call_of(c, rec_function_with_sole(sole));
+}
+
+static void append(const call *k)
+{
+    if (k->f)
+        rt_append_synthetic(&k->r);
+}
+
+static void set_at(call *k, int arg, int64_t v)
+{
+    if (arg >= 0)
+        k->r.args[arg].i = v;
+}
+
+static void set_role(call *k, unsigned role, int64_t v)
+{
+    set_at(k, k->f ? rec_arg_with_role(k->f, role) : -1, v);
+}
+
+/* The one IN argument of this kind (a class, an operator, a tag). */
+static void set_kind(call *k, unsigned kind, int64_t v)
+{
+    set_at(k, k->f ? rec_arg_with_kind(k->f, kind, REC_ARG_IN) : -1, v);
+}
+
+static void set_subject(call *k, int64_t v)
+{
+    set_at(k, k->f && k->f->nargs > REC_ARG_SUBJECT ? REC_ARG_SUBJECT : -1, v);
+}
+
+/* The handle the call makes: its NEW argument, or its return value. */
+static void set_made(call *k, int64_t id)
+{
+    for (unsigned a = 0; k->f && a < k->f->nargs; a++)
+        if (k->f->args[a].flags & REC_ARG_CREATE) {
+            k->r.args[a].i = id;
+            return;
+        }
+    k->r.ret.i = id;
+}
+
+/* An array argument, and the argument its length names (n, rank), if any. */
+static void set_array(call *k, int arg, const int64_t *v, size_t n)
+{
+    if (arg < 0)
+        return;
+    k->r.args[arg].ptr = v;
+    k->r.args[arg].len = (uint32_t)n;
+    k->r.args[arg].encoded = 0;
+    set_at(k, rec_arg_length(k->f, (unsigned)arg), (int64_t)n);
+}
+
+static void set_array_role(call *k, unsigned role, const int64_t *v, size_t n)
+{
+    set_array(k, k->f ? rec_arg_with_role(k->f, role) : -1, v, n);
+}
+
+static void set_string_role(call *k, unsigned role, const char *s)
+{
+    int arg = k->f ? rec_arg_with_role(k->f, role) : -1;
+    if (arg >= 0) {
+        k->r.args[arg].ptr = s;
+        k->r.args[arg].len = (uint32_t)strlen(s);
+    }
 }
 
 static int64_t predefined_id(unsigned kind, uint64_t value)
@@ -74,29 +151,28 @@ static int64_t *world_ranks(MPI_Group g, int *n)
     return ok ? out : NULL;
 }
 
-/* MPI_Comm_group(MPI_COMM_WORLD) then MPI_Group_incl of the members, as group `id`. */
+/* The world's group, then the group of the members, as group `id`. */
 static int64_t write_group(rt_call *c, const int64_t *ranks, int n, int64_t id, int64_t *world_group)
 {
     int64_t world = predefined_id(REC_KIND_MPI_COMM, (uint64_t)(uintptr_t)MPI_COMM_WORLD);
     *world_group = rt_handle_phantom(REC_KIND_MPI_GROUP);
-    rec_record r = call_of(c, REC_ID_MPI_Comm_group);
-    r.args[REC_ARG_MPI_Comm_group_comm].i = world;
-    r.args[REC_ARG_MPI_Comm_group_group].i = *world_group;
-    rt_append_synthetic(&r);
-    r = call_of(c, REC_ID_MPI_Group_incl);
-    r.args[REC_ARG_MPI_Group_incl_group].i = *world_group;
-    r.args[REC_ARG_MPI_Group_incl_n].i = n;
-    array_arg(&r, REC_ARG_MPI_Group_incl_ranks, ranks, (size_t)n);
-    r.args[REC_ARG_MPI_Group_incl_newgroup].i = id;
-    rt_append_synthetic(&r);
+    call k = sole_call(c, REC_SOLE_COMM_GROUP);
+    set_kind(&k, REC_KIND_MPI_COMM, world);
+    set_made(&k, *world_group);
+    append(&k);
+    k = sole_call(c, REC_SOLE_GROUP_OF_RANKS);
+    set_role(&k, REC_AROLE_GROUP, *world_group);
+    set_array_role(&k, REC_AROLE_RANKS, ranks, (size_t)n);
+    set_made(&k, id);
+    append(&k);
     return world;
 }
 
 static void free_group(rt_call *c, int64_t id)
 {
-    rec_record r = call_of(c, REC_ID_MPI_Group_free);
-    r.args[REC_ARG_MPI_Group_free_group].i = id;
-    rt_append_synthetic(&r);
+    call k = sole_call(c, REC_SOLE_FREES_GROUP);
+    set_subject(&k, id);
+    append(&k);
 }
 
 static void rebuild_group(rt_call *c, MPI_Group g, int64_t id)
@@ -110,9 +186,9 @@ static void rebuild_group(rt_call *c, MPI_Group g, int64_t id)
     free(ranks);
 }
 
-/* The members make it together (MPI_Comm_create_group is collective over
- * them alone), with a tag their set decides, so that two communicators
- * rebuilt in another order by overlapping members do not match up. */
+/* The members make it together (the call is collective over them alone),
+ * with a tag their set decides, so that two communicators rebuilt in
+ * another order by overlapping members do not match up. */
 static void rebuild_comm(rt_call *c, MPI_Comm comm, int64_t id)
 {
     int inter = 1, n;
@@ -128,12 +204,12 @@ static void rebuild_comm(rt_call *c, MPI_Comm comm, int64_t id)
         tag = (tag ^ (uint64_t)ranks[i]) * 1099511628211ull;
     int64_t world_group, group = rt_handle_phantom(REC_KIND_MPI_GROUP);
     int64_t world = write_group(c, ranks, n, group, &world_group);
-    rec_record r = call_of(c, REC_ID_MPI_Comm_create_group);
-    r.args[REC_ARG_MPI_Comm_create_group_comm].i = world;
-    r.args[REC_ARG_MPI_Comm_create_group_group].i = group;
-    r.args[REC_ARG_MPI_Comm_create_group_tag].i = (int64_t)(tag % 32000) + 1;
-    r.args[REC_ARG_MPI_Comm_create_group_newcomm].i = id;
-    rt_append_synthetic(&r);
+    call k = sole_call(c, REC_SOLE_COMM_OF_GROUP);
+    set_kind(&k, REC_KIND_MPI_COMM, world);
+    set_role(&k, REC_AROLE_GROUP, group);
+    set_kind(&k, REC_KIND_MPI_TAG, (int64_t)(tag % 32000) + 1);
+    set_made(&k, id);
+    append(&k);
     free_group(c, group);
     free_group(c, world_group);
     free(ranks);
@@ -146,194 +222,163 @@ static void rebuild_info(rt_call *c, MPI_Info info, int64_t id)
     int nkeys = 0;
     if (PMPI_Info_get_nkeys(info, &nkeys) != MPI_SUCCESS)
         return;
-    rec_record r = call_of(c, REC_ID_MPI_Info_create);
-    r.args[REC_ARG_MPI_Info_create_info].i = id;
-    rt_append_synthetic(&r);
-    for (int k = 0; k < nkeys; k++) {
+    call k = sole_call(c, REC_SOLE_EMPTY_INFO);
+    set_made(&k, id);
+    append(&k);
+    for (int i = 0; i < nkeys; i++) {
         char key[MPI_MAX_INFO_KEY + 1], value[1024];
         int flag = 0;
-        if (PMPI_Info_get_nthkey(info, k, key) != MPI_SUCCESS ||
+        if (PMPI_Info_get_nthkey(info, i, key) != MPI_SUCCESS ||
             PMPI_Info_get(info, key, (int)sizeof value - 1, value, &flag) != MPI_SUCCESS || !flag)
             continue;
-        r = call_of(c, REC_ID_MPI_Info_set);
-        r.args[REC_ARG_MPI_Info_set_info].i = id;
-        r.args[REC_ARG_MPI_Info_set_key].ptr = key;
-        r.args[REC_ARG_MPI_Info_set_key].len = (uint32_t)strlen(key);
-        r.args[REC_ARG_MPI_Info_set_value].ptr = value;
-        r.args[REC_ARG_MPI_Info_set_value].len = (uint32_t)strlen(value);
-        rt_append_synthetic(&r);
+        k = sole_call(c, REC_SOLE_SETS_INFO_KEY);
+        set_subject(&k, id);
+        set_string_role(&k, REC_AROLE_INFO_KEY, key);
+        set_string_role(&k, REC_AROLE_INFO_VALUE, value);
+        append(&k);
     }
 }
 
-/* ---- MPI: datatypes, from the constructor calls MPI reports ---- */
+/* ---- MPI: datatypes, by the constructor of their combiner ---- */
+
+/* What MPI_Type_get_contents returns, the datatypes as handle ids. */
+typedef struct contents {
+    size_t n[REC_CONTENTS_TYPES + 1]; /* elements of each array (REC_CONTENTS_*) */
+    const int *ints;
+    const MPI_Aint *aints;
+    const int64_t *types;
+} contents;
+
+static int64_t element(const contents *x, unsigned array, size_t e)
+{
+    return array == REC_CONTENTS_INTS ? x->ints[e] : array == REC_CONTENTS_AINTS ? (int64_t)x->aints[e] : x->types[e];
+}
+
+/* n: the argument the constructor's arrays' length names (count, ndims),
+ * from the contents; 0 for a constructor without arrays. */
+static int64_t contents_n(const rec_func_desc *f, const contents *x)
+{
+    for (unsigned a = 0; a < f->nargs; a++) {
+        int len = rec_arg_contents(f, a).each ? rec_arg_length(f, a) : -1;
+        if (len >= 0) {
+            rec_contents s = rec_arg_contents(f, (unsigned)len);
+            return s.array == REC_CONTENTS_INTS && s.base < x->n[s.array] ? x->ints[s.base] : -1;
+        }
+    }
+    return 0;
+}
+
+/* Constructor f's call that makes type `id` of these contents, each
+ * argument where the table says it comes from. 0 if they do not fit. */
+static int write_constructor(rt_call *c, const rec_func_desc *f, const contents *x, int64_t id)
+{
+    int64_t n = contents_n(f, x);
+    size_t room = x->n[REC_CONTENTS_INTS] + x->n[REC_CONTENTS_AINTS] + x->n[REC_CONTENTS_TYPES], used = 0;
+    int64_t *v = malloc((room + 1) * sizeof *v);
+    call k = call_of(c, f);
+    int ok = v && n >= 0;
+    for (unsigned a = 0; ok && a < f->nargs; a++) {
+        rec_contents s = rec_arg_contents(f, a);
+        size_t at = s.base + s.step * (size_t)n, len = s.each ? (size_t)n : 1;
+        if (s.array == REC_CONTENTS_NONE)
+            continue;
+        ok = at + len <= x->n[s.array] && used + len <= room;
+        for (size_t e = 0; ok && e < len; e++)
+            v[used + e] = element(x, s.array, at + e);
+        if (ok && s.each)
+            set_array(&k, (int)a, v + used, len);
+        else if (ok)
+            k.r.args[a].i = v[used];
+        used += len;
+    }
+    set_made(&k, id);
+    if (ok)
+        append(&k);
+    free(v);
+    return ok;
+}
+
+static const rec_func_desc *constructor(int combiner)
+{
+    return rec_function_by_id(rec_combiner_function(combiner));
+}
+
+/* t's combiner (NAMED if MPI cannot tell) and, if the classic query can
+ * describe t, its envelope: an MPI-4 library fails that query on a type
+ * with large counts, fatally under the default error handler. */
+static int envelope(MPI_Datatype t, int *ni, int *na, int *nt, int *combiner)
+{
+    *combiner = MPI_COMBINER_NAMED;
+#if MPI_VERSION >= 4
+    MPI_Count n[4];
+    if (PMPI_Type_get_envelope_c(t, &n[0], &n[1], &n[2], &n[3], combiner) != MPI_SUCCESS || n[2] > 0)
+        return 0;
+#endif
+    return PMPI_Type_get_envelope(t, ni, na, nt, combiner) == MPI_SUCCESS;
+}
 
 static int64_t rebuild_type(rt_call *c, MPI_Datatype t, int64_t id, int depth);
 
-/* A member type MPI_Type_get_contents returned: predefined, or rebuilt (and freed). */
+/* A member type MPI_Type_get_contents returned: predefined, or rebuilt and
+ * freed unless MPI says it is predefined (freeing one is fatal). */
 static int64_t member_type(rt_call *c, MPI_Datatype t, int depth)
 {
     int64_t id = predefined_id(REC_KIND_MPI_DATATYPE, (uint64_t)(uintptr_t)t);
     if (id >= 0)
         return id;
     id = rebuild_type(c, t, rt_handle_phantom(REC_KIND_MPI_DATATYPE), depth + 1);
-    PMPI_Type_free(&t);
+    int ni, na, nt, combiner;
+    envelope(t, &ni, &na, &nt, &combiner);
+    if (combiner != MPI_COMBINER_NAMED && combiner != MPI_COMBINER_F90_REAL &&
+        combiner != MPI_COMBINER_F90_COMPLEX && combiner != MPI_COMBINER_F90_INTEGER)
+        PMPI_Type_free(&t);
     return id;
 }
 
 /* What MPI cannot describe (a large-count type in an MPI-4.0 library, an
- * unnamed predefined type): as many bytes, with its lower bound and extent. */
+ * unnamed predefined type) or the table cannot construct: as many bytes,
+ * resized to its lower bound and extent -- the contents MPI would give for
+ * a contiguous type of bytes, then for its resized type. */
 static int64_t rebuild_by_size(rt_call *c, MPI_Datatype t, int64_t id)
 {
     int size = 0;
-    MPI_Aint lb = 0, extent = 0;
-    if (PMPI_Type_size(t, &size) != MPI_SUCCESS || PMPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS)
+    MPI_Aint bounds[2] = {0, 0};
+    if (PMPI_Type_size(t, &size) != MPI_SUCCESS || PMPI_Type_get_extent(t, &bounds[0], &bounds[1]) != MPI_SUCCESS)
         return -1;
+    int64_t byte = predefined_id(REC_KIND_MPI_DATATYPE, (uint64_t)(uintptr_t)MPI_BYTE);
     int64_t bytes = rt_handle_phantom(REC_KIND_MPI_DATATYPE);
-    rec_record r = call_of(c, REC_ID_MPI_Type_contiguous);
-    r.args[REC_ARG_MPI_Type_contiguous_count].i = size;
-    r.args[REC_ARG_MPI_Type_contiguous_oldtype].i = predefined_id(REC_KIND_MPI_DATATYPE, (uint64_t)(uintptr_t)MPI_BYTE);
-    r.args[REC_ARG_MPI_Type_contiguous_newtype].i = bytes;
-    rt_append_synthetic(&r);
-    r = call_of(c, REC_ID_MPI_Type_create_resized);
-    r.args[REC_ARG_MPI_Type_create_resized_oldtype].i = bytes;
-    r.args[REC_ARG_MPI_Type_create_resized_lb].i = lb;
-    r.args[REC_ARG_MPI_Type_create_resized_extent].i = extent;
-    r.args[REC_ARG_MPI_Type_create_resized_newtype].i = id;
-    rt_append_synthetic(&r);
+    contents of_bytes = {{0, 1, 0, 1}, &size, NULL, &byte}, resized = {{0, 0, 2, 1}, NULL, bounds, &bytes};
+    write_constructor(c, constructor(MPI_COMBINER_CONTIGUOUS), &of_bytes, bytes);
+    write_constructor(c, constructor(MPI_COMBINER_RESIZED), &resized, id);
     return id;
 }
 
-/* The constructor of the table for a combiner, and how MPI_Type_get_contents
- * lays out its integers (ints) and addresses (aints), per the MPI standard. */
+/* The table's constructor of its combiner, from its contents: member types
+ * first (recursively), then the constructor, then the commit. */
 static int64_t rebuild_type(rt_call *c, MPI_Datatype t, int64_t id, int depth)
 {
     int ni, na, nt, combiner;
-    if (depth > MAX_TYPE_DEPTH || PMPI_Type_get_envelope(t, &ni, &na, &nt, &combiner) != MPI_SUCCESS ||
-        combiner == MPI_COMBINER_NAMED)
+    if (depth > MAX_TYPE_DEPTH || !envelope(t, &ni, &na, &nt, &combiner))
         return rebuild_by_size(c, t, id);
-    int *ints = malloc(((size_t)ni + 1) * sizeof *ints);
-    MPI_Aint *aints = malloc(((size_t)na + 1) * sizeof *aints);
-    MPI_Datatype *types = malloc(((size_t)nt + 1) * sizeof *types);
-    int64_t *v = malloc(((size_t)ni + (size_t)na + (size_t)nt + 1) * sizeof *v);
-    if (!ints || !aints || !types || !v || PMPI_Type_get_contents(t, ni, na, nt, ints, aints, types) != MPI_SUCCESS) {
-        free(ints), free(aints), free(types), free(v);
+    const rec_func_desc *f = constructor(combiner); /* none: named, Fortran and MPI-1 integer forms */
+    int *ints = f ? malloc(((size_t)ni + 1) * sizeof *ints) : NULL;
+    MPI_Aint *aints = ints ? malloc(((size_t)na + 1) * sizeof *aints) : NULL;
+    MPI_Datatype *types = aints ? malloc(((size_t)nt + 1) * sizeof *types) : NULL;
+    int64_t *tids = types ? malloc(((size_t)nt + 1) * sizeof *tids) : NULL;
+    if (!tids || PMPI_Type_get_contents(t, ni, na, nt, ints, aints, types) != MPI_SUCCESS) {
+        free(ints), free(aints), free(types), free(tids);
         return rebuild_by_size(c, t, id);
     }
-    int64_t tids[64];
-    for (int k = 0; k < nt && k < 64; k++)
-        tids[k] = member_type(c, types[k], depth);
-    rec_record r;
-    int known = 1, n = ni > 0 ? ints[0] : 0;
-    switch (combiner) {
-    case MPI_COMBINER_DUP:
-        r = call_of(c, REC_ID_MPI_Type_dup);
-        r.args[REC_ARG_MPI_Type_dup_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_dup_newtype].i = id;
-        break;
-    case MPI_COMBINER_CONTIGUOUS:
-        r = call_of(c, REC_ID_MPI_Type_contiguous);
-        r.args[REC_ARG_MPI_Type_contiguous_count].i = ints[0];
-        r.args[REC_ARG_MPI_Type_contiguous_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_contiguous_newtype].i = id;
-        break;
-    case MPI_COMBINER_VECTOR:
-        r = call_of(c, REC_ID_MPI_Type_vector);
-        r.args[REC_ARG_MPI_Type_vector_count].i = ints[0];
-        r.args[REC_ARG_MPI_Type_vector_blocklength].i = ints[1];
-        r.args[REC_ARG_MPI_Type_vector_stride].i = ints[2];
-        r.args[REC_ARG_MPI_Type_vector_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_vector_newtype].i = id;
-        break;
-    case MPI_COMBINER_HVECTOR:
-        r = call_of(c, REC_ID_MPI_Type_create_hvector);
-        r.args[REC_ARG_MPI_Type_create_hvector_count].i = ints[0];
-        r.args[REC_ARG_MPI_Type_create_hvector_blocklength].i = ints[1];
-        r.args[REC_ARG_MPI_Type_create_hvector_stride].i = aints[0];
-        r.args[REC_ARG_MPI_Type_create_hvector_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_create_hvector_newtype].i = id;
-        break;
-    case MPI_COMBINER_INDEXED:
-        r = call_of(c, REC_ID_MPI_Type_indexed);
-        for (int k = 0; k < 2 * n; k++)
-            v[k] = ints[1 + k];
-        r.args[REC_ARG_MPI_Type_indexed_count].i = n;
-        array_arg(&r, REC_ARG_MPI_Type_indexed_array_of_blocklengths, v, (size_t)n);
-        array_arg(&r, REC_ARG_MPI_Type_indexed_array_of_displacements, v + n, (size_t)n);
-        r.args[REC_ARG_MPI_Type_indexed_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_indexed_newtype].i = id;
-        break;
-    case MPI_COMBINER_HINDEXED:
-        r = call_of(c, REC_ID_MPI_Type_create_hindexed);
-        for (int k = 0; k < n; k++)
-            v[k] = ints[1 + k], v[n + k] = aints[k];
-        r.args[REC_ARG_MPI_Type_create_hindexed_count].i = n;
-        array_arg(&r, REC_ARG_MPI_Type_create_hindexed_array_of_blocklengths, v, (size_t)n);
-        array_arg(&r, REC_ARG_MPI_Type_create_hindexed_array_of_displacements, v + n, (size_t)n);
-        r.args[REC_ARG_MPI_Type_create_hindexed_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_create_hindexed_newtype].i = id;
-        break;
-    case MPI_COMBINER_INDEXED_BLOCK:
-        r = call_of(c, REC_ID_MPI_Type_create_indexed_block);
-        for (int k = 0; k < n; k++)
-            v[k] = ints[2 + k];
-        r.args[REC_ARG_MPI_Type_create_indexed_block_count].i = n;
-        r.args[REC_ARG_MPI_Type_create_indexed_block_blocklength].i = ints[1];
-        array_arg(&r, REC_ARG_MPI_Type_create_indexed_block_array_of_displacements, v, (size_t)n);
-        r.args[REC_ARG_MPI_Type_create_indexed_block_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_create_indexed_block_newtype].i = id;
-        break;
-    case MPI_COMBINER_HINDEXED_BLOCK:
-        r = call_of(c, REC_ID_MPI_Type_create_hindexed_block);
-        for (int k = 0; k < n; k++)
-            v[k] = aints[k];
-        r.args[REC_ARG_MPI_Type_create_hindexed_block_count].i = n;
-        r.args[REC_ARG_MPI_Type_create_hindexed_block_blocklength].i = ints[1];
-        array_arg(&r, REC_ARG_MPI_Type_create_hindexed_block_array_of_displacements, v, (size_t)n);
-        r.args[REC_ARG_MPI_Type_create_hindexed_block_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_create_hindexed_block_newtype].i = id;
-        break;
-    case MPI_COMBINER_STRUCT:
-        r = call_of(c, REC_ID_MPI_Type_create_struct);
-        for (int k = 0; k < n && k < 64; k++)
-            v[k] = ints[1 + k], v[n + k] = aints[k], v[2 * n + k] = tids[k];
-        known = n <= 64;
-        r.args[REC_ARG_MPI_Type_create_struct_count].i = n;
-        array_arg(&r, REC_ARG_MPI_Type_create_struct_array_of_blocklengths, v, (size_t)n);
-        array_arg(&r, REC_ARG_MPI_Type_create_struct_array_of_displacements, v + n, (size_t)n);
-        array_arg(&r, REC_ARG_MPI_Type_create_struct_array_of_types, v + 2 * n, (size_t)n);
-        r.args[REC_ARG_MPI_Type_create_struct_newtype].i = id;
-        break;
-    case MPI_COMBINER_SUBARRAY:
-        r = call_of(c, REC_ID_MPI_Type_create_subarray);
-        for (int k = 0; k < 3 * n; k++)
-            v[k] = ints[1 + k];
-        r.args[REC_ARG_MPI_Type_create_subarray_ndims].i = n;
-        array_arg(&r, REC_ARG_MPI_Type_create_subarray_array_of_sizes, v, (size_t)n);
-        array_arg(&r, REC_ARG_MPI_Type_create_subarray_array_of_subsizes, v + n, (size_t)n);
-        array_arg(&r, REC_ARG_MPI_Type_create_subarray_array_of_starts, v + 2 * n, (size_t)n);
-        r.args[REC_ARG_MPI_Type_create_subarray_order].i = ints[1 + 3 * n];
-        r.args[REC_ARG_MPI_Type_create_subarray_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_create_subarray_newtype].i = id;
-        break;
-    case MPI_COMBINER_RESIZED:
-        r = call_of(c, REC_ID_MPI_Type_create_resized);
-        r.args[REC_ARG_MPI_Type_create_resized_oldtype].i = tids[0];
-        r.args[REC_ARG_MPI_Type_create_resized_lb].i = aints[0];
-        r.args[REC_ARG_MPI_Type_create_resized_extent].i = aints[1];
-        r.args[REC_ARG_MPI_Type_create_resized_newtype].i = id;
-        break;
-    default: /* darray, Fortran and MPI-1 integer forms: by size */
-        known = 0;
-        break;
-    }
-    if (known)
-        rt_append_synthetic(&r);
-    free(ints), free(aints), free(types), free(v);
-    if (!known)
+    for (int e = 0; e < nt; e++)
+        tids[e] = member_type(c, types[e], depth);
+    contents x = {{0, (size_t)ni, (size_t)na, (size_t)nt}, ints, aints, tids};
+    int ok = write_constructor(c, f, &x, id);
+    free(ints), free(aints), free(types), free(tids);
+    if (!ok)
         return rebuild_by_size(c, t, id);
-    r = call_of(c, REC_ID_MPI_Type_commit);
-    r.args[REC_ARG_MPI_Type_commit_datatype].i = id;
-    rt_append_synthetic(&r);
+    call k = sole_call(c, REC_SOLE_COMMITS_TYPE);
+    set_subject(&k, id);
+    append(&k);
     return id;
 }
 
@@ -342,12 +387,12 @@ static int64_t rebuild_type(rt_call *c, MPI_Datatype t, int64_t id, int depth)
 static void rebuild_space(rt_call *c, hid_t space, int64_t id)
 {
     H5S_class_t cls = H5Sget_simple_extent_type(space);
-    rec_record r;
+    call k;
     if (cls != H5S_SIMPLE) {
-        r = call_of(c, REC_ID_H5Screate);
-        r.args[REC_ARG_H5Screate_type].i = cls;
-        r.ret.i = id;
-        rt_append_synthetic(&r);
+        k = sole_call(c, REC_SOLE_SPACE_OF_CLASS);
+        set_kind(&k, REC_KIND_H5_SCLASS, cls);
+        set_made(&k, id);
+        append(&k);
         return;
     }
     int rank = H5Sget_simple_extent_ndims(space);
@@ -357,36 +402,35 @@ static void rebuild_space(rt_call *c, hid_t space, int64_t id)
     int64_t d[2 * H5S_MAX_RANK];
     for (int k = 0; k < rank; k++)
         d[k] = (int64_t)dims[k], d[rank + k] = (int64_t)maxdims[k];
-    r = call_of(c, REC_ID_H5Screate_simple);
-    r.args[REC_ARG_H5Screate_simple_rank].i = rank;
-    array_arg(&r, REC_ARG_H5Screate_simple_dims, d, (size_t)rank);
-    array_arg(&r, REC_ARG_H5Screate_simple_maxdims, d + rank, (size_t)rank);
-    r.ret.i = id;
-    rt_append_synthetic(&r);
+    k = sole_call(c, REC_SOLE_SIMPLE_SPACE);
+    set_array_role(&k, REC_AROLE_DIMS, d, (size_t)rank);
+    set_array_role(&k, REC_AROLE_MAXDIMS, d + rank, (size_t)rank);
+    set_made(&k, id);
+    append(&k);
     H5S_sel_type sel = H5Sget_select_type(space);
     hssize_t nblocks = sel == H5S_SEL_HYPERSLABS ? H5Sget_select_hyper_nblocks(space) : 0;
     if (sel == H5S_SEL_NONE || (sel == H5S_SEL_HYPERSLABS && nblocks == 0)) {
-        r = call_of(c, REC_ID_H5Sselect_none);
-        r.args[REC_ARG_H5Sselect_none_spaceid].i = id;
-        rt_append_synthetic(&r);
+        k = sole_call(c, REC_SOLE_SELECTS_NONE);
+        set_subject(&k, id);
+        append(&k);
     } else if (sel == H5S_SEL_HYPERSLABS && nblocks > 0 && nblocks <= MAX_SELECTION_BLOCKS) {
         hsize_t *b = malloc((size_t)nblocks * 2 * (size_t)rank * sizeof *b);
         if (b && H5Sget_select_hyper_blocklist(space, 0, (hsize_t)nblocks, b) >= 0)
-            for (hssize_t k = 0; k < nblocks; k++) { /* each block: start, then its far corner */
+            for (hssize_t i = 0; i < nblocks; i++) { /* each block: start, then its far corner */
                 int64_t start[H5S_MAX_RANK], ones[H5S_MAX_RANK], block[H5S_MAX_RANK];
                 for (int j = 0; j < rank; j++) {
-                    start[j] = (int64_t)b[(2 * k) * rank + j];
-                    block[j] = (int64_t)b[(2 * k + 1) * rank + j] - start[j] + 1;
+                    start[j] = (int64_t)b[(2 * i) * rank + j];
+                    block[j] = (int64_t)b[(2 * i + 1) * rank + j] - start[j] + 1;
                     ones[j] = 1;
                 }
-                r = call_of(c, REC_ID_H5Sselect_hyperslab);
-                r.args[REC_ARG_H5Sselect_hyperslab_space_id].i = id;
-                r.args[REC_ARG_H5Sselect_hyperslab_op].i = k ? H5S_SELECT_OR : H5S_SELECT_SET;
-                array_arg(&r, REC_ARG_H5Sselect_hyperslab_start, start, (size_t)rank);
-                array_arg(&r, REC_ARG_H5Sselect_hyperslab_stride, ones, (size_t)rank);
-                array_arg(&r, REC_ARG_H5Sselect_hyperslab_count, ones, (size_t)rank);
-                array_arg(&r, REC_ARG_H5Sselect_hyperslab_block, block, (size_t)rank);
-                rt_append_synthetic(&r);
+                k = sole_call(c, REC_SOLE_SELECTS_HYPERSLAB);
+                set_subject(&k, id);
+                set_kind(&k, REC_KIND_H5_SELOP, i ? H5S_SELECT_OR : H5S_SELECT_SET);
+                set_array_role(&k, REC_AROLE_STARTS, start, (size_t)rank);
+                set_array_role(&k, REC_AROLE_STRIDE, ones, (size_t)rank);
+                set_array_role(&k, REC_AROLE_COUNT, ones, (size_t)rank);
+                set_array_role(&k, REC_AROLE_BLOCK, block, (size_t)rank);
+                append(&k);
             }
         free(b);
     } else if (sel == H5S_SEL_POINTS) {
@@ -394,14 +438,14 @@ static void rebuild_space(rt_call *c, hid_t space, int64_t id)
         hsize_t *p = npoints > 0 ? malloc((size_t)npoints * (size_t)rank * sizeof *p) : NULL;
         int64_t *coord = p ? malloc((size_t)npoints * (size_t)rank * sizeof *coord) : NULL;
         if (coord && H5Sget_select_elem_pointlist(space, 0, (hsize_t)npoints, p) >= 0) {
-            for (hssize_t k = 0; k < npoints * rank; k++)
-                coord[k] = (int64_t)p[k];
-            r = call_of(c, REC_ID_H5Sselect_elements);
-            r.args[REC_ARG_H5Sselect_elements_space_id].i = id;
-            r.args[REC_ARG_H5Sselect_elements_op].i = H5S_SELECT_SET;
-            r.args[REC_ARG_H5Sselect_elements_num_elem].i = npoints;
-            array_arg(&r, REC_ARG_H5Sselect_elements_coord, coord, (size_t)(npoints * rank));
-            rt_append_synthetic(&r);
+            for (hssize_t i = 0; i < npoints * rank; i++)
+                coord[i] = (int64_t)p[i];
+            k = sole_call(c, REC_SOLE_SELECTS_POINTS);
+            set_subject(&k, id);
+            set_kind(&k, REC_KIND_H5_SELOP, H5S_SELECT_SET);
+            set_role(&k, REC_AROLE_COUNT, npoints);
+            set_array_role(&k, REC_AROLE_COORDS, coord, (size_t)(npoints * rank));
+            append(&k);
         }
         free(p);
         free(coord);
@@ -424,10 +468,10 @@ static int64_t equal_predefined(hid_t type)
 
 static void copy_type(rt_call *c, int64_t from, int64_t id)
 {
-    rec_record r = call_of(c, REC_ID_H5Tcopy);
-    r.args[REC_ARG_H5Tcopy_type_id].i = from;
-    r.ret.i = id;
-    rt_append_synthetic(&r);
+    call k = sole_call(c, REC_SOLE_COPIES_H5_TYPE);
+    set_role(&k, REC_AROLE_OLDTYPE, from);
+    set_made(&k, id);
+    append(&k);
 }
 
 /* An equal predefined type's copy; else a string, or an opaque type, of its size. */
@@ -439,20 +483,20 @@ static void rebuild_h5_type(rt_call *c, hid_t type, int64_t id)
         return;
     }
     size_t size = H5Tget_size(type);
-    rec_record r;
+    call k;
     if (H5Tget_class(type) == H5T_STRING) {
         copy_type(c, predefined_id(REC_KIND_H5_TYPE, (uint64_t)H5T_C_S1), id);
-        r = call_of(c, REC_ID_H5Tset_size);
-        r.args[REC_ARG_H5Tset_size_type_id].i = id;
-        r.args[REC_ARG_H5Tset_size_size].i = (int64_t)size;
-        rt_append_synthetic(&r);
+        k = sole_call(c, REC_SOLE_SETS_H5_TYPE_SIZE);
+        set_subject(&k, id);
+        set_role(&k, REC_AROLE_TYPE_SIZE, (int64_t)size);
+        append(&k);
         return;
     }
-    r = call_of(c, REC_ID_H5Tcreate);
-    r.args[REC_ARG_H5Tcreate_type].i = H5T_OPAQUE;
-    r.args[REC_ARG_H5Tcreate_size].i = (int64_t)(size ? size : 1);
-    r.ret.i = id;
-    rt_append_synthetic(&r);
+    k = sole_call(c, REC_SOLE_H5_TYPE_OF_CLASS);
+    set_kind(&k, REC_KIND_H5_TCLASS, H5T_OPAQUE);
+    set_role(&k, REC_AROLE_TYPE_SIZE, (int64_t)(size ? size : 1));
+    set_made(&k, id);
+    append(&k);
 }
 
 /* A new list of its class: the class is what decides which calls take it. */
@@ -470,10 +514,10 @@ static void rebuild_plist(rt_call *c, hid_t plist, int64_t id)
         H5Pclose_class(cls);
     if (cls_id < 0)
         return;
-    rec_record r = call_of(c, REC_ID_H5Pcreate);
-    r.args[REC_ARG_H5Pcreate_cls_id].i = cls_id;
-    r.ret.i = id;
-    rt_append_synthetic(&r);
+    call k = sole_call(c, REC_SOLE_PLIST_OF_CLASS);
+    set_kind(&k, REC_KIND_H5_PLIST_CLASS, cls_id);
+    set_made(&k, id);
+    append(&k);
 }
 
 void rt_rebuild(rt_call *c, unsigned kind, uint64_t value, int64_t id)

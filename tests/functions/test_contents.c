@@ -1,0 +1,330 @@
+/* The table's description of MPI datatype constructors (COMBINER, FROM,
+ * FROM_N in functions/mpi.def) against the MPI standard's layout of
+ * MPI_Type_get_contents (MPI 4.0, section 5.1.13 "Decoding a Datatype"),
+ * written out here from the standard, and against the MPI library: a type
+ * made with known arguments, decoded the table's way, gives them back. And
+ * the sole roles: one function each. */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec_combiners.h"
+#include "recorder_functions.h"
+#include "rk_test.h"
+
+enum { I = REC_CONTENTS_INTS, A = REC_CONTENTS_AINTS, T = REC_CONTENTS_TYPES };
+
+/* Argument `name` is array[base + step * n] (each: the n elements from there). */
+typedef struct layout {
+    const char *name;
+    unsigned array, base, step, each;
+} layout;
+
+static const rec_func_desc *constructor(unsigned combiner)
+{
+    const rec_func_desc *found = NULL;
+    for (size_t i = 0; i < rec_function_count; i++)
+        if (rec_func_combiner(&rec_functions[i]) == combiner) {
+            CU_ASSERT_PTR_NULL(found); /* one constructor a combiner */
+            found = &rec_functions[i];
+        }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(found);
+    return found;
+}
+
+static int arg_named(const rec_func_desc *f, const char *name)
+{
+    for (unsigned a = 0; a < f->nargs; a++)
+        if (strcmp(f->args[a].name, name) == 0)
+            return (int)a;
+    return -1;
+}
+
+/* Every IN argument of the combiner's constructor is in `want`, as it says;
+ * the arrays' length is the argument named `n`. */
+static void check_layout(unsigned combiner, const char *name, const char *n, const layout *want, size_t count)
+{
+    const rec_func_desc *f = constructor(combiner);
+    CU_ASSERT_STRING_EQUAL(f->name, name);
+    CU_ASSERT_FALSE(f->roles & REC_ROLE_LARGE_COUNT);
+    unsigned in = 0;
+    for (unsigned a = 0; a < f->nargs; a++)
+        in += (f->args[a].flags & REC_ARG_IN) != 0;
+    CU_ASSERT_EQUAL(in, count);
+    for (size_t k = 0; k < count; k++) {
+        int a = arg_named(f, want[k].name);
+        CU_ASSERT_FATAL(a >= 0);
+        rec_contents s = rec_arg_contents(f, (unsigned)a);
+        CU_ASSERT_EQUAL(s.array, want[k].array);
+        CU_ASSERT_EQUAL(s.base, want[k].base);
+        CU_ASSERT_EQUAL(s.step, want[k].step);
+        CU_ASSERT_EQUAL(s.each, want[k].each);
+        if (want[k].each)
+            CU_ASSERT_EQUAL(rec_arg_length(f, (unsigned)a), arg_named(f, n));
+    }
+}
+
+/* MPI 4.0, 5.1.13: the combiner's constructor and where its arguments are. */
+RK_TEST(functions, vector_contents_are_the_standards)
+{
+    /* ni = 3, na = 0, nt = 1: count, blocklength, stride; oldtype */
+    static const layout want[] = {
+        {"count", I, 0, 0, 0}, {"blocklength", I, 1, 0, 0}, {"stride", I, 2, 0, 0}, {"oldtype", T, 0, 0, 0}};
+    check_layout(REC_COMBINER_VECTOR, "MPI_Type_vector", NULL, want, 4);
+}
+
+RK_TEST(functions, indexed_contents_are_the_standards)
+{
+    /* ni = 2 count + 1: count, blocklengths[count], displacements[count]; oldtype */
+    static const layout want[] = {{"count", I, 0, 0, 0},
+                                  {"array_of_blocklengths", I, 1, 0, 1},
+                                  {"array_of_displacements", I, 1, 1, 1},
+                                  {"oldtype", T, 0, 0, 0}};
+    check_layout(REC_COMBINER_INDEXED, "MPI_Type_indexed", "count", want, 4);
+}
+
+RK_TEST(functions, struct_contents_are_the_standards)
+{
+    /* ni = count + 1, na = count, nt = count */
+    static const layout want[] = {{"count", I, 0, 0, 0},
+                                  {"array_of_blocklengths", I, 1, 0, 1},
+                                  {"array_of_displacements", A, 0, 0, 1},
+                                  {"array_of_types", T, 0, 0, 1}};
+    check_layout(REC_COMBINER_STRUCT, "MPI_Type_create_struct", "count", want, 4);
+}
+
+RK_TEST(functions, subarray_contents_are_the_standards)
+{
+    /* ni = 3 ndims + 2: ndims, sizes, subsizes, starts, order; oldtype */
+    static const layout want[] = {{"ndims", I, 0, 0, 0},
+                                  {"array_of_sizes", I, 1, 0, 1},
+                                  {"array_of_subsizes", I, 1, 1, 1},
+                                  {"array_of_starts", I, 1, 2, 1},
+                                  {"order", I, 1, 3, 0},
+                                  {"oldtype", T, 0, 0, 0}};
+    check_layout(REC_COMBINER_SUBARRAY, "MPI_Type_create_subarray", "ndims", want, 6);
+}
+
+RK_TEST(functions, darray_contents_are_the_standards)
+{
+    /* ni = 4 ndims + 4: size, rank, ndims, gsizes, distribs, dargs, psizes, order; oldtype */
+    static const layout want[] = {{"size", I, 0, 0, 0},
+                                  {"rank", I, 1, 0, 0},
+                                  {"ndims", I, 2, 0, 0},
+                                  {"array_of_gsizes", I, 3, 0, 1},
+                                  {"array_of_distribs", I, 3, 1, 1},
+                                  {"array_of_dargs", I, 3, 2, 1},
+                                  {"array_of_psizes", I, 3, 3, 1},
+                                  {"order", I, 3, 4, 0},
+                                  {"oldtype", T, 0, 0, 0}};
+    check_layout(REC_COMBINER_DARRAY, "MPI_Type_create_darray", "ndims", want, 9);
+}
+
+RK_TEST(functions, resized_contents_are_the_standards)
+{
+    /* ni = 0, na = 2, nt = 1: lb, extent; oldtype */
+    static const layout want[] = {{"oldtype", T, 0, 0, 0}, {"lb", A, 0, 0, 0}, {"extent", A, 1, 0, 0}};
+    check_layout(REC_COMBINER_RESIZED, "MPI_Type_create_resized", NULL, want, 3);
+}
+
+RK_TEST(functions, every_combiner_has_one_classic_constructor_and_twins_none)
+{
+    for (unsigned c = REC_COMBINER_NONE + 1; c < REC_COMBINER_LIMIT; c++)
+        CU_ASSERT_EQUAL(constructor(c)->layer, REC_LAYER_MPI);
+    for (size_t i = 0; i < rec_function_count; i++) {
+        const rec_func_desc *f = &rec_functions[i];
+        if (!(f->roles & REC_ROLE_LARGE_COUNT))
+            continue;
+        CU_ASSERT_EQUAL(rec_func_combiner(f), REC_COMBINER_NONE);
+        CU_ASSERT_EQUAL(rec_func_sole(f), REC_SOLE_NONE);
+        for (unsigned a = 0; a < f->nargs; a++)
+            CU_ASSERT_EQUAL(rec_arg_contents(f, a).array, REC_CONTENTS_NONE);
+    }
+}
+
+/* MPI's combiners, as the standard names them, and the table's: the
+ * generated map gives the constructor that carries the same COMBINER. */
+RK_TEST(functions, rec_combiner_function_maps_each_combiner_to_its_constructor)
+{
+    static const struct {
+        int mpi;
+        unsigned table;
+    } combiners[] = {
+        {MPI_COMBINER_DUP, REC_COMBINER_DUP},
+        {MPI_COMBINER_CONTIGUOUS, REC_COMBINER_CONTIGUOUS},
+        {MPI_COMBINER_VECTOR, REC_COMBINER_VECTOR},
+        {MPI_COMBINER_HVECTOR, REC_COMBINER_HVECTOR},
+        {MPI_COMBINER_INDEXED, REC_COMBINER_INDEXED},
+        {MPI_COMBINER_HINDEXED, REC_COMBINER_HINDEXED},
+        {MPI_COMBINER_INDEXED_BLOCK, REC_COMBINER_INDEXED_BLOCK},
+        {MPI_COMBINER_HINDEXED_BLOCK, REC_COMBINER_HINDEXED_BLOCK},
+        {MPI_COMBINER_STRUCT, REC_COMBINER_STRUCT},
+        {MPI_COMBINER_SUBARRAY, REC_COMBINER_SUBARRAY},
+        {MPI_COMBINER_DARRAY, REC_COMBINER_DARRAY},
+        {MPI_COMBINER_RESIZED, REC_COMBINER_RESIZED},
+    };
+    CU_ASSERT_EQUAL(sizeof combiners / sizeof combiners[0], REC_COMBINER_LIMIT - 1u);
+    for (size_t i = 0; i < sizeof combiners / sizeof combiners[0]; i++) {
+        const rec_func_desc *f = rec_function_by_id(rec_combiner_function(combiners[i].mpi));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_PTR_EQUAL(f, constructor(combiners[i].table));
+        CU_ASSERT_EQUAL(rec_func_combiner(f), combiners[i].table);
+    }
+    /* Named types, Fortran's and MPI-1's integer forms: no constructor. */
+    static const int none[] = {MPI_COMBINER_NAMED, MPI_COMBINER_F90_REAL, MPI_COMBINER_F90_COMPLEX,
+                               MPI_COMBINER_F90_INTEGER, MPI_COMBINER_HVECTOR_INTEGER,
+                               MPI_COMBINER_HINDEXED_INTEGER, MPI_COMBINER_STRUCT_INTEGER};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        CU_ASSERT_EQUAL(rec_combiner_function(none[i]), 0u);
+}
+
+/* ---- the MPI library: types made with known arguments decode to them ---- */
+
+static void mpi_down(void)
+{
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done)
+        MPI_Finalize();
+}
+
+static void mpi_up(void)
+{
+    int on = 0;
+    MPI_Initialized(&on);
+    if (!on) {
+        MPI_Init(NULL, NULL);
+        atexit(mpi_down);
+    }
+}
+
+/* Argument `name` of t's constructor, read from t's contents the table's
+ * way: its elements (a datatype as its handle's bits) into out; how many. */
+static size_t decoded(MPI_Datatype t, const char *name, int64_t *out, size_t cap)
+{
+    int ni, na, nt, combiner;
+    CU_ASSERT_FATAL(MPI_Type_get_envelope(t, &ni, &na, &nt, &combiner) == MPI_SUCCESS);
+    const rec_func_desc *f = rec_function_by_id(rec_combiner_function(combiner));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    int *ints = malloc(((size_t)ni + 1) * sizeof *ints);
+    MPI_Aint *aints = malloc(((size_t)na + 1) * sizeof *aints);
+    MPI_Datatype *types = malloc(((size_t)nt + 1) * sizeof *types);
+    CU_ASSERT_FATAL(MPI_Type_get_contents(t, ni, na, nt, ints, aints, types) == MPI_SUCCESS);
+    int64_t n = 0;
+    for (unsigned a = 0; a < f->nargs; a++)
+        if (rec_arg_contents(f, a).each)
+            n = ints[rec_arg_contents(f, (unsigned)rec_arg_length(f, a)).base];
+    /* The table's layout for this n spans exactly what the envelope reports. */
+    size_t end[T + 1] = {0};
+    for (unsigned a = 0; a < f->nargs; a++) {
+        rec_contents s = rec_arg_contents(f, a);
+        size_t last = s.base + s.step * (size_t)n + (s.each ? (size_t)n : 1);
+        if (s.array != REC_CONTENTS_NONE && last > end[s.array])
+            end[s.array] = last;
+    }
+    CU_ASSERT_EQUAL(end[I], (size_t)ni);
+    CU_ASSERT_EQUAL(end[A], (size_t)na);
+    CU_ASSERT_EQUAL(end[T], (size_t)nt);
+    int a = arg_named(f, name);
+    CU_ASSERT_FATAL(a >= 0);
+    rec_contents s = rec_arg_contents(f, (unsigned)a);
+    size_t at = s.base + s.step * (size_t)n, len = s.each ? (size_t)n : 1;
+    size_t size = s.array == I ? (size_t)ni : s.array == A ? (size_t)na : (size_t)nt;
+    CU_ASSERT_FATAL(at + len <= size && len <= cap);
+    for (size_t e = 0; e < len; e++)
+        out[e] = s.array == I ? ints[at + e] : s.array == A ? (int64_t)aints[at + e] : (int64_t)(intptr_t)types[at + e];
+    free(ints), free(aints), free(types);
+    return len;
+}
+
+static void check_arg(MPI_Datatype t, const char *name, const int64_t *want, size_t n)
+{
+    int64_t got[16];
+    CU_ASSERT_EQUAL_FATAL(decoded(t, name, got, 16), n);
+    for (size_t e = 0; e < n; e++)
+        CU_ASSERT_EQUAL(got[e], want[e]);
+}
+
+static int64_t handle(MPI_Datatype t)
+{
+    return (int64_t)(intptr_t)t;
+}
+
+RK_TEST(functions, the_mpi_library_gives_back_a_vector_indexed_and_structs_arguments)
+{
+    mpi_up();
+    MPI_Datatype t;
+    MPI_Type_vector(2, 3, 5, MPI_INT, &t);
+    check_arg(t, "count", (int64_t[]){2}, 1);
+    check_arg(t, "blocklength", (int64_t[]){3}, 1);
+    check_arg(t, "stride", (int64_t[]){5}, 1);
+    check_arg(t, "oldtype", (int64_t[]){handle(MPI_INT)}, 1);
+    MPI_Type_free(&t);
+    int bl[3] = {1, 2, 3}, disp[3] = {0, 4, 10};
+    MPI_Type_indexed(3, bl, disp, MPI_DOUBLE, &t);
+    check_arg(t, "count", (int64_t[]){3}, 1);
+    check_arg(t, "array_of_blocklengths", (int64_t[]){1, 2, 3}, 3);
+    check_arg(t, "array_of_displacements", (int64_t[]){0, 4, 10}, 3);
+    check_arg(t, "oldtype", (int64_t[]){handle(MPI_DOUBLE)}, 1);
+    MPI_Type_free(&t);
+    MPI_Aint adisp[3] = {0, 8, 24};
+    MPI_Datatype members[3] = {MPI_INT, MPI_DOUBLE, MPI_FLOAT};
+    MPI_Type_create_struct(3, bl, adisp, members, &t);
+    check_arg(t, "count", (int64_t[]){3}, 1);
+    check_arg(t, "array_of_blocklengths", (int64_t[]){1, 2, 3}, 3);
+    check_arg(t, "array_of_displacements", (int64_t[]){0, 8, 24}, 3);
+    check_arg(t, "array_of_types", (int64_t[]){handle(MPI_INT), handle(MPI_DOUBLE), handle(MPI_FLOAT)}, 3);
+    MPI_Type_free(&t);
+}
+
+RK_TEST(functions, the_mpi_library_gives_back_a_subarray_darray_and_resized_types_arguments)
+{
+    mpi_up();
+    MPI_Datatype t;
+    int sizes[3] = {8, 6, 4}, subs[3] = {4, 3, 2}, starts[3] = {1, 2, 0};
+    MPI_Type_create_subarray(3, sizes, subs, starts, MPI_ORDER_FORTRAN, MPI_FLOAT, &t);
+    check_arg(t, "ndims", (int64_t[]){3}, 1);
+    check_arg(t, "array_of_sizes", (int64_t[]){8, 6, 4}, 3);
+    check_arg(t, "array_of_subsizes", (int64_t[]){4, 3, 2}, 3);
+    check_arg(t, "array_of_starts", (int64_t[]){1, 2, 0}, 3);
+    check_arg(t, "order", (int64_t[]){MPI_ORDER_FORTRAN}, 1);
+    check_arg(t, "oldtype", (int64_t[]){handle(MPI_FLOAT)}, 1);
+    MPI_Type_free(&t);
+    int gs[2] = {16, 12}, dist[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC};
+    int dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, ps[2] = {2, 3};
+    MPI_Type_create_darray(6, 4, 2, gs, dist, dargs, ps, MPI_ORDER_C, MPI_DOUBLE, &t);
+    check_arg(t, "size", (int64_t[]){6}, 1);
+    check_arg(t, "rank", (int64_t[]){4}, 1);
+    check_arg(t, "ndims", (int64_t[]){2}, 1);
+    check_arg(t, "array_of_gsizes", (int64_t[]){16, 12}, 2);
+    check_arg(t, "array_of_distribs", (int64_t[]){MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC}, 2);
+    check_arg(t, "array_of_dargs", (int64_t[]){MPI_DISTRIBUTE_DFLT_DARG, 2}, 2);
+    check_arg(t, "array_of_psizes", (int64_t[]){2, 3}, 2);
+    check_arg(t, "order", (int64_t[]){MPI_ORDER_C}, 1);
+    check_arg(t, "oldtype", (int64_t[]){handle(MPI_DOUBLE)}, 1);
+    MPI_Type_free(&t);
+    MPI_Type_create_resized(MPI_INT, -8, 100, &t);
+    check_arg(t, "oldtype", (int64_t[]){handle(MPI_INT)}, 1);
+    check_arg(t, "lb", (int64_t[]){-8}, 1);
+    check_arg(t, "extent", (int64_t[]){100}, 1);
+    MPI_Type_free(&t);
+}
+
+/* ---- sole roles ---- */
+
+RK_TEST(functions, each_sole_role_is_one_functions)
+{
+    for (unsigned sole = REC_SOLE_NONE + 1; sole < REC_SOLE_LIMIT; sole++) {
+        const rec_func_desc *f = rec_function_with_sole(sole);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_EQUAL(rec_func_sole(f), sole);
+        unsigned holders = 0;
+        for (size_t i = 0; i < rec_function_count; i++)
+            holders += rec_func_sole(&rec_functions[i]) == sole;
+        CU_ASSERT_EQUAL(holders, 1u);
+    }
+    CU_ASSERT_STRING_EQUAL(rec_function_with_sole(REC_SOLE_COMMITS_TYPE)->name, "MPI_Type_commit");
+    CU_ASSERT_STRING_EQUAL(rec_function_with_sole(REC_SOLE_SIMPLE_SPACE)->name, "H5Screate_simple");
+    CU_ASSERT_PTR_NULL(rec_function_with_sole(REC_SOLE_NONE));
+}
