@@ -577,6 +577,7 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
 typedef struct dir_count {
     UT_hash_handle hh;
     uint32_t uses;
+    int named; /* a path of a call or an input itself, not only a parent */
     char dir[];
 } dir_count;
 
@@ -619,6 +620,7 @@ void cg_choose_root(cg_emitter *e)
                         HASH_ADD_KEYPTR(hh, dirs, d->dir, p, d);
                     }
                     d->uses++;
+                    d->named |= p == n;
                 }
             }
         }
@@ -629,8 +631,10 @@ void cg_choose_root(cg_emitter *e)
             if (p < n && s[p] != '/')
                 continue;
             HASH_FIND(hh, dirs, s, p, d);
-            if (d)
+            if (d) {
                 d->uses++;
+                d->named |= p == n;
+            }
         }
     }
     long best = 0;
@@ -644,6 +648,19 @@ void cg_choose_root(cg_emitter *e)
             e->root = cg_strdup(d->dir);
         }
     }
+    /* The nearest directory above ROOT that the kernel names itself (the
+     * traced working directory, above its output directory) becomes ROOT:
+     * otherwise it would be spelt out whole, however long the run's path. */
+    size_t r = e->root ? strlen(e->root) : 0, above = 0;
+    HASH_ITER(hh, dirs, d, tmp)
+    {
+        size_t len = strlen(d->dir);
+        if (d->named && len < r && len > above && e->root[len] == '/' && !strncmp(d->dir, e->root, len) &&
+            plain(d->dir, len) && strchr(d->dir + 1, '/'))
+            above = len; /* the nearest */
+    }
+    if (above)
+        e->root[above] = 0;
     HASH_ITER(hh, dirs, d, tmp)
     {
         HASH_DEL(dirs, d);
