@@ -133,7 +133,7 @@ static inline ofd *handle_get(ra_rank *w, int space, int64_t id)
 {
     if (id == w->last_id[space])
         return w->last_ofd[space];
-    if (id < REC_HANDLE_DYNAMIC_BASE) {
+    if (!rec_handle_is_dynamic(id)) {
         if (space == RA_HS_FD && id >= 0 && id <= 2)
             return &w->console[id];
         if (space == RA_HS_STREAM && id >= 1 && id <= 3)
@@ -309,7 +309,7 @@ static void locate(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *o, ra
 
 static rf_type type_get(ra_rank *w, int64_t id)
 {
-    if (id < REC_HANDLE_DYNAMIC_BASE)
+    if (!rec_handle_is_dynamic(id))
         return rf_type_predefined(id);
     uint64_t *v = ra_map_find(&w->handles[RA_HS_TYPE], (uint64_t)id);
     rf_type unknown = {0, 0, 0, 0, 0, 0};
@@ -318,7 +318,7 @@ static rf_type type_get(ra_rank *w, int64_t id)
 
 static rf_type *type_slot(ra_rank *w, int64_t id)
 {
-    uint64_t *v = id >= REC_HANDLE_DYNAMIC_BASE ? ra_map_find(&w->handles[RA_HS_TYPE], (uint64_t)id) : NULL;
+    uint64_t *v = rec_handle_is_dynamic(id) ? ra_map_find(&w->handles[RA_HS_TYPE], (uint64_t)id) : NULL;
     return v ? (rf_type *)(uintptr_t)*v : NULL;
 }
 
@@ -481,7 +481,7 @@ static void open_flags(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *n
 static void create(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *src, ra_event *ev)
 {
     int64_t id = p->new_arg == -2 ? r->ret.i : r->args[p->new_arg].i;
-    if (id < REC_HANDLE_DYNAMIC_BASE)
+    if (!rec_handle_is_dynamic(id))
         return;
     if (p->new_space == RA_HS_TYPE) {
         type_create(w, p, r, id);
@@ -527,7 +527,7 @@ static void destroy(ra_rank *w, const ra_plan *p, const rec_record *r, ra_event 
     int64_t id = r->args[REC_ARG_SUBJECT].i;
     uint64_t val;
     forget_handle(w, p->destroys);
-    if (id < REC_HANDLE_DYNAMIC_BASE || !ra_map_remove(&w->handles[p->destroys], (uint64_t)id, &val))
+    if (!rec_handle_is_dynamic(id) || !ra_map_remove(&w->handles[p->destroys], (uint64_t)id, &val))
         return;
     if (p->destroys == RA_HS_TYPE) {
         free((void *)(uintptr_t)val);

@@ -119,6 +119,9 @@ cg_role cg_field_role(const rec_func_desc *f, unsigned field);
 unsigned cg_field_kind(const rec_func_desc *f, unsigned field);
 unsigned cg_nfields(const rec_func_desc *f);
 int cg_is_handle_kind(unsigned kind);
+/* Values a kernel picks among, never computes: handles, MPI statuses,
+ * doubles, encoded HDF5 objects (whose bytes are tables of their own). */
+int cg_is_categorical_kind(unsigned kind);
 int cg_str_id(cg_model *m, const char *s, size_t n); /* -1 for NULL */
 const char *cg_str(const cg_model *m, int64_t id);
 uint32_t cg_str_len(const cg_model *m, int64_t id);

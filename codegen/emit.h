@@ -10,6 +10,7 @@ typedef struct cg_table {
     char *name, *ctype;
     sb body;                   /* "{...}", with its spans */
     const char *label;         /* what indexes it: "rank", "i", ... */
+    unsigned per_line;         /* values a line when it takes several */
     uint32_t n;
     int local; /* inside main (its values are not constant expressions) */
 } cg_table;
@@ -99,7 +100,7 @@ void cg_path_text(cg_emitter *e, const char *s, size_t n, int as_format, sb *out
 void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
 void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
 const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb *body, uint32_t n, int local,
-                         const char *label);
+                         const char *label, unsigned per_line);
 /* A unique C identifier starting with base. */
 const char *cg_unique_name(cg_emitter *e, const char *base);
 

@@ -397,10 +397,12 @@ static void includes(kernel *k, tpl_ctx *c)
         add_include(c, "utime.h");
 }
 
-/* A braced list "{a, b, ...}" too long for one line: one value per line,
- * each labelled with its index (the comments, aligned one column after the
- * longest value as clang-format aligns them, also keep it from repacking). */
-static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, int indent, sb *out)
+/* A braced list "{a, b, ...}" too long for one line: per_line values a
+ * line (a byte table's 12, else one), each line labelled with the index of
+ * its first value (the comments, aligned one column after the longest line
+ * as clang-format aligns them, also keep it from repacking). */
+static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, unsigned per_line, int indent,
+                       sb *out)
 {
     sb_puts(out, "{\n");
     const char **starts = cg_alloc((n + 1) * sizeof *starts), *body = sb_str(list);
@@ -435,7 +437,16 @@ static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, i
         while (*p == ' ')
             p++;
     }
-    for (uint32_t k = 0; k < count; k++) {
+    if (per_line < 1)
+        per_line = 1;
+    /* a line: its values as the list spells them, separators included */
+    width = 0;
+    for (uint32_t k = 0; k < count; k += per_line) {
+        uint32_t last = k + per_line < count ? k + per_line - 1 : count - 1;
+        lens[k] = (int)(starts[last] + lens[last] - starts[k]);
+        width = lens[k] > width ? lens[k] : width;
+    }
+    for (uint32_t k = 0; k < count; k += per_line) {
         sb_printf(out, "%*s", indent + 4, "");
         sb_append_range(out, list, (size_t)(starts[k] - body), (size_t)lens[k]);
         sb_putc(out, ',');
@@ -451,12 +462,13 @@ static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, i
 }
 
 /* body on one line when "prefix body;" fits in 110 columns, else by lines. */
-static void braced(cg_emitter *e, sb *body, uint32_t n, const char *label, int indent, size_t prefix, sb *out)
+static void braced(cg_emitter *e, sb *body, uint32_t n, const char *label, unsigned per_line, int indent,
+                   size_t prefix, sb *out)
 {
     if (indent + prefix + body->len + 1 <= 110)
         sb_append(out, body);
     else
-        list_lines(e, body, n, label, indent, out);
+        list_lines(e, body, n, label, per_line, indent, out);
 }
 
 static void tables_and_locals(kernel *k, tpl_ctx *c)
@@ -466,7 +478,9 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
         cg_table *t = &e->tables[i];
         tpl_ctx *x = tpl_new();
         tpl_flag(x, "static", !t->local);
-        tpl_setf(x, "ctype", "%s%s", strncmp(t->ctype, "const ", 6) ? "const " : "", t->ctype);
+        size_t clen = strlen(t->ctype);
+        tpl_setf(x, "ctype", "%s%s%s", strncmp(t->ctype, "const ", 6) ? "const " : "", t->ctype,
+                 clen && t->ctype[clen - 1] == '*' ? "" : " "); /* "const void *name", "const int name" */
         tpl_set(x, "name", t->name);
         tpl_setf(x, "n", "%u", t->n);
         /* "static const TYPE NAME[N] = " */
@@ -474,7 +488,7 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
         size_t prefix = (t->local ? 4 : 7) + (strncmp(t->ctype, "const ", 6) ? 6 : 0) + strlen(t->ctype) +
                         strlen(t->name) + (size_t)snprintf(digits, sizeof digits, "%u", t->n) + 6;
         sb values = {0};
-        braced(e, &t->body, t->n, t->label, 0, prefix, &values);
+        braced(e, &t->body, t->n, t->label, t->per_line, 0, prefix, &values);
         if (!t->local)
             cg_scope(e, &values, CG_SCOPE_STATIC);
         tpl_set_sb(x, "values", &values);
@@ -578,13 +592,13 @@ static void setup_inputs(kernel *k, tpl_ctx *c)
     }
     cg_scope(&k->e, &files, CG_SCOPE_STATIC);
     sb text = {0};
-    braced(&k->e, &list, nleaves ? nleaves : 1, "directory", 4, 36, &text);
+    braced(&k->e, &list, nleaves ? nleaves : 1, "directory", 1, 4, 36, &text);
     tpl_set_sb(c, "dirs", &text);
     sb_free(&text);
     tpl_flag(c, "has_files", nfiles > 0);
     if (nfiles) {
         sb_putc(&files, '}');
-        braced(&k->e, &files, nfiles, "file", 4, 14, &text);
+        braced(&k->e, &files, nfiles, "file", 1, 4, 14, &text);
         tpl_set_sb(c, "files", &text);
     }
     sb_free(&text);

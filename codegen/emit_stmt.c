@@ -165,7 +165,7 @@ static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         sb_puts(out, cg_str(e->m, v - NAME_CODE));
         return;
     }
-    const char *name = v >= 0 && v < REC_HANDLE_DYNAMIC_BASE ? rec_predefined_handle_name(kind, v) : NULL;
+    const char *name = rec_handle_is_predefined(v) ? rec_predefined_handle_name(kind, v) : NULL;
     if (!name && kind == REC_KIND_DIRFD)
         name = rec_predefined_handle_name(REC_KIND_FD, v);
     if (name) {
@@ -178,7 +178,7 @@ static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         kind == REC_KIND_MPI_OP)
         sb_puts(out, rec_predefined_handle_name(kind, 0)); /* not created by the application's own calls */
     else
-        sb_puts(out, ptr ? "NULL" : v >= 0 && v < REC_HANDLE_DYNAMIC_BASE ? "0" : "-1");
+        sb_puts(out, ptr ? "NULL" : rec_handle_is_predefined(v) ? "0" : "-1");
 }
 
 /* The address of a handle: its variable's, or a copy's for a constant (&MPI_REQUEST_NULL is not C). */
@@ -209,6 +209,25 @@ static void path_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         cg_path_text(e, s, cg_str_len(e->m, v), 0, out);
     else
         sb_puts(out, "NULL");
+}
+
+/* An encoded HDF5 object: a table of its bytes, by the table's name. */
+static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    const char *s = cg_str(e->m, v);
+    uint32_t n = cg_str_len(e->m, v);
+    if (!s || !n) {
+        sb_puts(out, "NULL");
+        return;
+    }
+    sb body = {0};
+    sb_putc(&body, '{');
+    for (uint32_t k = 0; k < n; k++)
+        sb_printf(&body, "%s0x%02x", k ? ", " : "", (unsigned char)s[k]);
+    sb_putc(&body, '}');
+    sb_puts(out, cg_table_add(e, "encoded", "unsigned char", &body, n, 0, "byte", 12));
+    sb_free(&body);
 }
 
 static void status_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
@@ -265,7 +284,7 @@ static int fit_field(cg_emitter *e, cg_stmtinfo *s, unsigned field, int cls, int
                     const char *var = c && c->vars[o->field] ? c->vars[o->field] : "0";
                     h = NAME_CODE + cg_str_id(e->m, var, strlen(var));
                 }
-                tables &= h >= 0 && h < REC_HANDLE_DYNAMIC_BASE;
+                tables &= rec_handle_is_predefined(h);
                 mapped[x] = h;
             }
             *dst = cls == CG_FIT_ARR ? cg_arr_id(e->m, mapped, len) : mapped[0];
@@ -358,8 +377,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     unsigned kind = cg_field_kind(f, field);
     const char *name = a ? a->name : "bytes";
     int el_cls = CG_FIT_NUM, cls;
-    if (cg_is_handle_kind(kind) || kind == REC_KIND_MPI_STATUS || kind == REC_KIND_MPI_STATUS_ARRAY ||
-        kind == REC_KIND_DOUBLE)
+    if (cg_is_categorical_kind(kind))
         cls = CG_FIT_CAT;
     else if (rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH)
         cls = CG_FIT_STR;
@@ -387,6 +405,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "int", status_text, out);
     } else if (kind == REC_KIND_DOUBLE) {
         cg_render_cat(e, &fit.cat, kind, name, "double", double_text, out);
+    } else if (kind == REC_KIND_H5_ENCODED) {
+        cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
     } else if (cls == CG_FIT_STR) {
         int literal = fit.cls == CG_FIT_CAT && fit.cat.mode == CG_CAT_CONST;
         const char *str = literal ? cg_str(e->m, fit.cat.value) : NULL;

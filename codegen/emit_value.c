@@ -42,7 +42,7 @@ const char *cg_unique_name(cg_emitter *e, const char *base)
 }
 
 const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb *body, uint32_t n, int local,
-                         const char *label)
+                         const char *label, unsigned per_line)
 {
     for (size_t i = 0; i < e->ntables; i++)
         if (!strcmp(e->tables[i].ctype, ctype) && !strcmp(sb_str(&e->tables[i].body), sb_str(body)))
@@ -56,6 +56,7 @@ const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb 
     t->n = n;
     t->local = local;
     t->label = label;
+    t->per_line = per_line;
     return t->name;
 }
 
@@ -387,7 +388,7 @@ static const char *table_for(cg_emitter *e, const int64_t *tab, uint32_t n, int 
     sb_putc(&body, '}');
     sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
     const char *name = cg_table_add(e, sb_str(&base), fits_int(tab, n) ? "int" : "long long", &body, n, 0,
-                                    by_rank ? "rank" : "iteration");
+                                    by_rank ? "rank" : "iteration", 1);
     sb_free(&body);
     sb_free(&base);
     return name;
@@ -560,9 +561,11 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
     sb_putc(&body, '}');
     int by_rank = c->table == CG_TAB_RANK;
     sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
-    int strings = rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH;
+    /* encoded HDF5 objects are byte tables of their own: this one names them */
+    int strings = (rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH) &&
+                  kind != REC_KIND_H5_ENCODED;
     const char *name = cg_table_add(e, sb_str(&base), strings ? "const char *const" : ctype, &body, c->ntab,
-                                    !strings, by_rank ? "rank" : "iteration");
+                                    !strings, by_rank ? "rank" : "iteration", 1);
     sb_printf(out, "%s[%s]", name, by_rank ? "rank" : cg_counter_name(c->table_ctr));
     if (by_rank)
         e->n_rank_table++;

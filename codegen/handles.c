@@ -1,8 +1,8 @@
 /* handles.c: handle ids -> the objects that created them. A kernel does
  * not replay raw ids: each handle a call created becomes a variable, and
  * every later use names that variable. After this pass a handle field holds
- * CG_HOBJ_BASE + the object's index; predefined handles (ids below
- * REC_HANDLE_DYNAMIC_BASE) keep their id, and ids no top-level call created
+ * CG_HOBJ_BASE + the object's index; predefined handles
+ * (rec_handle_is_predefined) keep their id, and ids no top-level call created
  * (a library made them) stay as they are. */
 #include "cg.h"
 
@@ -34,7 +34,7 @@ static hmap *find(hmap *map, unsigned kind, int64_t id)
 
 static int64_t resolve(cg_model *m, hmap *map, unsigned kind, int64_t id, uint32_t user)
 {
-    if (id < REC_HANDLE_DYNAMIC_BASE || id >= CG_HOBJ_BASE)
+    if (!rec_handle_is_dynamic(id) || id >= CG_HOBJ_BASE)
         return id;
     hmap *e = find(map, kind, id);
     if (!e)
@@ -83,7 +83,7 @@ void cg_resolve_handles(cg_model *m)
             int64_t *v = cg_inst_values(in, field);
             uint32_t obj = UINT32_MAX;
             for (uint32_t k = 0; k < in->nr; k++) {
-                if (v[k] < REC_HANDLE_DYNAMIC_BASE || v[k] >= CG_HOBJ_BASE)
+                if (!rec_handle_is_dynamic(v[k]) || v[k] >= CG_HOBJ_BASE)
                     continue; /* the call failed on this rank */
                 if (obj == UINT32_MAX) {
                     if (m->nhobjs == cap) {

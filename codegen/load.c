@@ -145,6 +145,12 @@ int cg_is_handle_kind(unsigned k)
     return rec_kind_handle_space(k) != REC_SPACE_NONE || k == REC_KIND_H5_PLIST_CLASS;
 }
 
+int cg_is_categorical_kind(unsigned k)
+{
+    return cg_is_handle_kind(k) || k == REC_KIND_MPI_STATUS || k == REC_KIND_MPI_STATUS_ARRAY ||
+           k == REC_KIND_DOUBLE || k == REC_KIND_H5_ENCODED;
+}
+
 unsigned cg_nfields(const rec_func_desc *f)
 {
     return f->nargs + (f->ret_kind != REC_KIND_NONE ? 2u : 0u);

@@ -37,8 +37,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 static int field_class(unsigned kind, int *el_cls)
 {
     *el_cls = CG_FIT_NUM;
-    if (cg_is_handle_kind(kind) || kind == REC_KIND_MPI_STATUS || kind == REC_KIND_MPI_STATUS_ARRAY ||
-        kind == REC_KIND_DOUBLE)
+    if (cg_is_categorical_kind(kind))
         return CG_FIT_CAT;
     switch (rec_kind_class(kind)) {
     case REC_CLASS_PATH:
@@ -107,7 +106,7 @@ static long stmt_cost(folder *F, const cg_node *n, const cg_dims *d)
             for (uint32_t k = 0; k < nr && cost >= 0; k++) {
                 if (cls == CG_FIT_CAT) {
                     codes[k] = handle_code(F, v[k], u / per_iter);
-                    tables &= codes[k] >= 0 && codes[k] < REC_HANDLE_DYNAMIC_BASE;
+                    tables &= rec_handle_is_predefined(codes[k]);
                     if (codes[k] == -1 && v[k] >= CG_HOBJ_BASE)
                         cost = -1;
                     continue;
@@ -119,7 +118,7 @@ static long stmt_cost(folder *F, const cg_node *n, const cg_dims *d)
                     c[e] = handle_code(F, a[e], u / per_iter);
                     if (c[e] == -1 && a[e] >= CG_HOBJ_BASE)
                         cost = -1;
-                    tables &= c[e] >= 0 && c[e] < REC_HANDLE_DYNAMIC_BASE;
+                    tables &= rec_handle_is_predefined(c[e]);
                 }
                 codes[k] = cg_arr_id(F->m, c, len);
                 free(c);

@@ -32,7 +32,7 @@ static uint64_t rank_shape(const cg_model *m, const cg_inst *in, uint32_t k)
         if (role == CG_ROLE_OUTLEN) {
             h = mix(h, v == 0);
         } else if (cg_is_handle_kind(kind)) {
-            h = mix(h, v >= REC_HANDLE_DYNAMIC_BASE);
+            h = mix(h, rec_handle_is_dynamic(v));
         } else if (cls == REC_CLASS_STR || cls == REC_CLASS_PATH) {
             h = mix(h, v < 0);
         } else if (cls == REC_CLASS_ARRAY) {
@@ -41,7 +41,7 @@ static uint64_t rank_shape(const cg_model *m, const cg_inst *in, uint32_t k)
             h = mix(h, n);
             if (kind == REC_KIND_MPI_DATATYPE_ARRAY || kind == REC_KIND_MPI_REQUEST_ARRAY)
                 for (uint32_t e = 0; e < n; e++)
-                    h = mix(h, a[e] >= REC_HANDLE_DYNAMIC_BASE);
+                    h = mix(h, rec_handle_is_dynamic(a[e]));
         }
         h = mix(h, field);
     }

@@ -182,7 +182,7 @@ static void differs(diff_ctx *ctx, builder *b, const char *field, unsigned kind,
 
 static int same_handle(const diff_ctx *ctx, int64_t a, int64_t b)
 {
-    return a == b || (ctx->opt.ignore_handles && a >= REC_HANDLE_DYNAMIC_BASE && b >= REC_HANDLE_DYNAMIC_BASE);
+    return a == b || (ctx->opt.ignore_handles && rec_handle_is_dynamic(a) && rec_handle_is_dynamic(b));
 }
 
 static int same_array(const diff_ctx *ctx, unsigned kind, const rec_value *va, const rec_value *vb)

@@ -73,7 +73,7 @@ static struct diff_handle *find_handle(diff_side *s, unsigned kind, int64_t id)
 
 static void bind_handle(diff_side *s, unsigned kind, int64_t id, diff_file *file, int by_path)
 {
-    if (id < REC_HANDLE_DYNAMIC_BASE || !file)
+    if (!rec_handle_is_dynamic(id) || !file)
         return; /* predefined, or the call failed */
     struct diff_handle *h = find_handle(s, kind, id);
     if (!h) {
@@ -112,7 +112,7 @@ const char *diff_full_path(diff_side *s, const rec_func_desc *f, const rec_recor
         if (f->args[k].kind != REC_KIND_DIRFD)
             continue;
         int64_t dirfd = r->args[k].i;
-        struct diff_handle *h = dirfd >= REC_HANDLE_DYNAMIC_BASE ? find_handle(s, REC_KIND_DIRFD, dirfd) : NULL;
+        struct diff_handle *h = rec_handle_is_dynamic(dirfd) ? find_handle(s, REC_KIND_DIRFD, dirfd) : NULL;
         if (h && h->file && h->file->name[s->which]) {
             snprintf(buf, cap, "%s/%s", h->file->name[s->which], p);
             return buf;

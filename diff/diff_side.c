@@ -135,7 +135,7 @@ static void note_io_requests(diff_side *s, const rec_func_desc *f, const rec_rec
         return;
     for (unsigned a = 0; a < f->nargs; a++) {
         if (f->args[a].kind != REC_KIND_MPI_REQUEST || !(f->args[a].flags & REC_ARG_CREATE) ||
-            r->args[a].i < REC_HANDLE_DYNAMIC_BASE || has_request(s, r->args[a].i))
+            !rec_handle_is_dynamic(r->args[a].i) || has_request(s, r->args[a].i))
             continue;
         struct diff_request *q = calloc(1, sizeof *q);
         if (!q)

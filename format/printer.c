@@ -4,6 +4,7 @@
  * against (traces are read on the kind of system that wrote them). */
 #define _GNU_SOURCE
 #include "recorder_format.h"
+#include "bytes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -312,6 +313,12 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     }
     case REC_KIND_ERRNO: emit_errno(&o, x); break;
     case REC_KIND_STRLEN: emit(&o, "{strlen=%lld}", (long long)x); break;
+    case REC_KIND_H5_ENCODED: /* its bytes by their CRC-32: two encodings read apart */
+        if (v->len)
+            emit(&o, "{%u bytes, crc32=%08x}", (unsigned)v->len, (unsigned)rec_crc32(0, v->ptr, v->len));
+        else
+            emit(&o, "NULL");
+        break;
     default:
         if (handle_prefix(kind))
             emit_handle(&o, kind, x);

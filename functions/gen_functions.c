@@ -27,7 +27,7 @@ static void check_handles(void)
 {
     for (size_t i = 0; i < rec_predefined_handle_count; i++) {
         const rec_handle_desc *h = &rec_predefined_handles[i];
-        if (h->id >= REC_HANDLE_DYNAMIC_BASE || !rec_kind_name(h->kind)) {
+        if (!rec_handle_is_predefined(h->id) || !rec_kind_name(h->kind)) {
             fprintf(stderr, "gen_functions: handles.def: %s: id or kind out of range\n", h->name);
             errors++;
         }
@@ -81,7 +81,8 @@ static void check_table(void)
                     table_error(f, "a DERIVED field needs an expression and comes last");
                 continue;
             }
-            int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT;
+            int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT ||
+                           arg->kind == REC_KIND_H5_ENCODED;
             if (is_array && !arg->len[0])
                 table_error(f, "array argument without a length expression");
             if (!is_array && arg->len[0])

@@ -116,7 +116,8 @@ typedef enum rec_class {
     X(MPI_FILE_POS, 76, INT, "file position in etype units")                    \
     X(STRLEN, 77, INT, "C string, recorded as its length only")             \
     X(MPI_GROUP, 78, INT, "MPI_Group (per-rank handle id)")                     \
-    X(MPI_WHENCE, 79, INT, "MPI_File_seek whence (MPI_SEEK_SET/CUR/END)")
+    X(MPI_WHENCE, 79, INT, "MPI_File_seek whence (MPI_SEEK_SET/CUR/END)")       \
+    X(H5_ENCODED, 80, STR, "an HDF5 object as H5Sencode/H5Tencode/H5Pencode wrote it")
 
 typedef enum rec_kind {
 #define REC_KIND_ENUM_(name, num, cls, doc) REC_KIND_##name = num,
@@ -455,9 +456,38 @@ rec_class rec_kind_class(unsigned kind);         /* REC_CLASS_NONE if unknown */
 /* Predefined handles (functions/handles.def): ids below this base; handles
  * the application creates are numbered from it, per rank and kind. */
 #define REC_HANDLE_DYNAMIC_BASE 64
+/* A kind with more predefined handles than ids below the base (HDF5's and
+ * MPI's datatypes) numbers the rest REC_HANDLE_MORE(0), (1), ...: ids no rank's
+ * own handles reach (the tracer skips them) and below codegen's object ids
+ * (1 << 40), so traces stay readable by the same rules. */
+#define REC_HANDLE_MORE_BASE ((int64_t)1 << 32)
+#define REC_HANDLE_MORE_COUNT 192
+#define REC_HANDLE_MORE(n) (REC_HANDLE_MORE_BASE + (n))
+/* A predefined id's place in a dense table of REC_HANDLE_PREDEFINED_SLOTS
+ * (low ids first, then the more ones), or -1 for any other id. */
+#define REC_HANDLE_PREDEFINED_SLOTS (REC_HANDLE_DYNAMIC_BASE + REC_HANDLE_MORE_COUNT)
+static inline int rec_handle_predefined_slot(int64_t id)
+{
+    if (id >= 0 && id < REC_HANDLE_DYNAMIC_BASE)
+        return (int)id;
+    if (id >= REC_HANDLE_MORE_BASE && id < REC_HANDLE_MORE_BASE + REC_HANDLE_MORE_COUNT)
+        return (int)(REC_HANDLE_DYNAMIC_BASE + (id - REC_HANDLE_MORE_BASE));
+    return -1;
+}
+/* Whether an id can be a predefined handle's (ids the table does not name
+ * included); a dynamic id is one the program's own calls made. Invalid
+ * ids (< 0) are neither. */
+static inline int rec_handle_is_predefined(int64_t id)
+{
+    return rec_handle_predefined_slot(id) >= 0;
+}
+static inline int rec_handle_is_dynamic(int64_t id)
+{
+    return id >= REC_HANDLE_DYNAMIC_BASE && !rec_handle_is_predefined(id);
+}
 typedef struct rec_handle_desc {
     uint8_t kind; /* rec_kind */
-    uint8_t id;
+    int64_t id;
     const char *name; /* the C constant */
     uint16_t size;    /* datatypes: bytes of data in one element (0 otherwise) */
     uint16_t extent;  /* datatypes: the distance between consecutive elements */

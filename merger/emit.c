@@ -239,7 +239,7 @@ static int gather(const wrec *r, const rec_layout_view *lay, rank_state *unify, 
         int64_t v = r->v[i];
         if (lay->bytes_fields >> i & 1)
             continue;
-        if (unify && (lay->used_handles >> i & 1) && v >= REC_HANDLE_DYNAMIC_BASE &&
+        if (unify && (lay->used_handles >> i & 1) && rec_handle_is_dynamic(v) &&
             !keymap_get(&unify->unified, handle_key(lay->space[i], v), &v))
             return 0;
         put(b, record, k, i, v);
@@ -275,14 +275,14 @@ static int unify_created(merger *m, rec_writer *w, rank_state **group, uint32_t 
 {
     unsigned kind = lay->kind[field], space = rec_kind_handle_space(kind);
     int64_t own = b->recs[0]->v[field];
-    if (own < REC_HANDLE_DYNAMIC_BASE)
+    if (!rec_handle_is_dynamic(own))
         return 0;
     int64_t merged = claim_merged_id(m, space, own);
     if (merged < 0)
         return -1;
     for (uint32_t k = 0; k < n; k++) {
         int64_t *v = &b->recs[k]->v[field];
-        if (*v < REC_HANDLE_DYNAMIC_BASE)
+        if (!rec_handle_is_dynamic(*v))
             continue; /* this rank's call failed: its value stays */
         if (keymap_put(&group[k]->unified, handle_key(space, *v), merged) != 0)
             return -1;
@@ -304,7 +304,7 @@ static int unify_used(merger *m, rec_writer *w, rank_state **group, uint32_t n, 
     memset(b->done, 0, n);
     for (uint32_t k = 0; k < n; k++) {
         int64_t *v = &b->recs[k]->v[field];
-        if (*v < REC_HANDLE_DYNAMIC_BASE || b->done[k])
+        if (!rec_handle_is_dynamic(*v) || b->done[k])
             continue;
         int64_t known;
         uint64_t key = handle_key(space, *v);

@@ -43,7 +43,7 @@ uint64_t handle_key(unsigned space, int64_t id)
 /* A handle as the signature sees it: what created it, not its number. */
 static uint64_t canonical(rank_state *rs, unsigned space, int64_t id)
 {
-    if (id < REC_HANDLE_DYNAMIC_BASE)
+    if (!rec_handle_is_dynamic(id))
         return mix(space, (uint64_t)id); /* predefined or invalid: the same everywhere */
     int64_t value;
     return keymap_get(&rs->canon, handle_key(space, id), &value) ? (uint64_t)value
@@ -110,8 +110,8 @@ static int note_created(rank_state *rs, const rec_layout_view *lay, const wrec *
     uint64_t base = mix(coarse, 0x77);
     for (uint32_t todo = lay->created_handles; todo; todo &= todo - 1) {
         unsigned i = (unsigned)__builtin_ctz(todo);
-        if (r->v[i] >= REC_HANDLE_DYNAMIC_BASE && keymap_put(&rs->canon, handle_key(lay->space[i], r->v[i]),
-                                                             (int64_t)mix(base, i < lay->nargs ? i : 999)))
+        if (rec_handle_is_dynamic(r->v[i]) && keymap_put(&rs->canon, handle_key(lay->space[i], r->v[i]),
+                                                         (int64_t)mix(base, i < lay->nargs ? i : 999)))
             return -1;
     }
     return 0;

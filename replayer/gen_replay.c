@@ -131,6 +131,9 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_MPI_REQUEST_ARRAY:
         fprintf(out, "    MPI_Request *%s = rp_request_array(rp_x, &rp_r->args[%u], 0);\n", n, i);
         return;
+    case REC_KIND_H5_ENCODED: /* the recorded bytes; none: NULL, which fails as the traced call did */
+        fprintf(out, "    %s %s = rp_r->args[%u].len ? rp_r->args[%u].s : NULL;\n", a->ctype, n, i, i);
+        return;
     default:
         break;
     }

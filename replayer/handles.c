@@ -1,9 +1,10 @@
 /* handles.c: recorded handle ids -> the handles the replay made.
  *
  * Ids are per rank and per id space, the tracer's spaces (fds and dirfds
- * share one, all HDF5 ids share one): predefined ids below 64 are the C
- * constants of functions/handles.def, the others count up from 64 in
- * creation order and are never reused, so each space is a plain array. */
+ * share one, all HDF5 ids share one): predefined ids (below 64, or
+ * REC_HANDLE_MORE(n)) are the C constants of functions/handles.def, the
+ * others count up from 64 in creation order and are never reused, so each
+ * space is a plain array. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -89,14 +90,15 @@ static struct {
 static void **orphans;
 static size_t norphans;
 
-static uint64_t predefined_raw[REC_KIND_LIMIT][REC_HANDLE_DYNAMIC_BASE];
-static unsigned char predefined_ok[REC_KIND_LIMIT][REC_HANDLE_DYNAMIC_BASE];
+/* By kind and predefined slot (rec_handle_predefined_slot). */
+static uint64_t predefined_raw[REC_KIND_LIMIT][REC_HANDLE_PREDEFINED_SLOTS];
+static unsigned char predefined_ok[REC_KIND_LIMIT][REC_HANDLE_PREDEFINED_SLOTS];
 
 void rp_handles_init(void)
 {
 #define H(kind, id, expr)                                                                                    \
-    predefined_raw[REC_KIND_##kind][id] = (uint64_t)(uintptr_t)(expr);                                       \
-    predefined_ok[REC_KIND_##kind][id] = 1;
+    predefined_raw[REC_KIND_##kind][rec_handle_predefined_slot(id)] = (uint64_t)(uintptr_t)(expr);           \
+    predefined_ok[REC_KIND_##kind][rec_handle_predefined_slot(id)] = 1;
 #define T(kind, id, expr, size, extent) H(kind, id, expr)
 #include "handles.def"
 #undef T
@@ -106,7 +108,7 @@ void rp_handles_init(void)
 static entry *lookup(unsigned kind, int64_t id, int grow)
 {
     enum space sp = space_of(kind);
-    if (sp == SPACE_NONE || id < REC_HANDLE_DYNAMIC_BASE)
+    if (sp == SPACE_NONE || !rec_handle_is_dynamic(id))
         return NULL;
     size_t i = (size_t)(id - REC_HANDLE_DYNAMIC_BASE);
     if (i >= spaces[sp].cap) {
@@ -142,10 +144,11 @@ int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
         x->reason = "the traced call was given an invalid handle";
         return -1;
     }
-    if (id < REC_HANDLE_DYNAMIC_BASE) {
-        unsigned k = kind == REC_KIND_DIRFD && !predefined_ok[kind][id] ? REC_KIND_FD : kind;
-        if (kind < REC_KIND_LIMIT && predefined_ok[k][id]) {
-            *raw = predefined_raw[k][id];
+    int slot = rec_handle_predefined_slot(id);
+    if (slot >= 0) {
+        unsigned k = kind == REC_KIND_DIRFD && !predefined_ok[kind][slot] ? REC_KIND_FD : kind;
+        if (kind < REC_KIND_LIMIT && predefined_ok[k][slot]) {
+            *raw = predefined_raw[k][slot];
             return 0;
         }
         x->reason = "a predefined handle this build does not know";

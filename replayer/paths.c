@@ -31,7 +31,7 @@ static int key_of(rp_ctx *x, const rp_rec *r, const rec_func_desc *f, int arg, c
             if (f->args[k].kind != REC_KIND_DIRFD)
                 continue;
             const char *dir =
-                r->args[k].i >= REC_HANDLE_DYNAMIC_BASE ? rp_handle_path(x, REC_KIND_FD, r->args[k].i) : NULL;
+                rec_handle_is_dynamic(r->args[k].i) ? rp_handle_path(x, REC_KIND_FD, r->args[k].i) : NULL;
             if (dir) {
                 snprintf(joined, sizeof joined, "%s/%s", dir, orig);
                 orig = joined;

@@ -78,8 +78,9 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     int is_in = (a->flags & REC_ARG_IN) != 0 || !is_out;
     /* OUT-only values exist after the call; everything else is taken before
      * it, but for iovec arrays, which are read only once the call succeeded
-     * (a bad iovcnt must fail in libc, not crash here). */
-    int late = (is_out && !is_in) || a->kind == REC_KIND_IOVEC;
+     * (a bad iovcnt must fail in libc, not crash here), and encoded HDF5
+     * objects, whose length the object the call made tells. */
+    int late = (is_out && !is_in) || a->kind == REC_KIND_IOVEC || a->kind == REC_KIND_H5_ENCODED;
     if (after != late)
         return;
     if (a->flags & REC_ARG_DERIVED) {
@@ -107,6 +108,9 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
                 i, n, i, n, n, a->len, a->len);
         return;
     case REC_KIND_STRLEN: fprintf(out, "    r->args[%u].i = %s ? (int64_t)strlen(%s) : -1;\n", i, n, n); return;
+    case REC_KIND_H5_ENCODED: /* len names the object the bytes encode */
+        fprintf(out, "    rt_h5_encoding(&call, %u, ok && %s ? (hid_t)(%s) : -1);\n", i, n, a->len);
+        return;
     case REC_KIND_STATBUF:
         fprintf(out, "    r->args[%u].i = ok && %s ? (int64_t)%s->%s : -1;\n", i, n, n,
                 has(a->ctype, "struct statx") ? "stx_size" : "st_size");

@@ -118,17 +118,26 @@ typedef struct predefined {
 static predefined *known;
 static size_t nknown;
 static int first_of_kind[REC_KIND_LIMIT]; /* -1: no predefined handle of that kind */
+static int last_of_kind[REC_KIND_LIMIT];
 static uint64_t max_of_kind[REC_KIND_LIMIT]; /* no predefined value above it: skip the list */
 static int hdf5_known; /* HDF5's constants are read at the first HDF5 call */
 
+/* Kept in the order of handles.def: a value two constants share (MPICH's
+ * MPI_LONG_LONG is MPI_LONG_LONG_INT, an MPI_INTEGER16 it lacks is
+ * MPI_DATATYPE_NULL) records as the first one's id, so a name appended
+ * later never takes over a value. */
 static void add_known(unsigned kind, uint64_t value, int64_t id)
 {
     predefined *p = realloc(known, (nknown + 1) * sizeof *p);
     if (!p)
         return;
     known = p;
-    known[nknown] = (predefined){kind, value, id, first_of_kind[kind]};
-    first_of_kind[kind] = (int)nknown++;
+    known[nknown] = (predefined){kind, value, id, -1};
+    if (first_of_kind[kind] < 0)
+        first_of_kind[kind] = (int)nknown;
+    else
+        known[last_of_kind[kind]].next = (int)nknown;
+    last_of_kind[kind] = (int)nknown++;
     if (value > max_of_kind[kind])
         max_of_kind[kind] = value;
 }
@@ -205,10 +214,18 @@ uint64_t rt_handle_value(unsigned kind, int64_t id)
     return 0;
 }
 
+/* The next id of a space, past the predefined REC_HANDLE_MORE range. */
+static int64_t take_id(space sp)
+{
+    if (next_id[sp] == REC_HANDLE_MORE_BASE)
+        next_id[sp] += REC_HANDLE_MORE_COUNT;
+    return next_id[sp]++;
+}
+
 int64_t rt_handle_phantom(unsigned kind)
 {
     space sp = space_of(kind);
-    return sp == SPACE_NONE ? -1 : next_id[sp]++;
+    return sp == SPACE_NONE ? -1 : take_id(sp);
 }
 
 /* Handles the tracer can rebuild when the program first uses them without
@@ -261,6 +278,14 @@ static void remember_fd(space sp, uint64_t value, const slot *s)
         fd_cache[value] = s->excluded ? -(s->id + 1) : s->id + 1;
 }
 
+/* Negative fds and hids are invalid, not handles; so is hid 0, which HDF5
+ * never gives an object (H5P_DEFAULT and H5S_ALL, the kinds that take 0,
+ * are predefined and found before this is asked). */
+static int invalid_value(space sp, uint64_t value)
+{
+    return (sp == SPACE_FD && (int64_t)value < 0) || (sp == SPACE_HDF5 && (int64_t)value <= 0);
+}
+
 int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
 {
     int64_t id;
@@ -281,8 +306,7 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
             c->skip = 1;
         return s->id;
     }
-    /* Negative fds and hids are invalid, not handles. */
-    if ((sp == SPACE_FD || sp == SPACE_HDF5) && (int64_t)value < 0)
+    if (invalid_value(sp, value))
         return -1;
     int file = sp == SPACE_FD ? classify_fd((int)value) : 1;
     if (file < 0)
@@ -290,7 +314,7 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
     s = insert(value, sp);
     if (!s)
         return -1;
-    s->id = next_id[sp]++;
+    s->id = take_id(sp);
     if (!file) {
         s->excluded = 1;
         c->skip = 1;
@@ -312,6 +336,8 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
     space sp = space_of(kind);
     if (sp == SPACE_NONE)
         return (int64_t)value;
+    if (invalid_value(sp, value))
+        return -1;
     /* dup2(fd, fd), freopen(..., stream) returning stream: the handle the
      * call was given lives on, with its id. */
     slot *old = find(value, sp);
@@ -325,7 +351,7 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
     slot *s = insert(value, sp);
     if (!s)
         return -1;
-    s->id = next_id[sp]++;
+    s->id = take_id(sp);
     s->excluded = c->skip;
     remember_fd(sp, value, s);
     return s->id;

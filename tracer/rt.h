@@ -29,6 +29,9 @@
 #define RT_ARENA_WORDS 256
 /* Strings (names, keys, modes) are recorded up to this many bytes. */
 #define RT_MAX_STRING 4096
+/* An encoded HDF5 object (H5Sdecode's buffer) is recorded up to this size,
+ * else not at all: a replay of part of one would decode garbage. */
+#define RT_MAX_ENCODED (1u << 20)
 
 typedef struct rt_call {
     rec_record rec;

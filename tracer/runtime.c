@@ -318,6 +318,36 @@ int64_t *rt_array(rt_call *c, unsigned field, size_t n)
     return p;
 }
 
+/* Encoded in memory of the call's own: the application's buffer says its
+ * length only to the decoder, so nothing of it past that is read here. The
+ * same library encodes what it decoded byte for byte; H5E_BEGIN_TRY keeps
+ * a failure off the application's stderr. */
+void rt_h5_encoding(rt_call *c, unsigned field, hid_t obj)
+{
+    rec_value *v = &c->rec.args[field];
+    v->ptr = NULL;
+    v->len = 0;
+    if (obj <= 0)
+        return;
+    H5E_BEGIN_TRY
+    {
+        H5I_type_t type = H5Iget_type(obj);
+        herr_t (*encode)(hid_t, void *, size_t *) = type == H5I_DATASPACE     ? H5Sencode
+                                                    : type == H5I_DATATYPE    ? H5Tencode
+                                                    : type == H5I_GENPROP_LST ? H5Pencode
+                                                                              : NULL;
+        size_t n = 0;
+        int64_t *bytes = NULL;
+        if (encode && encode(obj, NULL, &n) >= 0 && n > 0 && n <= RT_MAX_ENCODED)
+            bytes = rt_array(c, field, (n + 7) / 8);
+        if (bytes && encode(obj, bytes, &n) >= 0) {
+            v->ptr = bytes;
+            v->len = (uint32_t)n;
+        }
+    }
+    H5E_END_TRY
+}
+
 int64_t rt_status_bytes(const MPI_Status *status, int ok)
 {
     if (!ok || status == MPI_STATUS_IGNORE || !status)

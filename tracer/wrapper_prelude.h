@@ -34,5 +34,8 @@ int64_t rt_status_bytes(const MPI_Status *status, int ok);
 void rt_handle_array(rt_call *c, unsigned kind, const void *values, uint32_t n);
 /* A path's id, never excluding (getcwd's result). */
 int64_t rt_path_value(rt_call *c, const char *path);
+/* Field `field` (an H5_ENCODED kind) becomes the bytes encoding obj, what
+ * the decoder that made obj read; empty for an obj < 0 or a huge one. */
+void rt_h5_encoding(rt_call *c, unsigned field, hid_t obj);
 
 #endif

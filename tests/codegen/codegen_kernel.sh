@@ -4,8 +4,9 @@
 # or a corpus program of BUILD_DIR/tests/corpus), generates a C kernel from the trace
 # (recorder-codegen merges it first), and checks that the kernel
 #   - compiles with h5pcc -shlib -Wall -Wextra -Werror and is clang-format clean;
-#   - runs at NP ranks, traced, and recorder-diff finds its trace equal to the
-#     original (it infers the OUTDIR re-rooting);
+#   - runs at NP ranks, traced, printing no HDF5 error stack the original did
+#     not, and recorder-diff finds its trace equal to the original (it infers
+#     the OUTDIR re-rooting);
 #   - leaves every output file of the original, re-rooted under its OUTDIR, with
 #     the same size (and for HDF5 files the same h5dump -H), and writes nothing
 #     beside its OUTDIR and its trace;
@@ -30,7 +31,8 @@ prog=$build/kernels/$kernel
 # 1. The original run, traced (run_kernel.sh does serial-io's setup step).
 bash "$src/kernels/run_kernel.sh" "$work/out" \
   mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/trace" \
-  "$prog" "$@" > "$logs/original.txt" || fail "the traced kernel failed"
+  "$prog" "$@" > "$logs/original.txt" 2> "$logs/original.err" ||
+  { cat "$logs/original.err" >&2; fail "the traced kernel failed"; }
 
 # 2. The kernel, generated from the per-rank trace (a relative path, as a user types it).
 (cd "$work" && "$build/codegen/recorder-codegen" trace -o kernel.c) 2> "$logs/codegen.err" ||
@@ -64,6 +66,8 @@ run_kernel
 ls -A "$work" | sort > "$logs/after.txt"
 printf 'kout\nktrace\n' | cat - "$logs/before.txt" | sort > "$logs/allowed.txt"
 diff -u "$logs/allowed.txt" "$logs/after.txt" || fail "the kernel wrote outside its OUTDIR"
+
+no_new_hdf5_errors "$logs/original.err" "$logs/kernel.txt" "from the kernel"
 
 # 4. The same I/O.
 # CODEGEN_RACY_RUNS=N: a trace without the calls that ordered its ranks (the

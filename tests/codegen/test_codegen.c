@@ -173,6 +173,45 @@ RK_TEST(codegen, special_arguments)
     free(dir);
 }
 
+/* Handles a library predefines past the first 63 ids of their kind
+ * (REC_HANDLE_MORE), H5F_OBJ_ALL where a file goes, an invalid hid, and
+ * the bytes H5Sdecode was given: their C names, -1, and a byte table. */
+RK_TEST(codegen, predefined_handles_and_encoded_objects)
+{
+    char *dir = rk_test_dir("predefined");
+    rec_trace_info info = {.nranks = 1, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rk_trace_write_global(dir, &info);
+    tracer t = {.w = rk_trace_open_rank(dir, 0, NULL)};
+    call(&t, REC_ID_MPI_Type_contiguous, (int64_t[]){2, REC_HANDLE_MORE(0), 64}, 3, 0);
+    call(&t, REC_ID_H5Tcopy, (int64_t[]){REC_HANDLE_MORE(17)}, 1, 64);
+    call(&t, REC_ID_H5Fget_obj_count, (int64_t[]){1, 31}, 2, 1);
+    call(&t, REC_ID_H5Iget_type, (int64_t[]){-1}, 1, -1);
+    unsigned char bytes[30];
+    for (unsigned k = 0; k < sizeof bytes; k++)
+        bytes[k] = (unsigned char)(k * 37);
+    rec_record r;
+    memset(&r, 0, sizeof r);
+    r.func = REC_ID_H5Sdecode;
+    r.args[0] = (rec_value){.ptr = bytes, .len = sizeof bytes};
+    r.ret.i = 65;
+    CU_ASSERT_EQUAL_FATAL(rec_writer_append(t.w, &r, &t.err), 0);
+    CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
+    char *k = generate(dir, 1);
+    CU_ASSERT(strstr(k, "MPI_Type_contiguous(2, MPI_CXX_FLOAT_COMPLEX, &") != NULL);
+    CU_ASSERT(strstr(k, "H5Tcopy(H5T_NATIVE_INT_FAST32);") != NULL);
+    CU_ASSERT(strstr(k, "H5Fget_obj_count(H5F_OBJ_ALL, 31);") != NULL);
+    CU_ASSERT(strstr(k, "H5Iget_type(-1);") != NULL);
+    const char *first =
+        "static const unsigned char encoded[30] = {\n"
+        "    0x00, 0x25, 0x4a, 0x6f, 0x94, 0xb9, 0xde, 0x03, 0x28, 0x4d, 0x72, 0x97, /* byte 0 */\n";
+    CU_ASSERT(strstr(k, first) != NULL); /* 12 bytes a line */
+    CU_ASSERT(strstr(k, "    0x78, 0x9d, 0xc2, 0xe7, 0x0c, 0x31,") != NULL);
+    CU_ASSERT(strstr(k, " /* byte 24 */\n};") != NULL); /* the comments aligned */
+    CU_ASSERT(strstr(k, "H5Sdecode(encoded);") != NULL);
+    free(k);
+    free(dir);
+}
+
 /* A merged record may list its ranks in overlapping ranges (the format
  * accepts them): two ranges of the same 2^21 ranks each. The loader sorted
  * the set by insertion, 2^21 steps per rank of the second range (hours);

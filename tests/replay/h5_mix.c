@@ -2,7 +2,11 @@
  * generated replay is exercised too: compound, enum, array and
  * variable-length string types, committed types, links (hard, soft,
  * iteration, deletion), object and group info, point selections, attribute
- * queries and renames, cache configuration, property list queries.
+ * queries and renames, cache configuration, property list queries; a type
+ * and a dataset creation list sent through H5Tencode/H5Tdecode and
+ * H5Pencode/H5Pdecode, as codes that ship them between ranks do; the
+ * predefined types past the first 63 ids (H5T_NATIVE_INT_LEAST16, ...),
+ * H5F_OBJ_ALL and the id 0 that HDF5's own Fortran start-up asks about.
  *   mpirun -np N h5_mix OUTDIR        writes OUTDIR/mix.h5
  * Every call is checked; a failure ends the program with a message. */
 #include <hdf5.h>
@@ -115,6 +119,42 @@ static void attributes(hid_t file)
     H5Gclose(group);
 }
 
+/* What an encoder wrote, decoded again: the dataset made with them must be
+ * the original's (h5dump -H of the replay's file shows its type and layout). */
+static void encoded(hid_t file)
+{
+    hid_t cmp = H5Topen2(file, "particle_t", H5P_DEFAULT), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hsize_t chunk = 4, n = 8 * (hsize_t)size;
+    check(cmp >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, 1, &chunk) >= 0, "H5Pset_chunk");
+    size_t tsize = 0, psize = 0;
+    check(H5Tencode(cmp, NULL, &tsize) >= 0 && H5Pencode(dcpl, NULL, &psize) >= 0, "H5Tencode size");
+    unsigned char *tbuf = malloc(tsize), *pbuf = malloc(psize);
+    check(tbuf && pbuf && H5Tencode(cmp, tbuf, &tsize) >= 0 && H5Pencode(dcpl, pbuf, &psize) >= 0,
+          "H5Tencode");
+    hid_t type = H5Tdecode(tbuf), plist = H5Pdecode(pbuf), space = H5Screate_simple(1, &n, NULL);
+    check(type >= 0 && plist >= 0 && H5Tequal(type, cmp) > 0, "H5Tdecode");
+    hid_t dset = H5Dcreate2(file, "decoded", type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
+    check(dset >= 0 && H5Dclose(dset) >= 0, "H5Dcreate2 with decoded type and list");
+    free(tbuf);
+    free(pbuf);
+    /* types named by ids past 63, as file and memory types */
+    hid_t scalar = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(file, "least16", H5T_NATIVE_INT_LEAST16, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    long long value = 12;
+    check(a >= 0 && H5Awrite(a, H5T_NATIVE_INT_FAST64, &value) >= 0 && H5Aclose(a) >= 0, "H5Awrite least16");
+    hid_t stamp = H5Tcopy(H5T_UNIX_D64LE);
+    check(stamp >= 0 && H5Tclose(stamp) >= 0, "H5Tcopy(H5T_UNIX_D64LE)");
+    /* no object has id 0; H5F_OBJ_ALL counts the objects of every open file */
+    check(H5Iget_type(0) == H5I_BADID, "H5Iget_type(0)");
+    check(H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) == 1, "H5Fget_obj_count(H5F_OBJ_ALL)");
+    H5Sclose(scalar);
+    H5Sclose(space);
+    H5Pclose(plist);
+    H5Tclose(type);
+    H5Pclose(dcpl);
+    H5Tclose(cmp);
+}
+
 static void links(hid_t file)
 {
     check(H5Lcreate_hard(file, "particles", file, "meta/particles_again", H5P_DEFAULT, H5P_DEFAULT) >= 0,
@@ -170,6 +210,7 @@ int main(int argc, char **argv)
     check(file >= 0, "H5Fcreate");
     types(file);
     attributes(file);
+    encoded(file);
     links(file);
     check(H5Fflush(file, H5F_SCOPE_GLOBAL) >= 0, "H5Fflush");
     char name[4096];

@@ -2,6 +2,7 @@
 # replay_kernel.sh BUILD_DIR NP KERNEL [KERNEL OPTIONS...]
 # Traces one kernel at NP ranks (T1), replays T1 under the tracer (T2) into a
 # fresh prefix, and checks that the replay is faithful:
+#   - the replay prints no HDF5 error stack the original did not;
 #   - recorder-diff T1 T2 exits 0 (when the build has recorder-diff);
 #   - per rank and function, the application-level calls and bytes of T2
 #     equal T1's (trace_expect, always);
@@ -30,7 +31,8 @@ prog=$build/kernels/$kernel
 # 1. The original run, traced (run_kernel.sh does serial-io's setup step).
 bash "$(dirname "$0")/../../kernels/run_kernel.sh" "$work/out" \
   mpiexec -np "$np" "${genv[@]}" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/t1" \
-  "$prog" "$@" > "$logs/kernel.txt" || fail "the traced kernel failed"
+  "$prog" "$@" > "$logs/kernel.txt" 2> "$logs/kernel.err" ||
+  { cat "$logs/kernel.err" >&2; fail "the traced kernel failed"; }
 
 # With REPLAY_MERGED=1 the replay reads the merged trace instead.
 source_trace=$work/t1
@@ -49,6 +51,7 @@ cat "$logs/replay.txt"
 if [ -n "${REPLAY_EXPECT:-}" ]; then
   grep -Eq "$REPLAY_EXPECT" "$logs/replay.txt" || fail "the replay's summary has no line matching /$REPLAY_EXPECT/"
 fi
+no_new_hdf5_errors "$logs/kernel.err" "$logs/replay.err" "from the replay"
 ls -A "$work" | sort > "$logs/after.txt"
 printf 'prefix\nt2\n' | cat - "$logs/before.txt" | sort > "$logs/allowed.txt"
 diff -u "$logs/allowed.txt" "$logs/after.txt" || fail "the replay wrote outside its prefix"

@@ -14,6 +14,10 @@
 #       the copies in messages ("from the kernel"). Sets $files to their number.
 #       SAME_FILES_HEADERS=0 skips h5dump -H (a trace without its HDF5 layer
 #       rewrites the file's bytes, not its structure).
+#   no_new_hdf5_errors ORIGINAL_LOG COPY_LOG WHOSE
+#       COPY_LOG holds no more HDF5 error stacks ("HDF5-DIAG") than
+#       ORIGINAL_LOG: a call the copy makes with a wrong handle or buffer
+#       shows there even when its failure changes nothing the diff sees.
 
 begin_test() {
   test_name=$1 work=$2
@@ -45,4 +49,10 @@ same_output_files() {
     fi
     files=$((files + 1))
   done < <(find "$original" -type f -print0)
+}
+
+no_new_hdf5_errors() {
+  local original=$1 copy=$2 whose=$3 a b
+  a=$(grep -c HDF5-DIAG "$original" || true) b=$(grep -c HDF5-DIAG "$copy" || true)
+  [ "$b" -le "$a" ] || { grep -m 20 -A 12 HDF5-DIAG "$copy" >&2; fail "$b HDF5 error stacks $whose, $a originally"; }
 }
