@@ -44,7 +44,7 @@ typedef struct cg_emitter {
     int64_t *blocks;     /* how far the ranks' values step: rank coefficients */
     size_t nblocks;
     int uses_root;
-    int uses_P, uses_S, uses_text, uses_status, uses_stat[4], grid_ndims, other_grid;
+    int uses_P, uses_S, uses_text, uses_no_pointer, uses_status, uses_stat[4], grid_ndims, other_grid;
     uint32_t statuses; /* MPI_Status array length */
     cg_slot *slots;    /* elastic: what the spans of the text are (cg_doc) */
     size_t nslots, capslots;

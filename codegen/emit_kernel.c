@@ -700,6 +700,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_text;
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);
+    tpl_flag(c, "no_pointer", e->uses_no_pointer);
     /* elastic: the sizes as macros, which the models give at any rank count */
     set_literal(&k, c, o->elastic ? "wsize_bytes" : "wsize", e->wsize > 0 ? e->wsize : 1, CG_SCOPE_SIZE);
     set_literal(&k, c, o->elastic ? "rsize_bytes" : "rsize", e->rsize > 0 ? e->rsize : 1, CG_SCOPE_SIZE);

@@ -159,6 +159,14 @@ void cg_prepare_stmts(cg_emitter *e)
 
 /* ---- values of one field ---- */
 
+/* NULL where the C library declares a pointer non-null (a path, a stream):
+ * a variable, so the call compiles and fails as it failed in the trace. */
+static void null_pointer_text(cg_emitter *e, sb *out)
+{
+    sb_puts(out, "no_pointer");
+    e->uses_no_pointer = 1;
+}
+
 static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     if (v >= NAME_CODE) {
@@ -168,17 +176,19 @@ static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     const char *name = rec_handle_is_predefined(v) ? rec_predefined_handle_name(kind, v) : NULL;
     if (!name && kind == REC_KIND_DIRFD)
         name = rec_predefined_handle_name(REC_KIND_FD, v);
-    if (name) {
+    int ptr = kind == REC_KIND_FILE_STREAM || kind == REC_KIND_DIR_STREAM || kind == REC_KIND_MAPPING;
+    if (name && !(ptr && !strcmp(name, "NULL"))) {
         sb_puts(out, name);
         return;
     }
-    int ptr = kind == REC_KIND_FILE_STREAM || kind == REC_KIND_DIR_STREAM || kind == REC_KIND_MAPPING;
     if (kind == REC_KIND_MPI_COMM || kind == REC_KIND_MPI_DATATYPE || kind == REC_KIND_MPI_INFO ||
         kind == REC_KIND_MPI_REQUEST || kind == REC_KIND_MPI_FILE || kind == REC_KIND_MPI_GROUP ||
         kind == REC_KIND_MPI_OP)
         sb_puts(out, rec_predefined_handle_name(kind, 0)); /* not created by the application's own calls */
+    else if (ptr)
+        null_pointer_text(e, out);
     else
-        sb_puts(out, ptr ? "NULL" : rec_handle_is_predefined(v) ? "0" : "-1");
+        sb_puts(out, rec_handle_is_predefined(v) ? "0" : "-1");
 }
 
 /* The address of a handle: its variable's, or a copy's for a constant (&MPI_REQUEST_NULL is not C). */
@@ -205,10 +215,11 @@ static void path_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     (void)kind;
     const char *s = cg_str(e->m, v);
-    if (s)
+    if (s) {
         cg_path_text(e, s, cg_str_len(e->m, v), 0, out);
-    else
-        sb_puts(out, "NULL");
+    } else {
+        null_pointer_text(e, out);
+    }
 }
 
 /* An encoded HDF5 object: a table of its bytes, by the table's name. */
@@ -413,7 +424,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         /* a relative symlink target resolves from the link: it stays as written */
         int path = kind == REC_KIND_PATH && !(is_link_target(f, field) && all_relative_inside(e, s, field));
         if (literal && !str) {
-            sb_puts(out, "NULL");
+            null_pointer_text(e, out);
         } else if (fit.cls == CG_FIT_STR) {
             sb_puts(out, path ? "P(" : "S(");
             cg_render_pattern(e, &fit, name, path, out);
