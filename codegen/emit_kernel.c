@@ -446,10 +446,19 @@ static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, u
         lens[k] = (int)(starts[last] + lens[last] - starts[k]);
         width = lens[k] > width ? lens[k] : width;
     }
+    /* no comments when the widest line could not hold its own */
+    char last_label[64];
+    int labels =
+        indent + 4 + width + 1 + snprintf(last_label, sizeof last_label, " /* %s %u */", label, count) <=
+        CG_COLUMNS;
     for (uint32_t k = 0; k < count; k += per_line) {
         sb_printf(out, "%*s", indent + 4, "");
         sb_append_range(out, list, (size_t)(starts[k] - body), (size_t)lens[k]);
         sb_putc(out, ',');
+        if (!labels) {
+            sb_putc(out, '\n');
+            continue;
+        }
         size_t at = out->len;
         sb_printf(out, "%*s", width - lens[k], "");
         if (out->len > at) /* the alignment follows the values' widths, which the rank count may change */
@@ -465,7 +474,7 @@ static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, u
 static void braced(cg_emitter *e, sb *body, uint32_t n, const char *label, unsigned per_line, int indent,
                    size_t prefix, sb *out)
 {
-    if (indent + prefix + body->len + 1 <= 110)
+    if (indent + prefix + body->len + 1 <= CG_COLUMNS)
         sb_append(out, body);
     else
         list_lines(e, body, n, label, per_line, indent, out);

@@ -579,8 +579,9 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
 
 typedef struct dir_count {
     UT_hash_handle hh;
-    uint32_t uses;
-    int named; /* a path of a call or an input itself, not only a parent */
+    uint32_t uses;  /* the leaf paths (files, directories with nothing named below) at or below it */
+    uint32_t below; /* the paths named below it */
+    int named;      /* a path of a call or an input itself, not only a parent */
     char dir[];
 } dir_count;
 
@@ -622,7 +623,7 @@ void cg_choose_root(cg_emitter *e)
                         memcpy(d->dir, s, p);
                         HASH_ADD_KEYPTR(hh, dirs, d->dir, p, d);
                     }
-                    d->uses++;
+                    d->below += p < n;
                     d->named |= p == n;
                 }
             }
@@ -635,18 +636,38 @@ void cg_choose_root(cg_emitter *e)
                 continue;
             HASH_FIND(hh, dirs, s, p, d);
             if (d) {
-                d->uses++;
+                d->below += p < n;
                 d->named |= p == n;
             }
         }
     }
-    long best = 0;
+    /* Counted on the leaves: the directories of a mkdir -p chain are written
+     * as prefixes of its deepest, and would otherwise pull ROOT up to the top
+     * of a long run directory. */
+    HASH_ITER(hh, dirs, d, tmp)
+    {
+        if (!d->named || d->below)
+            continue;
+        for (size_t p = 1, n = strlen(d->dir); p <= n; p++) {
+            dir_count *up;
+            if (p < n && d->dir[p] != '/')
+                continue;
+            HASH_FIND(hh, dirs, d->dir, p, up);
+            if (up)
+                up->uses++;
+        }
+    }
+    /* ROOT: the deepest directory holding nine leaves in ten (a few may lie elsewhere). */
+    uint32_t leaves = 0;
+    HASH_ITER(hh, dirs, d, tmp)
+    leaves += d->named && !d->below;
+    size_t best = 0;
     HASH_ITER(hh, dirs, d, tmp)
     {
         size_t len = strlen(d->dir);
-        long gain = (long)d->uses * ((long)len - 6) - (long)len - 40;
-        if (d->uses >= 2 && gain > best && plain(d->dir, len) && strchr(d->dir + 1, '/')) {
-            best = gain;
+        if (d->below && d->uses && 10 * d->uses >= 9 * (uint64_t)leaves && len > best && plain(d->dir, len) &&
+            strchr(d->dir + 1, '/')) {
+            best = len;
             free(e->root);
             e->root = cg_strdup(d->dir);
         }
