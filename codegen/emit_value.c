@@ -455,7 +455,7 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
         int64_t mag = coef < 0 ? -coef : coef;
         size_t coef_at = out->len;
         if (t->kind == CG_T_CTR && nranks_text(e, mag, REC_KIND_SIZE, out)) {
-            sb_puts(out, " * "); /* a stride over every rank's block */
+            sb_puts(out, " * ");                      /* a stride over every rank's block */
         } else if (mag != 1 || ll || e->o->elastic) { /* elastic: a literal to model, even 1 */
             if (t->unknown & CG_UNKNOWN_COEF)
                 sb_puts(out, "ELASTIC_ANY"); /* elastic: what this rank count cannot tell */
@@ -657,16 +657,15 @@ void cg_choose_root(cg_emitter *e)
                 up->uses++;
         }
     }
-    /* ROOT: the deepest directory holding nine leaves in ten (a few may lie elsewhere). */
-    uint32_t leaves = 0;
-    HASH_ITER(hh, dirs, d, tmp)
-    leaves += d->named && !d->below;
+    /* ROOT: the directory holding the most leaves, the deepest of those. */
+    uint32_t most = 0;
     size_t best = 0;
     HASH_ITER(hh, dirs, d, tmp)
     {
         size_t len = strlen(d->dir);
-        if (d->below && d->uses && 10 * d->uses >= 9 * (uint64_t)leaves && len > best && plain(d->dir, len) &&
-            strchr(d->dir + 1, '/')) {
+        if (d->below && d->uses && (d->uses > most || (d->uses == most && len > best)) &&
+            plain(d->dir, len) && strchr(d->dir + 1, '/')) {
+            most = d->uses;
             best = len;
             free(e->root);
             e->root = cg_strdup(d->dir);

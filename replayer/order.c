@@ -274,7 +274,8 @@ size_t rp_order_edges(rp_order_scan *s, rp_edge **out)
     }
     /* Of the edges between two ranks keep those no other implies: (i -> j)
      * implies (i' -> j') when i' <= i and j' >= j. */
-    qsort(e, n, sizeof *e, by_pair_then_target);
+    if (n)
+        qsort(e, n, sizeof *e, by_pair_then_target); /* e is NULL when there are none */
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         int same_pair = kept > 0 && e[kept - 1].from_rank == e[i].from_rank && e[kept - 1].to_rank == e[i].to_rank;
