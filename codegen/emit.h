@@ -73,6 +73,12 @@ void cg_put_unknown(cg_emitter *e, int tight, sb *out);
 /* The literals of out's spans are in scope (CG_SCOPE_*). */
 void cg_scope(cg_emitter *e, const sb *out, int scope);
 
+/* ---- emit_root.c ---- */
+/* ROOT: the directory holding the most leaf paths the kernel names, or the
+ * nearest one above it that the kernel names itself; and a path through it. */
+void cg_choose_root(cg_emitter *e);
+void cg_path_text(cg_emitter *e, const char *s, size_t n, int as_format, sb *out);
+
 /* ---- emit_value.c ---- */
 const char *cg_counter_name(unsigned depth);
 /* A C condition that holds exactly on the ranks of rs (nranks in all). */
@@ -91,11 +97,8 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
                    cg_value_text text, sb *out);
 /* A string pattern: "fmt", args (for P(), S() or a literal). */
 void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, int path, sb *out);
-/* The traced run's directory, when naming it ROOT saves room; and a path through it. */
-void cg_choose_root(cg_emitter *e);
 /* The steps of the values that are affine in the rank (for q * nranks). */
 void cg_collect_blocks(cg_emitter *e);
-void cg_path_text(cg_emitter *e, const char *s, size_t n, int as_format, sb *out);
 /* The C text of a constant of a kind (O_CREAT | O_TRUNC, H5S_UNLIMITED, 0644, ...). */
 void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
 void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
