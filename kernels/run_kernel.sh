@@ -3,10 +3,13 @@
 #
 # Runs one I/O kernel on a fresh OUTDIR, as the ctest cases do:
 #   1. removes OUTDIR, so every run starts from an empty directory;
-#   2. for serial-io, first runs "LAUNCHER... serial-io [OPTIONS] --setup
-#      OUTDIR" to create its input file, with the same options except
-#      --expect (so the expect lines printed are the real run's only);
-#      skipped when RUN_KERNEL_SKIP_SETUP=1, which the missing-input test uses;
+#   2. for a program with a setup step (PROGRAMS_WITH_SETUP below), first runs
+#      "LAUNCHER... PROGRAM [OPTIONS] --setup OUTDIR" to create its inputs,
+#      with the same options except --expect (so the expect lines printed are
+#      the real run's only) and without the tracer (librecorder.so leaves the
+#      launcher's arguments):
+#      what the setup makes existed before the traced run; skipped when
+#      RUN_KERNEL_SKIP_SETUP=1, which the missing-input test uses;
 #   3. runs "LAUNCHER... KERNEL [KERNEL OPTIONS...] OUTDIR" and exits with its
 #      status; with RUN_KERNEL_SHOW_STATUS=1 it also prints
 #      "run_kernel.sh: exit status N" on stderr, which the tests of runs that
@@ -24,20 +27,34 @@ outdir=$1
 shift
 rm -rf -- "$outdir"
 
+# An argument without the tracer in it: a preload list keeps its other libraries.
+untraced() {
+    local kept= lib
+    case $1 in *librecorder.so*) ;; *) printf "%s" "$1"; return ;; esac
+    IFS=: read -ra libs <<< "$1"
+    for lib in "${libs[@]}"; do
+        case $lib in *librecorder.so) ;; *) kept=${kept:+$kept:}$lib ;; esac
+    done
+    printf "%s" "$kept"
+}
+
 if [ "${RUN_KERNEL_SKIP_SETUP:-0}" != 1 ]; then
+    # The programs (kernels or test programs) that take --setup OUTDIR.
+    PROGRAMS_WITH_SETUP=" serial-io "
     setup=()
-    is_serial_io=0
+    with_setup=
     for arg in "$@"; do
-        if [ "$(basename -- "$arg")" = serial-io ]; then
-            is_serial_io=1
-        elif [ "$is_serial_io" = 1 ] && [ "$arg" = --expect ]; then
+        name=$(basename -- "$arg")
+        if [ -z "$with_setup" ] && [[ "$PROGRAMS_WITH_SETUP" == *" $name "* ]]; then
+            with_setup=$name
+        elif [ -n "$with_setup" ] && [ "$arg" = --expect ]; then
             continue
         fi
-        setup+=("$arg")
+        setup+=("$(untraced "$arg")")
     done
-    if [ "$is_serial_io" = 1 ]; then
+    if [ -n "$with_setup" ]; then
         "${setup[@]}" --setup "$outdir" >/dev/null || {
-            echo "run_kernel.sh: serial-io --setup failed" >&2
+            echo "run_kernel.sh: $with_setup --setup failed" >&2
             exit 1
         }
     fi
