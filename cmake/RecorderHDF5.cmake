@@ -1,0 +1,116 @@
+# RecorderHDF5.cmake: the parallel HDF5 the build links, found the standard
+# way, for any MPI. Call after find_package(MPI).
+#
+#   1. FindHDF5 (HDF5_ROOT, HDF5_DIR, the h5pcc wrapper on PATH, with
+#      HDF5_PREFER_PARALLEL);
+#   2. else pkg-config: hdf5-<flavour of the MPI found> (Debian's
+#      hdf5-mpich, hdf5-openmpi), then hdf5.
+#
+# The library must be shared (the tracer sees H5* calls through the dynamic
+# linker), parallel (H5_HAVE_PARALLEL) and built on the same MPI library as
+# the build's. Gives the imported target recorder::hdf5 and sets
+# HDF5_INCLUDE_DIRS, RECORDER_HDF5_LIBRARY (the libhdf5 shared library) and
+# RECORDER_HDF5_FOUND_BY.
+include_guard(GLOBAL)
+include(CheckSymbolExists)
+
+# The MPI flavour, from the name of the MPI library: mpich or openmpi.
+set(recorder_mpi_flavour "")
+foreach(lib IN LISTS MPI_C_LIBRARIES)
+  if(lib MATCHES "/libmpich[^/]*$")
+    set(recorder_mpi_flavour mpich)
+  elseif(lib MATCHES "/libmpi\\.so[^/]*$")
+    set(recorder_mpi_flavour openmpi)
+  endif()
+endforeach()
+
+set(HDF5_PREFER_PARALLEL TRUE)
+find_package(HDF5 QUIET COMPONENTS C)
+set(RECORDER_HDF5_LIBRARY "")
+if(HDF5_FOUND)
+  set(RECORDER_HDF5_FOUND_BY "FindHDF5")
+  # HDF5_C_LIBRARIES also lists what a static libhdf5 would need: keep libhdf5 itself.
+  if(HDF5_C_LIBRARY_hdf5)
+    set(RECORDER_HDF5_LIBRARY ${HDF5_C_LIBRARY_hdf5})
+  else()
+    foreach(lib IN LISTS HDF5_C_LIBRARIES)
+      if(lib MATCHES "/libhdf5\\.[^/]*$" AND NOT RECORDER_HDF5_LIBRARY)
+        set(RECORDER_HDF5_LIBRARY ${lib})
+      endif()
+    endforeach()
+  endif()
+  set(HDF5_INCLUDE_DIRS ${HDF5_C_INCLUDE_DIRS})
+elseif(HDF5_ROOT OR HDF5_DIR OR DEFINED ENV{HDF5_ROOT})
+  message(FATAL_ERROR "recorder-kit: no HDF5 where HDF5_ROOT (${HDF5_ROOT}$ENV{HDF5_ROOT}) or HDF5_DIR points: "
+                      "it needs include/H5pubconf.h and lib/libhdf5.so, or bin/h5pcc")
+else()
+  find_package(PkgConfig REQUIRED)
+  set(modules hdf5)
+  if(recorder_mpi_flavour)
+    set(modules hdf5-${recorder_mpi_flavour} hdf5)
+  endif()
+  pkg_search_module(RECORDER_PC_HDF5 QUIET ${modules})
+  if(NOT RECORDER_PC_HDF5_FOUND)
+    message(FATAL_ERROR "recorder-kit: no HDF5 found: FindHDF5 found none (set HDF5_ROOT or HDF5_DIR to a "
+                        "parallel HDF5's prefix, or put its h5pcc on PATH) and pkg-config has none of ${modules}")
+  endif()
+  set(RECORDER_HDF5_FOUND_BY "pkg-config module ${RECORDER_PC_HDF5_MODULE_NAME}")
+  foreach(lib IN LISTS RECORDER_PC_HDF5_LINK_LIBRARIES)
+    if(lib MATCHES "/libhdf5\\.[^/]*$")
+      set(RECORDER_HDF5_LIBRARY ${lib})
+    endif()
+  endforeach()
+  set(HDF5_INCLUDE_DIRS ${RECORDER_PC_HDF5_INCLUDE_DIRS})
+  set(HDF5_VERSION ${RECORDER_PC_HDF5_VERSION})
+endif()
+
+if(NOT RECORDER_HDF5_LIBRARY MATCHES "\\.so[.0-9]*$")
+  message(FATAL_ERROR "recorder-kit: the HDF5 found (${RECORDER_HDF5_FOUND_BY}) has no shared libhdf5 "
+                      "('${RECORDER_HDF5_LIBRARY}'): the tracer needs one, to see H5* calls through the dynamic linker")
+endif()
+
+# Parallel: H5pubconf.h defines H5_HAVE_PARALLEL.
+set(CMAKE_REQUIRED_INCLUDES ${HDF5_INCLUDE_DIRS} ${MPI_C_INCLUDE_DIRS})
+set(CMAKE_REQUIRED_QUIET TRUE)
+check_symbol_exists(H5_HAVE_PARALLEL "H5pubconf.h" RECORDER_HDF5_IS_PARALLEL)
+unset(CMAKE_REQUIRED_INCLUDES)
+unset(CMAKE_REQUIRED_QUIET)
+if(NOT RECORDER_HDF5_IS_PARALLEL)
+  message(FATAL_ERROR "recorder-kit: the HDF5 at ${RECORDER_HDF5_LIBRARY} (${RECORDER_HDF5_FOUND_BY}) is not "
+                      "parallel: install a parallel HDF5 (Debian: libhdf5-mpich-dev or libhdf5-openmpi-dev) or "
+                      "point HDF5_ROOT at one")
+endif()
+
+# The same MPI: the MPI library libhdf5 needs is the build's (readelf's NEEDED lines).
+get_filename_component(recorder_hdf5_real ${RECORDER_HDF5_LIBRARY} REALPATH)
+set(recorder_hdf5_mpi "")
+if(CMAKE_READELF)
+  execute_process(COMMAND ${CMAKE_READELF} -d ${recorder_hdf5_real} OUTPUT_VARIABLE dynamic ERROR_QUIET)
+  string(REGEX MATCH "\\[(libmpi[^]]*)\\]" needed "${dynamic}")
+  set(recorder_hdf5_mpi ${CMAKE_MATCH_1})
+endif()
+if(recorder_hdf5_mpi)
+  set(same_mpi FALSE)
+  foreach(lib IN LISTS MPI_C_LIBRARIES)
+    get_filename_component(name ${lib} NAME)
+    string(REGEX REPLACE "\\.so.*$" "" stem ${name})
+    if(recorder_hdf5_mpi MATCHES "^${stem}\\.so")
+      set(same_mpi TRUE)
+    endif()
+  endforeach()
+  if(NOT same_mpi)
+    message(FATAL_ERROR "recorder-kit: the HDF5 at ${RECORDER_HDF5_LIBRARY} is built on ${recorder_hdf5_mpi}, "
+                        "not on the MPI found (${MPI_C_LIBRARIES}): give both of one MPI (MPI_C_COMPILER, HDF5_ROOT)")
+  endif()
+endif()
+
+add_library(recorder::hdf5 INTERFACE IMPORTED)
+target_include_directories(recorder::hdf5 INTERFACE ${HDF5_INCLUDE_DIRS})
+target_link_libraries(recorder::hdf5 INTERFACE ${RECORDER_HDF5_LIBRARY})
+set(mpi_version "${recorder_mpi_flavour}")
+if(MPI_C_LIBRARY_VERSION_STRING)
+  string(REGEX MATCH "^[^\n]*" mpi_version "${MPI_C_LIBRARY_VERSION_STRING}")
+  string(REPLACE "\t" " " mpi_version "${mpi_version}")
+endif()
+message(STATUS "recorder-kit: MPI ${MPI_C_VERSION} (${mpi_version}): ${MPI_C_LIBRARIES}")
+message(STATUS "recorder-kit: parallel HDF5 ${HDF5_VERSION} (${RECORDER_HDF5_FOUND_BY}): ${RECORDER_HDF5_LIBRARY}")
