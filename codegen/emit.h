@@ -51,6 +51,7 @@ typedef struct cg_emitter {
     int64_t wsize, rsize;
     int layers[REC_LAYER_COUNT];
     char *protos; /* declarations of functions the headers do not declare */
+    char *int_forms; /* MPI-4 large-count functions as their int forms, for an MPI without them */
     /* the current statement's loop counters */
     cg_dims dims;
     /* statistics for the header */

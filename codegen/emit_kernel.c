@@ -727,6 +727,15 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     tpl_flag(c, "traced", e->uses_P || e->uses_S);
     if (e->grid_ndims || e->other_grid)
         tpl_setf(c, "grid", "%d", e->grid_ndims ? e->grid_ndims : e->other_grid);
+    if (e->int_forms) { /* one block, after the other declarations */
+        sb all = {0};
+        sb_printf(
+            &all,
+            "%s#if MPI_VERSION < 4 /* no MPI-4 large counts: their int forms, while counts fit */\n%s#endif",
+            e->protos ? e->protos : "", e->int_forms);
+        free(e->protos);
+        e->protos = sb_take(&all);
+    }
     if (e->protos)
         tpl_set(c, "protos", e->protos);
     tpl_setf(c, "nranks", "%u", m->nranks);
@@ -779,6 +788,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     }
     free(e->tables);
     free(e->protos);
+    free(e->int_forms);
     free(e->root);
     free(e->blocks);
     return k.failed ? -1 : 0;

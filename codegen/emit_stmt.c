@@ -594,6 +594,53 @@ static int va_list_arg(const rec_func_desc *f)
     return -1;
 }
 
+/* X_c for an MPI without MPI-4's large counts (gen_narrow_base): X itself
+ * when only scalar counts differ (C converts them), else a function that
+ * passes an int in place of each MPI_Count out argument. */
+static void int_form(const rec_func_desc *f, const rec_func_desc *b, sb *d)
+{
+    int outs = 0;
+    for (unsigned i = 0; i < f->nargs; i++)
+        outs += !strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED);
+    if (!outs) {
+        sb_printf(d, "#define %s %s\n", f->name, b->name);
+        return;
+    }
+    sb_printf(d, "static %s %s(", f->ret_ctype, f->name);
+    for (unsigned i = 0, n = 0; i < f->nargs; i++)
+        if (!(f->args[i].flags & REC_ARG_DERIVED))
+            sb_printf(d, "%s%s%s%s", n++ ? ", " : "", f->args[i].ctype,
+                      f->args[i].ctype[strlen(f->args[i].ctype) - 1] == '*' ? "" : " ", f->args[i].name);
+    sb_puts(d, ")\n{\n");
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED))
+            sb_printf(d, "    int %s_int = 0;\n", f->args[i].name);
+    sb_printf(d, "    %s ret = %s(", f->ret_ctype, b->name);
+    for (unsigned i = 0, n = 0; i < f->nargs; i++) {
+        const rec_arg_desc *a = &f->args[i];
+        if (!(a->flags & REC_ARG_DERIVED))
+            sb_printf(d, strcmp(a->ctype, "MPI_Count *") ? "%s%s" : "%s&%s_int", n++ ? ", " : "", a->name);
+    }
+    sb_puts(d, ");\n");
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED))
+            sb_printf(d, "    *%s = %s_int;\n", f->args[i].name, f->args[i].name);
+    sb_puts(d, "    return ret;\n}\n");
+}
+
+/* Appends d to *list unless it is there. */
+static void add_once(char **list, sb *d)
+{
+    if (!d->len || (*list && strstr(*list, sb_str(d))))
+        return;
+    sb all = {0};
+    if (*list)
+        sb_puts(&all, *list);
+    sb_puts(&all, sb_str(d));
+    free(*list);
+    *list = sb_take(&all);
+}
+
 /* A variadic stand-in for a function taking a va_list, or a prototype for
  * one the headers do not declare. */
 static void need_declaration(cg_emitter *e, const rec_func_desc *f)
@@ -614,6 +661,11 @@ static void need_declaration(cg_emitter *e, const rec_func_desc *f)
             if (!(f->args[i].flags & REC_ARG_DERIVED))
                 sb_printf(&d, "%s%s", n++ ? ", " : "", (int)i == va ? "ap" : f->args[i].name);
         sb_puts(&d, ");\n    va_end(ap);\n    return ret;\n}\n");
+    } else if (gen_narrow_base(f)) {
+        int_form(f, gen_narrow_base(f), &d);
+        add_once(&e->int_forms, &d);
+        sb_free(&d);
+        return;
     } else if (f->flags & REC_FN_NODECL) {
         sb_printf(&d, "%s %s(", f->ret_ctype, f->name);
         for (unsigned i = 0, n = 0; i < f->nargs; i++)
@@ -621,14 +673,7 @@ static void need_declaration(cg_emitter *e, const rec_func_desc *f)
                 sb_printf(&d, "%s%s", n++ ? ", " : "", f->args[i].ctype);
         sb_puts(&d, (f->flags & REC_FN_VARIADIC) ? ", ...);\n" : ");\n");
     }
-    if (d.len && (!e->protos || !strstr(e->protos, sb_str(&d)))) {
-        sb all = {0};
-        if (e->protos)
-            sb_puts(&all, e->protos);
-        sb_puts(&all, sb_str(&d));
-        free(e->protos);
-        e->protos = sb_take(&all);
-    }
+    add_once(&e->protos, &d);
     sb_free(&d);
 }
 
@@ -714,7 +759,7 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
         sb_printf(&assign, "%s = ", s->vars[f->nargs]);
     }
     int va = va_list_arg(f);
-    if (va >= 0 || (f->flags & REC_FN_NODECL))
+    if (va >= 0 || (f->flags & REC_FN_NODECL) || gen_narrow_base(f))
         need_declaration(e, f);
     sb_printf(&fn, "%s%s", f->name, va >= 0 ? "_va" : "");
     int n = 0;

@@ -111,7 +111,8 @@ static rf_type subarray(const rec_func_desc *f, const rf_values *v, rf_type old)
     if (nd == 0 || nd > MAX_DIMS)
         return t;
     int order = rec_arg_with_kind(f, REC_KIND_MPI_ORDER, 0);
-    int fortran = order >= 0 && v->scalar(v->ctx, (unsigned)order) == MPI_ORDER_FORTRAN;
+    int fortran =
+        order >= 0 && v->scalar(v->ctx, (unsigned)order) == rec_mpi_constant_value("MPI_ORDER_FORTRAN");
     int64_t total = 1, sub = 1, lin = 0;
     for (size_t k = 0; k < nd; k++) {
         size_t i = fortran ? nd - 1 - k : k; /* slowest dimension first */

@@ -47,15 +47,6 @@ static const named map_names[] = {N(MAP_SHARED), N(MAP_PRIVATE), N(MAP_FIXED), N
 static const named amode_names[] = {N(MPI_MODE_RDONLY), N(MPI_MODE_RDWR), N(MPI_MODE_WRONLY),
                                     N(MPI_MODE_CREATE), N(MPI_MODE_EXCL), N(MPI_MODE_DELETE_ON_CLOSE),
                                     N(MPI_MODE_UNIQUE_OPEN), N(MPI_MODE_SEQUENTIAL), N(MPI_MODE_APPEND), END};
-static const named thread_names[] = {N(MPI_THREAD_SINGLE), N(MPI_THREAD_FUNNELED), N(MPI_THREAD_SERIALIZED),
-                                     N(MPI_THREAD_MULTIPLE), END};
-static const named order_names[] = {N(MPI_ORDER_C), N(MPI_ORDER_FORTRAN), END};
-static const named peer_names[] = {N(MPI_ANY_SOURCE), N(MPI_PROC_NULL), N(MPI_ROOT), END};
-static const named mpi_whence_names[] = {N(MPI_SEEK_SET), N(MPI_SEEK_CUR), N(MPI_SEEK_END), END};
-static const named tag_names[] = {N(MPI_ANY_TAG), END};
-static const named split_names[] = {N(MPI_COMM_TYPE_SHARED), N(MPI_UNDEFINED), END};
-static const named distrib_names[] = {N(MPI_DISTRIBUTE_BLOCK), N(MPI_DISTRIBUTE_CYCLIC), N(MPI_DISTRIBUTE_NONE),
-                                      N(MPI_DISTRIBUTE_DFLT_DARG), END};
 static const named facc_names[] = {N(H5F_ACC_RDWR), N(H5F_ACC_TRUNC), N(H5F_ACC_EXCL), N(H5F_ACC_CREAT),
                                    N(H5F_ACC_SWMR_WRITE), N(H5F_ACC_SWMR_READ), END};
 static const named selop_names[] = {N(H5S_SELECT_NOOP), N(H5S_SELECT_SET), N(H5S_SELECT_OR), N(H5S_SELECT_AND),
@@ -104,6 +95,16 @@ static const char *name_of(const named *list, int64_t v)
 static void emit_enum(out *o, const named *list, int64_t v)
 {
     const char *name = name_of(list, v);
+    if (name)
+        emit(o, "%s", name);
+    else
+        emit(o, "%lld", (long long)v);
+}
+
+/* MPI's named integer constants, by their canonical values (functions/constants.def). */
+static void emit_mpi_constant(out *o, unsigned kind, int64_t v)
+{
+    const char *name = rec_mpi_constant_name(kind, v);
     if (name)
         emit(o, "%s", name);
     else
@@ -217,7 +218,7 @@ static void emit_array(out *o, unsigned kind, const rec_value *v)
         switch (kind) {
         case REC_KIND_MPI_DATATYPE_ARRAY: emit_handle(o, REC_KIND_MPI_DATATYPE, small[k]); break;
         case REC_KIND_MPI_REQUEST_ARRAY: emit_handle(o, REC_KIND_MPI_REQUEST, small[k]); break;
-        case REC_KIND_MPI_DISTRIB_ARRAY: emit_enum(o, distrib_names, small[k]); break;
+        case REC_KIND_MPI_DISTRIB_ARRAY: emit_mpi_constant(o, kind, small[k]); break;
         case REC_KIND_HSIZE_ARRAY:
             if (small[k] == -1)
                 emit(o, "H5S_UNLIMITED");
@@ -269,12 +270,12 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_MPI_DISTRIB_ARRAY: emit_array(&o, kind, v); break;
     case REC_KIND_STATBUF: emit(&o, x < 0 ? "{}" : "{st_size=%lld}", (long long)x); break;
     case REC_KIND_MPI_STATUS: emit(&o, "{bytes=%lld}", (long long)x); break;
-    case REC_KIND_MPI_RANK: emit_enum(&o, peer_names, x); break;
-    case REC_KIND_MPI_TAG: emit_enum(&o, tag_names, x); break;
-    case REC_KIND_MPI_WHENCE: emit_enum(&o, mpi_whence_names, x); break;
+    case REC_KIND_MPI_RANK: emit_mpi_constant(&o, kind, x); break;
+    case REC_KIND_MPI_TAG: emit_mpi_constant(&o, kind, x); break;
+    case REC_KIND_MPI_WHENCE: emit_mpi_constant(&o, kind, x); break;
     case REC_KIND_MPI_AMODE: emit_flags(&o, amode_names, x, "0"); break;
-    case REC_KIND_MPI_THREAD_LEVEL: emit_enum(&o, thread_names, x); break;
-    case REC_KIND_MPI_ORDER: emit_enum(&o, order_names, x); break;
+    case REC_KIND_MPI_THREAD_LEVEL: emit_mpi_constant(&o, kind, x); break;
+    case REC_KIND_MPI_ORDER: emit_mpi_constant(&o, kind, x); break;
     case REC_KIND_MPI_ERROR: {
         const char *cls = rec_predefined_handle_name(REC_KIND_MPI_ERROR, x);
         if (cls)
@@ -285,7 +286,7 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
             emit(&o, "%lld", (long long)x);
         break;
     }
-    case REC_KIND_MPI_COMM_SPLIT_TYPE: emit_enum(&o, split_names, x); break;
+    case REC_KIND_MPI_COMM_SPLIT_TYPE: emit_mpi_constant(&o, kind, x); break;
     case REC_KIND_H5_FACC: emit_flags(&o, facc_names, x, "H5F_ACC_RDONLY"); break;
     case REC_KIND_H5_SELOP: emit_enum(&o, selop_names, x); break;
     case REC_KIND_H5_XFER_MODE: emit_enum(&o, xfer_names, x); break;

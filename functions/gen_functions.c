@@ -342,7 +342,8 @@ static void check_twin(const rec_func_desc *f)
     }
     int same = b->layer == f->layer && b->ret_kind == f->ret_kind && b->fail == f->fail &&
                b->nargs == f->nargs && b->flags == f->flags &&
-               (b->roles | REC_ROLE_LARGE_COUNT) == f->roles && b->shape == f->shape && b->header == f->header;
+               (b->roles | REC_ROLE_LARGE_COUNT) == (f->roles | (b->roles & REC_ROLE_SINCE_MPI4)) &&
+               b->shape == f->shape && b->header == f->header;
     for (unsigned a = 0; same && a < f->nargs; a++)
         same = b->args[a].kind == f->args[a].kind && b->args[a].role == f->args[a].role &&
                b->args[a].flags == f->args[a].flags &&
@@ -376,7 +377,8 @@ static void write_prototype_check(const char *dir)
                  "#define _GNU_SOURCE\n#include <dirent.h>\n#include <fcntl.h>\n#include <stdarg.h>\n"
                  "#include <stdio.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n#include <sys/types.h>\n"
                  "#include <sys/uio.h>\n#include <sys/time.h>\n#include <unistd.h>\n#include <utime.h>\n"
-                 "#include <mpi.h>\n#include <hdf5.h>\n\ntypedef int rec_int3[3]; /* functions/table_helpers.h */\n\n");
+                 "#include <mpi.h>\n#include <hdf5.h>\n#include \"rec_mpi_versions.h\"\n\n"
+                 "typedef int rec_int3[3]; /* functions/table_helpers.h */\n\n");
     size_t checked = 0;
     for (size_t i = 0; i < rec_function_count; i++) {
         const rec_func_desc *f = &rec_functions[i];
@@ -389,8 +391,14 @@ static void write_prototype_check(const char *dir)
     }
     /* Every predefined handle must name a real constant. */
     fprintf(out, "\nvoid rec_check_handles(void);\nvoid rec_check_handles(void)\n{\n");
-    for (size_t i = 0; i < rec_predefined_handle_count; i++)
-        fprintf(out, "    (void)(%s);\n", rec_predefined_handles[i].name);
+    for (size_t i = 0; i < rec_predefined_handle_count; i++) {
+        const rec_handle_desc *h = &rec_predefined_handles[i];
+        const char *guard = h->needs == REC_NEEDS_MPI4   ? "REC_HAVE_MPI4"
+                            : h->needs == REC_NEEDS_MPI1 ? "REC_HAVE_MPI1"
+                                                         : 0;
+        fprintf(out, guard ? "#if %s\n    (void)(%s);\n#endif\n" : "%s    (void)(%s);\n", guard ? guard : "",
+                h->name);
+    }
     fprintf(out, "}\n");
     fprintf(out, "\nconst unsigned rec_prototypes_checked = %zu;\n", checked);
     gen_close("gen_functions", out, dir, "rec_prototype_check.c");

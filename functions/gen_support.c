@@ -127,14 +127,44 @@ const char *gen_success_test(const rec_func_desc *f)
     }
 }
 
+/* An MPI-4 large-count function's base (X of X_c) when the two differ only
+ * in counts (MPI_Count for int or MPI_Aint; MPI_Count * for int *): an MPI
+ * without MPI-4 then replays it through the base while each count fits. */
+const rec_func_desc *gen_narrow_base(const rec_func_desc *f)
+{
+    char name[128];
+    size_t len = strlen(f->name);
+    if (!(f->roles & REC_ROLE_LARGE_COUNT) || len < 3 || len >= sizeof name)
+        return NULL;
+    memcpy(name, f->name, len - 2);
+    name[len - 2] = 0;
+    const rec_func_desc *b = rec_function_by_name(name);
+    if (!b || *gen_guard_begin(b) || b->nargs != f->nargs || strcmp(b->ret_ctype, f->ret_ctype) ||
+        gen_has_va_list(f))
+        return NULL;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        const char *fc = f->args[i].ctype, *bc = b->args[i].ctype;
+        /* mpio.h: #define MPIO_Request MPI_Request, in MPICH and Open MPI alike */
+        int same = !strcmp(fc, bc) || (f->args[i].flags & REC_ARG_DERIVED) ||
+                   (!strcmp(fc, "MPIO_Request *") && !strcmp(bc, "MPI_Request *"));
+        int narrowed = !strcmp(fc, "MPI_Count") && (!strcmp(bc, "int") || !strcmp(bc, "MPI_Aint"));
+        int out_int = !strcmp(fc, "MPI_Count *") && !strcmp(bc, "int *");
+        if (!same && !narrowed && !out_int)
+            return NULL;
+    }
+    return b;
+}
+
 const char *gen_guard_begin(const rec_func_desc *f)
 {
-    return (f->roles & REC_ROLE_LARGE_COUNT) ? "#if MPI_VERSION >= 4\n" : "";
+    if (f->roles & (REC_ROLE_LARGE_COUNT | REC_ROLE_SINCE_MPI4))
+        return "#if REC_HAVE_MPI4\n";
+    return (f->roles & REC_ROLE_REMOVED_MPI3) ? "#if REC_HAVE_MPI1\n" : "";
 }
 
 const char *gen_guard_end(const rec_func_desc *f)
 {
-    return (f->roles & REC_ROLE_LARGE_COUNT) ? "#endif\n" : "";
+    return *gen_guard_begin(f) ? "#endif\n" : "";
 }
 
 FILE *gen_create(const char *generator, const char *dir, const char *name)

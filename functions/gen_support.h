@@ -44,10 +44,15 @@ enum {
     GEN_PARAM_ELLIPSIS = 4      /* a va_list argument becomes "..." (a variadic stand-in) */
 };
 void gen_print_params(FILE *out, const rec_func_desc *f, unsigned how);
-/* Generated code for f sits between these: "#if MPI_VERSION >= 4" and
- * "#endif" for the MPI-4 large-count twins, which older MPIs do not have;
- * "" for every other function. */
+/* Generated code for f sits between these: "#if REC_HAVE_MPI4" or "#if
+ * REC_HAVE_MPI1" and "#endif" for the functions an MPI's header may lack
+ * (LARGE_COUNT, SINCE_MPI4, REMOVED_MPI3; rec_mpi_versions.h, which the
+ * generated code includes); "" for every other function. */
 const char *gen_guard_begin(const rec_func_desc *f);
+/* An MPI-4 large-count function's base (X of X_c) when the two differ only
+ * in counts (MPI_Count for int or MPI_Aint; MPI_Count * for int *), else
+ * NULL: an MPI without MPI-4 replays and runs X_c through X while counts fit. */
+const rec_func_desc *gen_narrow_base(const rec_func_desc *f);
 const char *gen_guard_end(const rec_func_desc *f);
 /* A C expression in `ret` that is true when the call succeeded. */
 const char *gen_success_test(const rec_func_desc *f);

@@ -183,6 +183,9 @@ enum {
     REC_ROLE_SELECTS = 1u << 22,             /* changes a dataspace's selection */
     REC_ROLE_LARGE_COUNT = 1u << 23,         /* an MPI-4 large-count twin (X_c of X): same roles and
                                                 argument order, counts as MPI_Count */
+    /* Which MPI headers declare it (functions/rec_mpi_versions.h): */
+    REC_ROLE_SINCE_MPI4 = 1u << 30,   /* an MPI-4.0 addition: an MPI of an older version lacks it */
+    REC_ROLE_REMOVED_MPI3 = 1u << 31, /* removed by MPI-3.0: an MPI may no longer declare it */
 };
 
 /* How a call builds what it creates (or, for selections, what it selects):
@@ -491,13 +494,31 @@ typedef struct rec_handle_desc {
     const char *name; /* the C constant */
     uint16_t size;    /* datatypes: bytes of data in one element (0 otherwise) */
     uint16_t extent;  /* datatypes: the distance between consecutive elements */
+    uint8_t needs;    /* which MPI headers declare it (HA, TA): 0 all, else REC_NEEDS_* */
 } rec_handle_desc;
+enum { REC_NEEDS_MPI4 = 1, REC_NEEDS_MPI1 = 2 }; /* functions/rec_mpi_versions.h */
 extern const rec_handle_desc rec_predefined_handles[];
 extern const size_t rec_predefined_handle_count;
 /* The constant recorded as this id of this kind, or NULL. */
 const char *rec_predefined_handle_name(unsigned kind, int64_t id);
 /* The entry of this id of this kind, or NULL. */
 const rec_handle_desc *rec_predefined_handle(unsigned kind, int64_t id);
+
+/* MPI's named integer constants (functions/constants.def), recorded as their
+ * canonical values whatever MPI made the trace. */
+typedef struct rec_mpi_constant {
+    uint8_t kind;     /* rec_kind */
+    const char *name; /* the C constant */
+    int64_t value;    /* as traces record it */
+} rec_mpi_constant;
+extern const rec_mpi_constant rec_mpi_constants[];
+extern const size_t rec_mpi_constant_count;
+/* Whether traces record this kind's constants canonically. */
+int rec_kind_has_mpi_constants(unsigned kind);
+/* The constant of this kind recorded as value, or NULL. */
+const char *rec_mpi_constant_name(unsigned kind, int64_t value);
+/* The value a constant is recorded as (a name of constants.def; else 0). */
+int64_t rec_mpi_constant_value(const char *name);
 
 /* The largest id in the compiled table (ids are dense below it). */
 #define REC_FUNCTION_ID_LIMIT 4096

@@ -125,13 +125,46 @@ rec_class rec_kind_class(unsigned kind)
 }
 
 const rec_handle_desc rec_predefined_handles[] = {
-#define H(kind, id, expr) {REC_KIND_##kind, id, #expr, 0, 0},
-#define T(kind, id, expr, size, extent) {REC_KIND_##kind, id, #expr, size, extent},
+#define H(kind, id, expr) {REC_KIND_##kind, id, #expr, 0, 0, 0},
+#define T(kind, id, expr, size, extent) {REC_KIND_##kind, id, #expr, size, extent, 0},
+#define HA(kind, id, expr, avail) {REC_KIND_##kind, id, #expr, 0, 0, REC_NEEDS_##avail},
+#define TA(kind, id, expr, size, extent, avail) {REC_KIND_##kind, id, #expr, size, extent, REC_NEEDS_##avail},
 #include "handles.def"
 #undef T
 #undef H
 };
 const size_t rec_predefined_handle_count = sizeof rec_predefined_handles / sizeof rec_predefined_handles[0];
+
+const rec_mpi_constant rec_mpi_constants[] = {
+#define C(kind, name, value) {REC_KIND_##kind, #name, value},
+#include "constants.def"
+#undef C
+};
+const size_t rec_mpi_constant_count = sizeof rec_mpi_constants / sizeof rec_mpi_constants[0];
+
+int rec_kind_has_mpi_constants(unsigned kind)
+{
+    for (size_t i = 0; i < rec_mpi_constant_count; i++)
+        if (rec_mpi_constants[i].kind == kind)
+            return 1;
+    return 0;
+}
+
+int64_t rec_mpi_constant_value(const char *name)
+{
+    for (size_t i = 0; i < rec_mpi_constant_count; i++)
+        if (!strcmp(rec_mpi_constants[i].name, name))
+            return rec_mpi_constants[i].value;
+    return 0;
+}
+
+const char *rec_mpi_constant_name(unsigned kind, int64_t value)
+{
+    for (size_t i = 0; i < rec_mpi_constant_count; i++)
+        if (rec_mpi_constants[i].kind == kind && rec_mpi_constants[i].value == value)
+            return rec_mpi_constants[i].name;
+    return NULL;
+}
 
 const rec_handle_desc *rec_predefined_handle(unsigned kind, int64_t id)
 {

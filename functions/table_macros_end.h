@@ -46,6 +46,8 @@
 #undef SETS_TYPE_SIZE
 #undef SELECTS
 #undef LARGE_COUNT
+#undef SINCE_MPI4
+#undef REMOVED_MPI3
 #undef SHAPE
 #undef HEADER
 #undef SOLE

@@ -159,6 +159,14 @@ static void emit_in(const rec_func_desc *f, unsigned i)
                 mutable_type(a->ctype), n, n);
         return;
     }
+    if (rec_kind_has_mpi_constants(k)) { /* recorded canonically: this MPI's value */
+        fprintf(out,
+                "#ifdef RP_IN_%s_%s\n    %s %s = RP_IN_%s_%s;\n#else\n    %s %s = "
+                "(%s)rp_mpi_constant(REC_KIND_%s, "
+                "rp_r->args[%u].i);\n#endif\n",
+                f->name, n, a->ctype, n, f->name, n, a->ctype, n, a->ctype, rec_kind_name(k), i);
+        return;
+    }
     fprintf(
         out,
         "#ifdef RP_IN_%s_%s\n    %s %s = RP_IN_%s_%s;\n#else\n    %s %s = (%s)rp_r->args[%u].i;\n#endif\n",
@@ -452,6 +460,82 @@ static void emit_post(const rec_func_desc *f)
                 rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
 }
 
+/* The call of f's base in place of f (gen_narrow_base), under #if !REC_HAVE_MPI4:
+ * counts that do not fit the base's int skip the call, with the reason. */
+static void emit_narrowed_call(const rec_func_desc *f, const rec_func_desc *b)
+{
+    fprintf(out, "#if REC_HAVE_MPI4\n    ret = %s(", f->name);
+    emit_call_args(f);
+    fprintf(out, ");\n#else /* this MPI lacks MPI-4's large counts: %s, while each count fits an int */\n",
+            b->name);
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED))
+            fprintf(out, "    int rp_n%u = 0;\n", i);
+    fprintf(out, "    ret = %s(", b->name);
+    int n = 0;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        const rec_arg_desc *a = &f->args[i];
+        if (a->flags & REC_ARG_DERIVED)
+            continue;
+        if (!strcmp(a->ctype, "MPI_Count *"))
+            fprintf(out, "%s%s ? &rp_n%u : NULL", n++ ? ", " : "", a->name, i);
+        else if (!strcmp(a->ctype, "MPI_Count"))
+            fprintf(out, "%s(%s)%s", n++ ? ", " : "", b->args[i].ctype, a->name);
+        else
+            fprintf(out, "%s%s", n++ ? ", " : "", a->name);
+    }
+    fprintf(out, ");\n");
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED))
+            fprintf(out, "    if (%s)\n        *%s = rp_n%u;\n", f->args[i].name, f->args[i].name, i);
+    fprintf(out, "#endif\n");
+}
+
+/* Before the narrowed call: a count past int is not replayed. */
+static void emit_narrowing_check(const rec_func_desc *f, const rec_func_desc *b)
+{
+    int any = 0;
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i].ctype, "MPI_Count") && !strcmp(b->args[i].ctype, "int") &&
+            !(f->args[i].flags & REC_ARG_DERIVED)) {
+            fprintf(out, "%s(%s < INT_MIN || %s > INT_MAX)",
+                    any++ ? " ||\n        " : "#if !REC_HAVE_MPI4\n    if (", f->args[i].name,
+                    f->args[i].name);
+        }
+    if (any)
+        fprintf(
+            out,
+            ") {\n        rp_x->reason = \"a count past an int, and this MPI lacks MPI-4's large counts\";\n"
+            "        rp_skip(rp_x, rp_r);\n        return;\n    }\n#endif\n");
+}
+
+/* The call itself, from rp_begin on. */
+static void emit_call(const rec_func_desc *f, int is_void)
+{
+    fprintf(out, "    rp_begin(rp_x, rp_r);\n    ");
+    if (!is_void)
+        fprintf(out, "%s ret = ", f->ret_ctype);
+    if (f->flags & REC_FN_NODECL)
+        fprintf(out, "rp_real(");
+    else if (gen_has_va_list(f))
+        fprintf(out, "rp_tramp_%s(", f->name);
+    else
+        fprintf(out, "%s(", f->name);
+    emit_call_args(f);
+    fprintf(out, ");\n");
+}
+
+/* The guard around f's replay: none when an MPI without f can replay it through its base. */
+static const char *replay_guard_begin(const rec_func_desc *f)
+{
+    return gen_narrow_base(f) ? "" : gen_guard_begin(f);
+}
+
+static const char *replay_guard_end(const rec_func_desc *f)
+{
+    return gen_narrow_base(f) ? "" : gen_guard_end(f);
+}
+
 static void emit_function(const rec_func_desc *f)
 {
     int is_void = strcmp(f->ret_ctype, "void") == 0;
@@ -481,17 +565,15 @@ static void emit_function(const rec_func_desc *f)
         emit_out(f, i);
     for (unsigned i = 0; i < f->nargs; i++)
         emit_buffer(f, i);
-    fprintf(out, "    rp_begin(rp_x, rp_r);\n    ");
-    if (!is_void)
-        fprintf(out, "%s ret = ", f->ret_ctype);
-    if (f->flags & REC_FN_NODECL)
-        fprintf(out, "rp_real(");
-    else if (gen_has_va_list(f))
-        fprintf(out, "rp_tramp_%s(", f->name);
-    else
-        fprintf(out, "%s(", f->name);
-    emit_call_args(f);
-    fprintf(out, ");\n    int ok = %s;\n", is_void ? "1" : gen_success_test(f));
+    const rec_func_desc *base = gen_narrow_base(f);
+    if (base) {
+        emit_narrowing_check(f, base);
+        fprintf(out, "    rp_begin(rp_x, rp_r);\n    %s ret;\n", f->ret_ctype);
+        emit_narrowed_call(f, base);
+    } else {
+        emit_call(f, is_void);
+    }
+    fprintf(out, "    int ok = %s;\n", is_void ? "1" : gen_success_test(f));
     if (!is_void)
         fprintf(out, "    (void)ret;\n");
     emit_bytes(f);
@@ -514,15 +596,15 @@ int main(int argc, char **argv)
                      "#include \"replay_prelude.h\"\n");
         for (size_t i = 0; i < rec_function_count; i++)
             if (rec_functions[i].layer == layer) {
-                fprintf(out, "%s", gen_guard_begin(&rec_functions[i]));
+                fprintf(out, "%s", replay_guard_begin(&rec_functions[i]));
                 emit_function(&rec_functions[i]);
-                fprintf(out, "%s", gen_guard_end(&rec_functions[i]));
+                fprintf(out, "%s", replay_guard_end(&rec_functions[i]));
             }
         fprintf(out, "\nvoid rp_register_%s(rp_replay_fn *table)\n{\n", gen_layer_part(layer));
         for (size_t i = 0; i < rec_function_count; i++)
             if (rec_functions[i].layer == layer)
-                fprintf(out, "%s    table[%u] = rp_fn_%s;\n%s", gen_guard_begin(&rec_functions[i]), rec_functions[i].id,
-                        rec_functions[i].name, gen_guard_end(&rec_functions[i]));
+                fprintf(out, "%s    table[%u] = rp_fn_%s;\n%s", replay_guard_begin(&rec_functions[i]),
+                        rec_functions[i].id, rec_functions[i].name, replay_guard_end(&rec_functions[i]));
         fprintf(out, "}\n");
         gen_close("gen_replay", out, argv[1], name);
     }

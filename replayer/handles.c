@@ -105,6 +105,16 @@ void rp_handles_init(void)
 #undef H
 }
 
+int64_t rp_mpi_constant(unsigned kind, int64_t canonical)
+{
+#define C(kind_, name, value)                                                                                \
+    if (kind == REC_KIND_##kind_ && canonical == (value))                                                    \
+        return (int64_t)(name);
+#include "constants.def"
+#undef C
+    return canonical;
+}
+
 static entry *lookup(unsigned kind, int64_t id, int grow)
 {
     enum space sp = space_of(kind);

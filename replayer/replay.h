@@ -16,6 +16,7 @@
 
 #include <hdf5.h>
 #include <mpi.h>
+#include "rec_mpi_versions.h"
 
 #include "recorder_functions.h"
 
@@ -136,6 +137,8 @@ char *rp_str(rp_ctx *x, const rp_value *v);
 /* The real handle for a recorded id (predefined or re-created); nonzero and
  * x->reason set when there is none. */
 int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw);
+/* This MPI's value of a named constant recorded canonically (functions/constants.def). */
+int64_t rp_mpi_constant(unsigned kind, int64_t canonical);
 /* A handle the call created: id (recorded) now means raw. */
 void rp_handle_new(rp_ctx *x, unsigned kind, int64_t id, uint64_t raw, const char *pathkey);
 /* The handle is gone (closed, freed, completed). */

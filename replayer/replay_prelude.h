@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 
 #include <hdf5.h>
 #include <mpi.h>
+#include "rec_mpi_versions.h"
 
 #include "replay.h"
 #include "hooks.h"

@@ -6,7 +6,12 @@ ROOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT_DIR/build}
 JOBS=${JOBS:-$(nproc)}
 
+# Open MPI (openmpi-bin, libopenmpi-dev, libhdf5-openmpi-dev) is for the
+# tests of traces crossing between the two MPIs (tests/openmpi); the main
+# build is MPICH's, named as such: installing Open MPI switches Debian's
+# mpicc, mpirun and h5pcc alternatives to it.
 PACKAGES=(build-essential cmake pkg-config mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
+          openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
           uthash-dev libcunit1-dev libzstd-dev jq chromium valgrind gfortran scdoc man-db)
 
 say() { printf '\n== %s\n' "$*"; }
@@ -27,10 +32,20 @@ ensure_packages() {
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# The MPICH flavour's compiler wrappers, by name, where Debian has them.
+mpich_args() {
+  if command -v mpicc.mpich > /dev/null; then printf '%s\n' -DMPI_C_COMPILER=mpicc.mpich; fi
+  if command -v h5pcc.mpich > /dev/null; then printf '%s\n' -DHDF5_C_COMPILER_EXECUTABLE="$(command -v h5pcc.mpich)"; fi
+}
+
 build_tree() {
   say "building in $BUILD_DIR"
-  cmake -S "$ROOT_DIR" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  local args
+  mapfile -t args < <(mpich_args)
+  cmake -S "$ROOT_DIR" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${args[@]}" >/dev/null
   cmake --build "$BUILD_DIR" -j "$JOBS"
+  # The build's own mpiexec, mpicc and h5pcc (BUILD/mpi-bin) come first.
+  export PATH=$BUILD_DIR/mpi-bin:$PATH
 }
 
 # mpirun with the oversubscription helper (more ranks than cores must not crawl).

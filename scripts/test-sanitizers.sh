@@ -41,7 +41,10 @@ build=${1:-$src/build-asan}
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 start=$(date +%s)
 mkdir -p "$build" || exit 2
-cmake -S "$src" -B "$build" -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+flavour=()
+command -v mpicc.mpich > /dev/null && flavour+=(-DMPI_C_COMPILER=mpicc.mpich)
+command -v h5pcc.mpich > /dev/null && flavour+=(-DHDF5_C_COMPILER_EXECUTABLE="$(command -v h5pcc.mpich)")
+cmake -S "$src" -B "$build" -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo "${flavour[@]}" \
     -DCMAKE_C_FLAGS="$flags" >"$build/sanitizer-configure.log" 2>&1 || { cat "$build/sanitizer-configure.log"; exit 2; }
 cmake --build "$build" -j2 >"$build/sanitizer-build.log" 2>&1 || { tail -50 "$build/sanitizer-build.log"; exit 2; }
 built=$(date +%s)

@@ -127,7 +127,10 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
         emit_array(a, i);
         return;
     }
-    if (rec_arg_by_pointer(a))
+    if (rec_kind_has_mpi_constants(a->kind) && !rec_arg_by_pointer(a)) /* the canonical value */
+        fprintf(out, "    r->args[%u].i = rt_mpi_constant(REC_KIND_%s, (int64_t)(%s));\n", i,
+                rec_kind_name(a->kind), n);
+    else if (rec_arg_by_pointer(a))
         fprintf(out, "    r->args[%u].i = %s ? (int64_t)*%s : -1;\n", i, n, n);
     else
         fprintf(out, "    r->args[%u].i = (int64_t)(%s);\n", i, n);

@@ -283,8 +283,8 @@ static int write_constructor(rt_call *c, const rec_func_desc *f, const contents 
         if (s.array == REC_CONTENTS_NONE)
             continue;
         ok = at + len <= x->n[s.array] && used + len <= room;
-        for (size_t e = 0; ok && e < len; e++)
-            v[used + e] = element(x, s.array, at + e);
+        for (size_t e = 0; ok && e < len; e++) /* named constants (an order, distributions) canonical */
+            v[used + e] = rt_mpi_constant(f->args[a].kind, element(x, s.array, at + e));
         if (ok && s.each)
             set_array(&k, (int)a, v + used, len);
         else if (ok)

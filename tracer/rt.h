@@ -18,6 +18,7 @@
 
 #include <hdf5.h>
 #include <mpi.h>
+#include "rec_mpi_versions.h"
 
 #include "recorder_format.h"
 

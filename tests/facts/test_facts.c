@@ -11,6 +11,7 @@
 
 #include <hdf5.h>
 #include <mpi.h>
+#include "rec_mpi_versions.h"
 
 #include "rec_function_ids.h"
 #include "recorder_facts.h"

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <hdf5.h>
 #include <mpi.h>
+#include "rec_mpi_versions.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,8 +127,8 @@ static void check_mpi(void)
     CHECK(MPI_DATATYPE, MPI_AINT);
     CHECK(MPI_DATATYPE, MPI_OFFSET);
     CHECK(MPI_DATATYPE, MPI_COUNT);
-    /* markers MPI-3 deprecated; an MPI-4 library may still define them */
-#ifdef MPI_LB
+    /* markers MPI-3.0 removed; an MPI may still define them */
+#if REC_HAVE_MPI1
     CHECK(MPI_DATATYPE, MPI_LB);
     CHECK(MPI_DATATYPE, MPI_UB);
 #endif

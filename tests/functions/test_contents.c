@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rec_combiners.h"
+#include "rec_mpi_versions.h"
 #include "recorder_functions.h"
 #include "rk_test.h"
 
@@ -173,8 +174,9 @@ RK_TEST(functions, rec_combiner_function_maps_each_combiner_to_its_constructor)
     }
     /* Named types, Fortran's and MPI-1's integer forms: no constructor. */
     static const int none[] = {MPI_COMBINER_NAMED, MPI_COMBINER_F90_REAL, MPI_COMBINER_F90_COMPLEX,
-                               MPI_COMBINER_F90_INTEGER, MPI_COMBINER_HVECTOR_INTEGER,
-                               MPI_COMBINER_HINDEXED_INTEGER, MPI_COMBINER_STRUCT_INTEGER};
+                               MPI_COMBINER_F90_INTEGER REC_IF_MPI1(, MPI_COMBINER_HVECTOR_INTEGER,
+                                                                    MPI_COMBINER_HINDEXED_INTEGER,
+                                                                    MPI_COMBINER_STRUCT_INTEGER)};
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
         CU_ASSERT_EQUAL(rec_combiner_function(none[i]), 0u);
 }
@@ -327,4 +329,31 @@ RK_TEST(functions, each_sole_role_is_one_functions)
     CU_ASSERT_STRING_EQUAL(rec_function_with_sole(REC_SOLE_COMMITS_TYPE)->name, "MPI_Type_commit");
     CU_ASSERT_STRING_EQUAL(rec_function_with_sole(REC_SOLE_SIMPLE_SPACE)->name, "H5Screate_simple");
     CU_ASSERT_PTR_NULL(rec_function_with_sole(REC_SOLE_NONE));
+}
+
+/* MPI's named constants are recorded as MPICH's values (constants.def): under
+ * MPICH canonical and native agree; under any MPI each canonical value names
+ * one constant of its kind, which the table finds by value and by name. */
+RK_TEST(functions, mpi_constants_are_mpichs_values_one_name_each)
+{
+    size_t n = 0;
+#define C(kind, name, value)                                                                                 \
+    do {                                                                                                     \
+        n++;                                                                                                 \
+        CU_ASSERT_TRUE(rec_kind_has_mpi_constants(REC_KIND_##kind));                                          \
+        CU_ASSERT_STRING_EQUAL(rec_mpi_constant_name(REC_KIND_##kind, value), #name);                        \
+        CU_ASSERT_EQUAL(rec_mpi_constant_value(#name), value);                                               \
+        if (MPICH_CONSTANTS)                                                                                 \
+            CU_ASSERT_EQUAL((int64_t)(name), (int64_t)(value));                                              \
+    } while (0);
+#ifdef MPICH_VERSION
+#define MPICH_CONSTANTS 1
+#else
+#define MPICH_CONSTANTS 0
+#endif
+#include "constants.def"
+#undef C
+    CU_ASSERT_EQUAL(n, rec_mpi_constant_count);
+    CU_ASSERT_FALSE(rec_kind_has_mpi_constants(REC_KIND_MPI_COMM));
+    CU_ASSERT_PTR_NULL(rec_mpi_constant_name(REC_KIND_MPI_RANK, 3)); /* a rank, not a constant */
 }
