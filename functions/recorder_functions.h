@@ -183,6 +183,8 @@ enum {
     REC_ROLE_SELECTS = 1u << 22,             /* changes a dataspace's selection */
     REC_ROLE_LARGE_COUNT = 1u << 23,         /* an MPI-4 large-count twin (X_c of X): same roles and
                                                 argument order, counts as MPI_Count */
+    REC_ROLE_OPENS_H5_FILE = 1u << 24,       /* opens an existing HDF5 file by its PATH argument: the tracer
+                                                captures the structure of one the run did not create */
 };
 
 /* How a call builds what it creates (or, for selections, what it selects):
