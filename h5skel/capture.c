@@ -329,6 +329,8 @@ static void chunks(walk *w, h5skel_object *o, hid_t dset, hid_t space, int ndims
             return;
         }
         o->chunk_size[i] = size;
+        if (addr != HADDR_UNDEF && (o->data_addr < 0 || (int64_t)addr < o->data_addr))
+            o->data_addr = (int64_t)addr;
         for (int d = 0; d < ndims; d++)
             o->chunk_offset[i * (size_t)ndims + (size_t)d] = offset[d];
     }
@@ -362,7 +364,7 @@ static int dataset(walk *w, const found *f)
     o->storage = H5Dget_storage_size(dset);
     haddr_t data = H5Dget_offset(dset);
     o->data_addr = data == HADDR_UNDEF ? -1 : (int64_t)data;
-    if (H5Pget_layout(dcpl) == H5D_CHUNKED)
+    if (H5Pget_layout(dcpl) == H5D_CHUNKED) /* data_addr: its first chunk's */
         chunks(w, o, dset, space, H5Sget_simple_extent_ndims(space));
     w->current = f->name;
     if (rc == 0 && H5Aiterate2(dset, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, on_attribute, w) < 0)
@@ -410,6 +412,126 @@ static int object(walk *w, const found *f)
     if (rc)
         fail(w, "cannot read %s", f->name);
     return rc;
+}
+
+/* An object and its attributes: rows [at, at + n); its place in the
+ * making order: before the data-writing dataset `before`, then by `sub`. */
+typedef struct unit {
+    uint64_t data, header; /* data: its first data block's address, or UINT64_MAX */
+    size_t before;
+    uint64_t sub;
+    size_t at, n;
+} unit;
+
+static int by_data(const void *a, const void *b)
+{
+    const unit *x = *(unit *const *)a, *y = *(unit *const *)b;
+    return x->data != y->data ? (x->data < y->data ? -1 : 1) : (x->at < y->at ? -1 : x->at > y->at);
+}
+
+static int by_place(const void *a, const void *b)
+{
+    const unit *x = a, *y = b;
+    if (x->before != y->before)
+        return x->before < y->before ? -1 : 1;
+    return x->sub != y->sub ? (x->sub < y->sub ? -1 : 1) : (x->at < y->at ? -1 : x->at > y->at);
+}
+
+/* The order the objects were most likely made in. A dataset's data goes to
+ * the end of the file when it is written, right after the dataset is made,
+ * so datasets with data are made in the order of their data; their headers
+ * may sit in holes of the metadata space, made later than their addresses
+ * tell. Anything else (groups, named types, datasets without data) is made
+ * right before the first of those datasets whose header lies above its own.
+ * Rows from `first` on. */
+static void by_making(h5skel *s, size_t first)
+{
+    size_t n = s->nobjects, nunits = 0, ndata = 0;
+    unit *u = malloc((n ? n : 1) * sizeof *u), **data = malloc((n ? n : 1) * sizeof *data);
+    uint64_t *highest = malloc((n ? n : 1) * sizeof *highest);
+    h5skel_object *rows = malloc((n ? n : 1) * sizeof *rows);
+    if (!u || !data || !highest || !rows)
+        abort();
+    for (size_t i = first; i < n; i++) {
+        const h5skel_object *o = &s->objects[i];
+        if (o->kind == H5SKEL_ATTRIBUTE && nunits && u[nunits - 1].at + u[nunits - 1].n == i) {
+            u[nunits - 1].n++;
+            continue;
+        }
+        int has_data = o->kind == H5SKEL_DATASET && o->data_addr >= 0;
+        u[nunits++] = (unit){has_data ? (uint64_t)o->data_addr : UINT64_MAX, o->addr, 0, 0, i, 1};
+    }
+    for (size_t k = 0; k < nunits; k++)
+        if (u[k].data != UINT64_MAX)
+            data[ndata++] = &u[k];
+    qsort(data, ndata, sizeof *data, by_data);
+    for (size_t p = 0; p < ndata; p++) { /* each one's place, and the highest header so far */
+        data[p]->before = p;
+        data[p]->sub = UINT64_MAX;
+        highest[p] = p && highest[p - 1] > data[p]->header ? highest[p - 1] : data[p]->header;
+    }
+    for (size_t k = 0; k < nunits; k++) {
+        if (u[k].data != UINT64_MAX)
+            continue;
+        size_t lo = 0, hi = ndata; /* the first place whose highest header is above this one's */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (highest[mid] > u[k].header)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        u[k].before = lo;
+        u[k].sub = u[k].header;
+    }
+    qsort(u, nunits, sizeof *u, by_place);
+    size_t at = first;
+    for (size_t k = 0; k < nunits; k++) {
+        memcpy(&rows[at], &s->objects[u[k].at], u[k].n * sizeof *rows);
+        at += u[k].n;
+    }
+    memcpy(&s->objects[first], &rows[first], (n - first) * sizeof *rows);
+    free(rows);
+    free(highest);
+    free(data);
+    free(u);
+}
+
+/* A group made in a hole the file's free space left (below the data of a
+ * dataset made before it) was made later than its address tells: it goes
+ * right before the first object inside it, as a writer makes a group when
+ * it starts filling it. Rows from `first` on: objects, each with its
+ * attributes after it. */
+static void defer_groups(h5skel *s, size_t first)
+{
+    size_t n = s->nobjects;
+    h5skel_object *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp)
+        abort();
+    for (size_t g = first; g < n; g++) {
+        h5skel_object *grp = &s->objects[g];
+        if (grp->kind != H5SKEL_GROUP)
+            continue;
+        int hole = 0;
+        for (size_t d = first; d < g && !hole; d++)
+            hole = s->objects[d].kind == H5SKEL_DATASET && s->objects[d].data_addr > (int64_t)grp->addr;
+        size_t end = g + 1, len = strlen(grp->name), to = n;
+        while (end < n && s->objects[end].kind == H5SKEL_ATTRIBUTE)
+            end++;
+        for (size_t k = end; k < n && to == n && hole; k++)
+            if (s->objects[k].kind != H5SKEL_ATTRIBUTE && !strncmp(s->objects[k].name, grp->name, len) &&
+                s->objects[k].name[len] == '/')
+                to = k;
+        if (to == n || to == end)
+            continue;
+        /* rows [g, end) move to just before row `to` */
+        size_t unit = end - g;
+        memcpy(tmp, &s->objects[g], unit * sizeof *tmp);
+        memmove(&s->objects[g], &s->objects[end], (to - end) * sizeof *tmp);
+        memcpy(&s->objects[to - unit], tmp, unit * sizeof *tmp);
+        g--; /* the row now at g is another one */
+    }
+    free(tmp);
 }
 
 static int by_address(const void *a, const void *b)
@@ -470,8 +592,13 @@ static int walk_file(walk *w)
     /* Re-created in this order, objects get their addresses back where HDF5 allows. */
     qsort(w->objs, w->nobjs, sizeof *w->objs, by_address);
     int rc = 0;
+    size_t first = w->s->nobjects;
     for (size_t i = 0; i < w->nobjs && rc == 0; i++)
         rc = object(w, &w->objs[i]);
+    if (rc == 0) {
+        by_making(w->s, first);
+        defer_groups(w->s, first);
+    }
     link_rows(w, &l);
     return rc;
 }

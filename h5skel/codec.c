@@ -1,6 +1,8 @@
 /* codec.c: a skeleton as the bytes of its file (docs/reference/format.md,
- * section 12): the common file header with magic "RKH5", a body of
- * varints and strings, a CRC-32 of everything before it. */
+ * section 12): the common file header with magic "RKH5", a codec byte and
+ * the body's raw size, the body of varints and strings (zstd-compressed
+ * when that is smaller: encodings of property lists repeat), a CRC-32 of
+ * everything before it. */
 #define _GNU_SOURCE
 #include "recorder_h5skel.h"
 
@@ -8,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "meta.h"
 
-enum { MAX_COUNT = 1 << 24 };
+enum { MAX_COUNT = 1 << 24, MAX_BODY = 1 << 30 };
 
 void h5skel_file_name(const char *path, char *out, size_t cap)
 {
@@ -25,10 +29,37 @@ static void put_bytes(rec_buf *b, const h5skel_bytes *v)
     rec_put_str(b, v->data, v->len);
 }
 
+static void encode_body(rec_buf *b, const h5skel *s);
+
 uint8_t *h5skel_encode(const h5skel *s, size_t *len)
 {
-    rec_buf b = {0};
+    rec_buf body = {0}, b = {0};
+    encode_body(&body, s);
     rec_put_file_header(&b, H5SKEL_MAGIC);
+    size_t bound = ZSTD_compressBound(body.len);
+    uint8_t *packed = body.oom ? NULL : malloc(bound);
+    size_t z = packed ? ZSTD_compress(packed, bound, body.data, body.len, 3) : 0;
+    int use_zstd = packed && !ZSTD_isError(z) && z < body.len;
+    uint32_t raw = (uint32_t)body.len;
+    rec_put_u8(&b, use_zstd ? REC_CODEC_ZSTD : REC_CODEC_NONE);
+    rec_put_bytes(&b, &raw, sizeof raw);
+    rec_put_bytes(&b, use_zstd ? packed : body.data, use_zstd ? z : body.len);
+    b.oom |= body.oom || body.len > MAX_BODY;
+    free(packed);
+    rec_buf_free(&body);
+    uint32_t crc = rec_crc32(0, b.data, b.len);
+    rec_put_bytes(&b, &crc, 4);
+    if (b.oom) {
+        rec_buf_free(&b);
+        return NULL;
+    }
+    *len = b.len;
+    return b.data;
+}
+
+static void encode_body(rec_buf *bp, const h5skel *s)
+{
+    rec_buf b = *bp;
     rec_put_cstr(&b, s->path);
     rec_put_varint(&b, s->file_size);
     rec_put_varint(&b, s->capture_ns);
@@ -54,14 +85,7 @@ uint8_t *h5skel_encode(const h5skel *s, size_t *len)
                 rec_put_varint(&b, o->chunk_offset[c * o->ndims + d]);
         }
     }
-    uint32_t crc = rec_crc32(0, b.data, b.len);
-    rec_put_bytes(&b, &crc, 4);
-    if (b.oom) {
-        rec_buf_free(&b);
-        return NULL;
-    }
-    *len = b.len;
-    return b.data;
+    *bp = b;
 }
 
 static char *get_cstr(rec_in *in)
@@ -110,8 +134,26 @@ h5skel *h5skel_decode(const void *bytes, size_t len, const char *file, char *err
         snprintf(err, cap, "%s: CRC mismatch (the file is damaged)", file);
         return NULL;
     }
+    f.in.end = (const uint8_t *)bytes + len - 4;
+    uint8_t codec = rec_get_u8(&f.in);
+    uint32_t raw = rec_fixed_u32(&f);
+    uint8_t *unpacked = NULL;
+    if (f.in.failure || codec > REC_CODEC_ZSTD || raw > MAX_BODY) {
+        snprintf(err, cap, "%s: bad codec or size at byte %d", file, REC_FILE_HEADER_SIZE);
+        return NULL;
+    }
     rec_in in;
-    rec_in_init(&in, (const uint8_t *)bytes + REC_FILE_HEADER_SIZE, len - REC_FILE_HEADER_SIZE - 4);
+    if (codec == REC_CODEC_ZSTD) {
+        unpacked = malloc(raw ? raw : 1);
+        size_t got = unpacked ? ZSTD_decompress(unpacked, raw, f.in.p, rec_in_left(&f.in)) : 0;
+        if (!unpacked || ZSTD_isError(got) || got != raw) {
+            free(unpacked);
+            snprintf(err, cap, "%s: cannot decompress the body at byte %d", file, REC_FILE_HEADER_SIZE + 5);
+            return NULL;
+        }
+        rec_in_init(&in, unpacked, raw);
+    } else
+        rec_in_init(&in, f.in.p, rec_in_left(&f.in));
     h5skel *s = calloc(1, sizeof *s);
     if (!s)
         abort();
@@ -156,8 +198,9 @@ h5skel *h5skel_decode(const void *bytes, size_t len, const char *file, char *err
     }
     if (!in.failure && rec_in_left(&in))
         rec_in_fail(&in, "bytes after the last object");
-    if (in.failure) {
-        snprintf(err, cap, "%s: %s at byte %zu", file, in.failure, in.failure_at + REC_FILE_HEADER_SIZE);
+    free(unpacked);
+    if (in.failure) { /* at a byte of the body */
+        snprintf(err, cap, "%s: %s at byte %zu of its body", file, in.failure, in.failure_at);
         h5skel_free(s);
         return NULL;
     }

@@ -51,8 +51,17 @@ int main(int argc, char **argv)
         h5skel_free(s);
         return 0;
     }
+    static const char usage[] = "usage: recorder-h5skel TRACE_DIR [PATH OUT]\n"
+                                "       recorder-h5skel --capture FILE\n"
+                                "  TRACE_DIR            each HDF5 input's skeleton, an object a line\n"
+                                "  TRACE_DIR PATH OUT   makes the input PATH (as the run named it) as OUT\n"
+                                "  --capture FILE       the skeleton of any HDF5 file, as the tracer takes it\n";
+    if (argc == 2 && !strcmp(argv[1], "--help")) {
+        fputs(usage, stdout);
+        return 0;
+    }
     if (argc != 2 && argc != 4) {
-        fprintf(stderr, "usage: recorder-h5skel TRACE_DIR [PATH OUT] | --capture FILE\n");
+        fputs(usage, stderr);
         return 2;
     }
     if (h5skel_load_dir(argv[1], &all, &n, err, sizeof err) != 0) {

@@ -40,7 +40,7 @@ typedef struct h5skel_object {
     h5skel_bytes type, space, plist, value; /* H5Tencode, H5Sencode, H5Pencode; raw value */
     char *about;        /* one line for people ("8-byte float, 100 x 64, chunked 10 x 64, deflate 6") */
     uint64_t addr;      /* its object header's address (groups, named types, datasets) */
-    int64_t data_addr;  /* a contiguous dataset's data address, else -1 */
+    int64_t data_addr;  /* a dataset's first data block: contiguous data, its lowest chunk; -1: none */
     uint64_t storage;   /* bytes its data takes in the file */
     /* a chunked dataset's allocated chunks: each one's stored (filtered) size
      * and its first element's coordinates (ndims of them) */
