@@ -437,13 +437,22 @@ static int by_place(const void *a, const void *b)
     return x->sub != y->sub ? (x->sub < y->sub ? -1 : 1) : (x->at < y->at ? -1 : x->at > y->at);
 }
 
+static int siblings(const char *a, const char *b)
+{
+    const char *x = strrchr(a, '/'), *y = strrchr(b, '/');
+    return x - a == y - b && !strncmp(a, b, (size_t)(x - a));
+}
+
 /* The order the objects were most likely made in. A dataset's data goes to
  * the end of the file when it is written, right after the dataset is made,
  * so datasets with data are made in the order of their data; their headers
  * may sit in holes of the metadata space, made later than their addresses
  * tell. Anything else (groups, named types, datasets without data) is made
- * right before the first of those datasets whose header lies above its own.
- * Rows from `first` on. */
+ * after every one of those datasets whose data lies below its header and
+ * before the first whose header lies above it; between the two, where
+ * addresses cannot tell (metadata is taken from blocks set aside before the
+ * data that follows them), before the first sibling of a greater name, as
+ * writers that number their datasets make them. Rows from `first` on. */
 static void by_making(h5skel *s, size_t first)
 {
     size_t n = s->nobjects, nunits = 0, ndata = 0;
@@ -481,7 +490,21 @@ static void by_making(h5skel *s, size_t first)
             else
                 lo = mid + 1;
         }
-        u[k].before = lo;
+        size_t after = 0; /* the first place whose data lies above this one's header */
+        for (hi = lo; after < hi;) {
+            size_t mid = (after + hi) / 2;
+            if (data[mid]->data > u[k].header)
+                hi = mid;
+            else
+                after = mid + 1;
+        }
+        const char *name = s->objects[u[k].at].name;
+        for (; after < lo; after++) {
+            const char *other = s->objects[data[after]->at].name;
+            if (siblings(name, other) && strcmp(other, name) > 0)
+                break;
+        }
+        u[k].before = after;
         u[k].sub = u[k].header;
     }
     qsort(u, nunits, sizeof *u, by_place);
