@@ -312,6 +312,7 @@ static herr_t on_attribute(hid_t obj, const char *name, const H5A_info_t *ainfo,
 
 static void chunks(walk *w, h5skel_object *o, hid_t dset, hid_t space, int ndims)
 {
+#if H5_VERSION_GE(1, 10, 5) /* the chunk queries */
     hsize_t n = 0;
     if (H5Dget_num_chunks(dset, space, &n) < 0 || n > MAX_LISTED_CHUNKS || ndims <= 0)
         return;
@@ -335,6 +336,9 @@ static void chunks(walk *w, h5skel_object *o, hid_t dset, hid_t space, int ndims
             o->chunk_offset[i * (size_t)ndims + (size_t)d] = offset[d];
     }
     o->nchunks = n;
+#else
+    (void)w, (void)o, (void)dset, (void)space, (void)ndims;
+#endif
 }
 
 static int dataset(walk *w, const found *f)
@@ -641,7 +645,12 @@ int h5skel_capture(const char *path, h5skel **out, char *err, size_t cap)
     H5Eget_auto2(H5E_DEFAULT, &saved_fn, &saved_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fapl_sec2(fapl) < 0 || H5Pset_file_locking(fapl, 0, 1) < 0)
+#if H5_VERSION_GE(1, 10, 7)
+    int unlocked = H5Pset_file_locking(fapl, 0, 1) >= 0; /* a writer's lock does not stop this read */
+#else
+    int unlocked = 1; /* the shared lock of a read-only open: refused while a writer holds the file */
+#endif
+    if (fapl < 0 || H5Pset_fapl_sec2(fapl) < 0 || !unlocked)
         fail(&w, "cannot make a file access property list");
     else if ((w.file = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0)
         fail(&w, "cannot open it read-only");
