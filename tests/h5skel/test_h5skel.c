@@ -1,5 +1,6 @@
 /* test_h5skel.c: capture, the skeleton file, re-creation (h5skel/). */
 #include <CUnit/CUnit.h>
+#include <dirent.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +14,29 @@
 
 static char dir[256];
 
+/* The test's scratch directory goes when it ends. */
+static void remove_dir(void)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] != '.')
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
 static const char *tmp_path(const char *name)
 {
     static char path[512];
     if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/test-h5skel.XXXXXX");
+        snprintf(dir, sizeof dir, "%s/test-h5skel.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
         if (!mkdtemp(dir))
             abort();
+        atexit(remove_dir);
     }
     snprintf(path, sizeof path, "%s/%s", dir, name);
     return path;
