@@ -54,10 +54,12 @@ typedef struct cg_hobj {
 } cg_hobj;
 
 /* A file or directory that existed before the traced run. */
+struct h5skel;
 typedef struct cg_input {
     char *path;   /* normalized, absolute ("x/y" reads as "/x/y") */
     int64_t size; /* bytes; -1 for a directory */
-    int hdf5;     /* an HDF5 file: it cannot be synthesized */
+    int hdf5;     /* an HDF5 file: made from its skeleton, else it cannot be synthesized */
+    struct h5skel *skel; /* the structure the tracer recorded of an HDF5 input, or NULL */
 } cg_input;
 
 typedef struct cg_pool_entry cg_pool_entry;

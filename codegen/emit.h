@@ -74,6 +74,12 @@ void cg_put_unknown(cg_emitter *e, int tight, sb *out);
 /* The literals of out's spans are in scope (CG_SCOPE_*). */
 void cg_scope(cg_emitter *e, const sb *out, int scope);
 
+/* ---- emit_h5input.c ---- */
+/* The HDF5 inputs with a skeleton: their tables and the code that makes
+ * them (template values h5inputs, h5make, h5tables, h5files); how many, or
+ * -1 with err set. */
+int cg_h5_inputs(cg_emitter *e, tpl_ctx *c, char *err, size_t cap);
+
 /* ---- emit_root.c ---- */
 /* ROOT: the directory holding the most leaf paths the kernel names, or the
  * nearest one above it that the kernel names itself; and a path through it. */

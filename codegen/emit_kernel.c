@@ -330,12 +330,12 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
     uint32_t dirs = 0, files = 0, hdf5 = 0;
     for (size_t i = 0; i < m->ninputs; i++) {
         dirs += m->inputs[i].size < 0;
-        files += m->inputs[i].size >= 0 && !m->inputs[i].hdf5;
-        hdf5 += m->inputs[i].hdf5;
+        files += m->inputs[i].size >= 0 && (!m->inputs[i].hdf5 || m->inputs[i].skel);
+        hdf5 += m->inputs[i].hdf5 && !m->inputs[i].skel;
     }
     header_line(h,
                 "Paths are re-rooted under OUTDIR; setup() re-creates the %u directories and %u files that "
-                "existed before the run.",
+                "existed before the run (HDF5 files from the structure the trace recorded of them).",
                 dirs, files);
     if (hdf5)
         header_line(h, "Warning: %u HDF5 input files the run did not create cannot be synthesized.", hdf5);
@@ -375,7 +375,10 @@ static void includes(kernel *k, tpl_ctx *c)
         add_include(c, "dirent.h");
     add_include(c, "errno.h"); /* the path helpers (kernel.c.tmpl) */
     add_include(c, "fcntl.h");
-    if (e->layers[REC_LAYER_HDF5])
+    int h5inputs = 0;
+    for (size_t i = 0; i < e->m->ninputs; i++)
+        h5inputs |= e->m->inputs[i].skel != NULL;
+    if (e->layers[REC_LAYER_HDF5] || h5inputs)
         add_include(c, "hdf5.h");
     add_include(c, "mpi.h");
     if (e->uses_P || e->uses_S || e->protos)
@@ -392,6 +395,8 @@ static void includes(kernel *k, tpl_ctx *c)
         add_include(c, "sys/time.h");
     if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_UIO))
         add_include(c, "sys/uio.h");
+    if (h5inputs) /* waitpid */
+        add_include(c, "sys/wait.h");
     add_include(c, "unistd.h");
     if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_UTIME))
         add_include(c, "utime.h");
@@ -706,6 +711,8 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     includes(&k, c);
     tables_and_locals(&k, c);
     setup_inputs(&k, c);
+    if (cg_h5_inputs(e, c, k.err, sizeof k.err) < 0)
+        k.failed = 1;
     int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_text;
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);

@@ -22,6 +22,7 @@
 #include <uthash.h>
 
 #include "recorder_facts.h"
+#include "recorder_h5skel.h"
 #include "recorder_merge.h"
 
 /* ---- interning ---- */
@@ -520,13 +521,31 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
     size_t n = rf_inputs_finish(L.inputs, &in);
     m->inputs = cg_alloc((n ? n : 1) * sizeof *m->inputs);
     for (size_t i = 0; i < n; i++)
-        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5};
+        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5, NULL};
     m->ninputs = n;
     rf_inputs_free(in, n);
     rf_special_free(L.special);
     rec_cursor_close(L.c);
     free(L.set);
     return rc < 0 ? -1 : 0;
+}
+
+/* Each HDF5 input's skeleton, from the trace directory the user named (a
+ * per-rank trace's, or a merged one's: recorder-merge copies them). */
+static int attach_skeletons(cg_model *m, const char *trace_dir, rec_error *err)
+{
+    h5skel **all;
+    size_t n;
+    if (h5skel_load_dir(trace_dir, &all, &n, err->msg, sizeof err->msg) != 0)
+        return -1;
+    for (size_t i = 0; i < m->ninputs; i++)
+        for (size_t j = 0; j < n && m->inputs[i].hdf5 && !m->inputs[i].skel; j++)
+            if (all[j] && h5skel_find(&all[j], 1, m->inputs[i].path)) {
+                m->inputs[i].skel = all[j];
+                all[j] = NULL;
+            }
+    h5skel_free_all(all, n);
+    return 0;
 }
 
 int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *err)
@@ -561,6 +580,8 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
     }
     m->nranks = rec_trace_get_info(t)->nranks;
     int rc = m->nranks ? read_merged(m, t, o, err) : -1;
+    if (rc == 0)
+        rc = attach_skeletons(m, trace_dir, err);
     if (!m->nranks)
         snprintf(err->msg, sizeof err->msg, "%s: the trace has no ranks", trace_dir);
     rec_trace_close(t);
@@ -592,8 +613,10 @@ void cg_model_free(cg_model *m)
         HASH_DEL(m->pool, e);
         free(e);
     }
-    for (size_t i = 0; i < m->ninputs; i++)
+    for (size_t i = 0; i < m->ninputs; i++) {
         free(m->inputs[i].path);
+        h5skel_free(m->inputs[i].skel);
+    }
     free(m->inputs);
     free(m->trace_dir);
     memset(m, 0, sizeof *m);

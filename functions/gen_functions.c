@@ -170,6 +170,8 @@ static void check_roles(const rec_func_desc *f)
         for (unsigned k = 0; (f->roles & role_needs[i].role) && k < 3 && role_needs[i].roles[k]; k++)
             if (rec_arg_with_role(f, role_needs[i].roles[k]) < 0)
                 table_error(f, "its role needs an argument it does not mark (IS(...))");
+    if ((f->roles & REC_ROLE_OPENS_H5_FILE) && rec_arg_with_kind(f, REC_KIND_PATH, 0) < 0)
+        table_error(f, "OPENS_H5_FILE needs a PATH argument");
     if ((f->roles & REC_ROLE_NAME_LENGTH) && rec_arg_with_role(f, REC_AROLE_LINK_TARGET) < 0 &&
         rec_arg_with_role(f, REC_AROLE_FILE_NAME) < 0)
         table_error(f, "NAME_LENGTH needs a LINK_TARGET or FILE_NAME argument");

@@ -183,6 +183,8 @@ enum {
     REC_ROLE_SELECTS = 1u << 22,             /* changes a dataspace's selection */
     REC_ROLE_LARGE_COUNT = 1u << 23,         /* an MPI-4 large-count twin (X_c of X): same roles and
                                                 argument order, counts as MPI_Count */
+    REC_ROLE_OPENS_H5_FILE = 1u << 24,       /* opens an existing HDF5 file by its PATH argument: the tracer
+                                                captures the structure of one the run did not create */
     /* Which MPI headers declare it (functions/rec_mpi_versions.h): */
     REC_ROLE_SINCE_MPI4 = 1u << 30,   /* an MPI-4.0 addition: an MPI of an older version lacks it */
     REC_ROLE_REMOVED_MPI3 = 1u << 31, /* removed by MPI-3.0: an MPI may no longer declare it */

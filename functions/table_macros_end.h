@@ -34,6 +34,7 @@
 #undef SHARED_PTR
 #undef NOFOLLOW
 #undef MAKES_DIR
+#undef OPENS_H5_FILE
 #undef OPENS_DIR
 #undef DIR_ENTRY
 #undef WORKING_DIR

@@ -3,6 +3,7 @@
  * driver, and the merged trace's metadata. Records are built in emit.c. */
 #define _GNU_SOURCE
 #include "emit.h"
+#include "recorder_h5skel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -373,6 +374,9 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     w = NULL;
     if (rc == 0)
         rc = write_meta(out_dir, t, o, in_dir, start_ns, err);
+    /* The HDF5 inputs' skeletons go with the records: replays and kernels make the inputs from them. */
+    if (rc == 0)
+        rc = h5skel_copy_dir(in_dir, out_dir, err->msg, sizeof err->msg);
 done:
     st->records_in = m.records_in;
     st->seconds = now() - t0;

@@ -223,6 +223,10 @@ static void emit_out(const rec_func_desc *f, unsigned i)
                         b->name, b->name, b->name, i, i, b->name);
         }
         fprintf(out, "    %s *%s = rp_alloc(rp_x, rp_n%u * sizeof(%s));\n", unit, n, i, unit);
+        /* An array as long as the result recorded empty beside a positive
+         * result was NULL (H5Sget_simple_extent_dims without maxdims). */
+        if (cls == REC_CLASS_ARRAY && mentions_ret(a->len))
+            fprintf(out, "    if (rp_r->args[%u].len == 0 && rp_r->ret.i > 0)\n        %s = NULL;\n", i, n);
         if (k == REC_KIND_MPI_STATUS_ARRAY)
             fprintf(out, "    if (rp_statuses_ignored(&rp_r->args[%u]))\n        %s = MPI_STATUSES_IGNORE;\n",
                     i, n);

@@ -229,7 +229,7 @@ static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t 
         p->size = rp_msg_i64(&m);
         p->hdf5 = rp_msg_u8(&m);
         p->key = rp_msg_str(&m);
-        if (p->hdf5 && !p->is_dir && p->key) {
+        if (p->hdf5 == RP_INPUT_HDF5 && !p->is_dir && p->key) {
             size_t k = strlen(p->key) + 1;
             char *grown = realloc(*unsynth, used + k);
             if (grown) {

@@ -7,8 +7,9 @@
  * pre-created under the prefix: directories as directories, files with the
  * largest size the trace shows for them before they were first created
  * (st_size of a stat, the end of a read, MPI_File_get_size), else empty.
- * An HDF5 input cannot be synthesized that way: it is reported, and the
- * replay skips the HDF5 calls on it. */
+ * An HDF5 input is re-created from the skeleton the tracer captured of it
+ * (h5skel/), with pattern data; without one it cannot be synthesized: it is
+ * reported, and the replay skips the HDF5 calls on it. */
 #define _GNU_SOURCE
 #include "prep.h"
 
@@ -21,7 +22,9 @@
 #include "fs.h"
 #include "order.h"
 #include "recorder_facts.h"
+#include "recorder_h5skel.h"
 #include "source.h"
+#include "summary.h"
 
 static double at(const rec_record *r, double start, double resolution)
 {
@@ -98,6 +101,13 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
         snprintf(err, cap, "%s: cannot create the output directory: %s", opt->prefix, strerror(errno));
         rc = -1;
     }
+    h5skel **skeletons = NULL;
+    size_t nskeletons = 0;
+    char skel_err[1024];
+    if (rc == 0 && h5skel_load_dir(rec_trace_dir(t), &skeletons, &nskeletons, skel_err, sizeof skel_err) != 0) {
+        snprintf(err, cap, "%s", skel_err);
+        rc = -1;
+    }
     if (rc == 0) {
         uint32_t nwarn = 0;
         char warnings[8][600];
@@ -118,9 +128,16 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
             if (!made && nwarn < 8)
                 snprintf(warnings[nwarn++], sizeof warnings[0], "cannot pre-create the input %s under %s",
                          p->key, opt->prefix);
+            /* RP_INPUT_HDF5_MADE: its skeleton made it whole; RP_INPUT_HDF5: its HDF5 calls are skipped */
+            int hdf5 = p->hdf5 && !p->is_dir ? RP_INPUT_HDF5 : RP_INPUT_PLAIN;
+            const h5skel *skel = hdf5 && made ? h5skel_find(skeletons, nskeletons, p->key) : NULL;
+            if (skel && h5skel_make(skel, full, skel_err, sizeof skel_err) == 0)
+                hdf5 = RP_INPUT_HDF5_MADE;
+            else if (skel && nwarn < 8)
+                snprintf(warnings[nwarn++], sizeof warnings[0], "%s", skel_err);
             rp_out_u8(o, (uint8_t)p->is_dir);
             rp_out_i64(o, p->size);
-            rp_out_u8(o, (uint8_t)p->hdf5);
+            rp_out_u8(o, (uint8_t)hdf5);
             rp_out_str(o, p->key, (uint32_t)strlen(p->key));
         }
         rp_out_u32(o, nwarn);
@@ -136,6 +153,7 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
         rp_out_end(o);
     }
     free(edges);
+    h5skel_free_all(skeletons, nskeletons);
     rf_inputs_free(in, ninputs);
     return rc;
 }

@@ -267,6 +267,9 @@ static void emit_wrapper(const rec_func_desc *f)
         emit_capture(f, i, 1);
     if (!is_void)
         emit_ret(f);
+    int path = rec_arg_with_kind(f, REC_KIND_PATH, 0);
+    if ((f->roles & REC_ROLE_OPENS_H5_FILE) && path >= 0) /* still untraced: the tracer's own reads stay out */
+        fprintf(out, "    if (ok)\n        rt_h5_input_opened(%s);\n", f->args[path].name);
     fprintf(out, "    rt_lock();\n");
     for (unsigned i = 0; i < f->nargs; i++)
         emit_convert(f, i);

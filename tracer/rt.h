@@ -159,6 +159,10 @@ void rt_handle_forget(unsigned kind, uint64_t value);
 /* The path's id; marks the call skipped when the path is excluded. */
 int64_t rt_path(rt_call *c, const char *path);
 
+/* An HDF5 file was opened (h5input.c): the first process to see a file
+ * the run did not create captures its structure into the trace directory. */
+void rt_h5_input_opened(const char *path);
+
 /* Space for n array elements that lives as long as the call. */
 int64_t *rt_array(rt_call *c, unsigned field, size_t n);
 

@@ -157,11 +157,25 @@ static int write_global_meta(const char *dir, uint32_t nranks)
     return 0;
 }
 
+static char trace_dir[PATH_MAX];
+
+const char *rt_trace_dir(void)
+{
+    return trace_dir[0] && writer ? trace_dir : NULL;
+}
+
+uint64_t rt_start_wall_ns(void)
+{
+    return start_wall_ns;
+}
+
 /* Creates the rank's trace file; on failure tracing stops, the program runs on. */
 static int attach(const char *dir, uint32_t rank)
 {
     rec_error err;
     int rc = rec_writer_attach(writer, dir, rank, &err);
+    if (rc == 0)
+        snprintf(trace_dir, sizeof trace_dir, "%s", dir);
     if (rc != 0) {
         /* Busy: an exec'd child of a traced process; it stays untraced, quietly. */
         if (rc != REC_WRITER_BUSY)

@@ -62,6 +62,10 @@ int64_t rt_handle_phantom(unsigned kind);
 /* The value of a predefined handle, or 0. */
 uint64_t rt_handle_value(unsigned kind, int64_t id);
 void rt_after_mpi_init(int ok);
+/* The trace directory once this process writes into it, else NULL. */
+const char *rt_trace_dir(void);
+/* The wall clock when tracing started, ns since the epoch. */
+uint64_t rt_start_wall_ns(void);
 void rt_after_mpi_finalize(void);
 
 #endif

@@ -1,0 +1,173 @@
+/* An object of an HDF5 input file as the traced run found it. Made in the table's order (their addresses in
+ * the file), objects get their addresses back where HDF5 allows. type, space and plist are HDF5's own
+ * encodings (H5Tencode, H5Sencode, H5Pencode), in hex; the file's row holds its creation properties and
+ * superblock version, an attribute's its value. */
+struct h5_object {
+    char kind;         /* 'f' file, 'g' group, 't' named type, 'd' dataset, 'a' attribute, 'l'/'s' link */
+    const char *name;  /* its path in the file; an attribute's object */
+    const char *other; /* an attribute's name; a link's target; the named datatype of a dataset */
+    const char *type, *space, *plist, *value;
+};
+
+/* Bytes from hex (malloc'ed). */
+static unsigned char *h5_unhex(const char *hex)
+{
+    size_t n = strlen(hex) / 2;
+    unsigned char *b = malloc(n + 1);
+    for (size_t i = 0; b && i < n; i++) {
+        int hi = hex[2 * i] <= '9' ? hex[2 * i] - '0' : hex[2 * i] - 'a' + 10;
+        int lo = hex[2 * i + 1] <= '9' ? hex[2 * i + 1] - '0' : hex[2 * i + 1] - 'a' + 10;
+        b[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return b;
+}
+
+/* An HDF5 type, dataspace or property list from its encoding in hex; none for "". */
+static hid_t h5_decode(hid_t (*decode)(const void *), const char *hex)
+{
+    if (!hex[0])
+        return H5I_INVALID_HID;
+    unsigned char *bytes = h5_unhex(hex);
+    hid_t id = bytes ? decode(bytes) : H5I_INVALID_HID;
+    free(bytes);
+    return id;
+}
+
+/* A dataset's data: the kernels' pattern. (For a filtered dataset, data whose filtered size matches the
+ * traced one would come from here.) */
+static void h5_input_data(hid_t dset, char *buf, size_t n)
+{
+    (void)dset;
+    for (size_t b = 0; b < n; b++)
+        buf[b] = (char)('a' + b % 26);
+}
+
+/* Writes the dataset whole, so that reads find allocated storage, in slabs of its first dimension. */
+static herr_t h5_write_all(hid_t dset, hid_t type)
+{
+    hid_t space = H5Dget_space(dset);
+    hsize_t dims[H5S_MAX_RANK], start[H5S_MAX_RANK] = {0};
+    int rank = H5Sget_simple_extent_ndims(space);
+    hssize_t points = H5Sget_simple_extent_npoints(space);
+    size_t size = H5Tget_size(type);
+    herr_t rc = 0;
+    if (rank < 0 || points <= 0 || !size || H5Sget_simple_extent_type(space) == H5S_NULL ||
+        H5Tdetect_class(type, H5T_VLEN) != 0) { /* nothing to write, or nothing a pattern can be */
+        H5Sclose(space);
+        return 0;
+    }
+    H5Sget_simple_extent_dims(space, dims, NULL);
+    hsize_t rows = rank ? dims[0] : 1, row = (hsize_t)points / (rows ? rows : 1) * size;
+    hsize_t per = (64 << 20) / row; /* rows a slab, 64 MiB at most */
+    per = per < 1 ? 1 : per > rows ? rows : per;
+    char *buf = malloc(per * row);
+    if (!buf) {
+        H5Sclose(space);
+        return -1;
+    }
+    h5_input_data(dset, buf, per * row);
+    for (hsize_t first = 0; first < rows && rc >= 0; first += per) {
+        hsize_t count[H5S_MAX_RANK], elements = (rows - first < per ? rows - first : per) * row / size;
+        hid_t file = H5Scopy(space), mem = H5Screate_simple(1, &elements, NULL);
+        memcpy(count, dims, sizeof count);
+        start[0] = first;
+        count[0] = elements * size / row;
+        if (rank)
+            H5Sselect_hyperslab(file, H5S_SELECT_SET, start, NULL, count, NULL);
+        rc = H5Dwrite(dset, type, mem, file, H5P_DEFAULT, buf);
+        H5Sclose(mem);
+        H5Sclose(file);
+    }
+    free(buf);
+    H5Sclose(space);
+    return rc;
+}
+
+static void h5_release(hid_t id)
+{
+    if (id >= 0)
+        H5Idec_ref(id);
+}
+
+/* Makes one object (not the file's row) from its row; negative when HDF5 refuses it. *last is the object
+ * made last, kept open for its attributes, as a writer adds them (closing it first would write a chunked
+ * dataset's cached chunks before them, and move what follows). */
+static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, hid_t *last,
+                             const char **name)
+{
+    if (o->kind != 'a') { /* the last object is done: closing it writes its cached chunks */
+        h5_release(*last);
+        *last = H5I_INVALID_HID;
+    }
+    int named = o->kind == 'd' && o->other[0];
+    hid_t type = named ? H5Topen2(file, o->other, H5P_DEFAULT) : h5_decode(H5Tdecode, o->type);
+    hid_t space = h5_decode(H5Sdecode, o->space), plist = h5_decode(H5Pdecode, o->plist);
+    hid_t made = H5I_INVALID_HID;
+    herr_t rc = 0;
+    if (o->kind == 'g') {
+        H5E_BEGIN_TRY
+        {
+            made = H5Gcreate2(file, o->name, lcpl, plist, H5P_DEFAULT);
+        }
+        H5E_END_TRY
+        if (made < 0) /* made before as the parent of an object with a lower address */
+            made = H5Gopen2(file, o->name, H5P_DEFAULT);
+    } else if (o->kind == 't') {
+        rc = H5Tcommit2(file, o->name, type, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    } else if (o->kind == 'd') {
+        made = H5Dcreate2(file, o->name, type, space, lcpl, plist, H5P_DEFAULT);
+        rc = made < 0 ? -1 : h5_write_all(made, type);
+    } else if (o->kind == 'a') {
+        int same = *last >= 0 && !strcmp(*name, o->name);
+        hid_t obj = same ? *last : H5Oopen(file, o->name, H5P_DEFAULT);
+        made = H5Acreate2(obj, o->other, type, space, H5P_DEFAULT, H5P_DEFAULT);
+        unsigned char *value = o->value[0] ? h5_unhex(o->value) : NULL;
+        if (made >= 0 && value)
+            rc = H5Awrite(made, type, value);
+        free(value);
+        if (!same)
+            h5_release(obj);
+    } else if (o->kind == 'l') {
+        rc = H5Lcreate_hard(file, o->other, file, o->name, lcpl, H5P_DEFAULT);
+    } else if (o->kind == 's') {
+        rc = H5Lcreate_soft(o->other, file, o->name, lcpl, H5P_DEFAULT);
+    }
+    if (made < 0 && (o->kind == 'g' || o->kind == 'd' || o->kind == 'a'))
+        rc = -1;
+    if (o->kind != 'a') {
+        *last = o->kind == 't' ? H5Topen2(file, o->name, H5P_DEFAULT) : made;
+        *name = o->name;
+        made = H5I_INVALID_HID;
+    }
+    h5_release(made);
+    h5_release(plist);
+    h5_release(space);
+    h5_release(type);
+    return rc;
+}
+
+/* Makes the HDF5 file at path from its objects, o[0] being the file's row; -1 when HDF5 refuses one. */
+static int make_h5_input(const char *path, const struct h5_object *o, size_t n)
+{
+    static const H5F_libver_t by_superblock[] = {H5F_LIBVER_EARLIEST, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18,
+                                                 H5F_LIBVER_V110};
+    unsigned char *version = h5_unhex(o[0].value);
+    hid_t fcpl = h5_decode(H5Pdecode, o[0].plist), fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_libver_bounds(fapl, by_superblock[version && version[0] < 4 ? version[0] : 3], H5F_LIBVER_LATEST);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    free(version);
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
+    int rc = file < 0 ? -1 : 0;
+    hid_t last = H5I_INVALID_HID;
+    const char *name = "";
+    for (size_t i = 1; i < n && rc == 0; i++)
+        rc = h5_make_object(file, lcpl, &o[i], &last, &name) < 0 ? -1 : 0;
+    h5_release(last);
+    if (file >= 0 && H5Fclose(file) < 0)
+        rc = -1;
+    h5_release(lcpl);
+    h5_release(fapl);
+    h5_release(fcpl);
+    return rc;
+}

@@ -1,0 +1,182 @@
+/* test_h5skel.c: capture, the skeleton file, re-creation (h5skel/). */
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "recorder_h5skel.h"
+#include "rk_test.h"
+#include "sample.h"
+
+static char dir[256];
+
+/* The test's scratch directory goes when it ends. */
+static void remove_dir(void)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] != '.')
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+static const char *tmp_path(const char *name)
+{
+    static char path[512];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "%s/test-h5skel.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (!mkdtemp(dir))
+            abort();
+        atexit(remove_dir);
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return path;
+}
+
+static h5skel *capture(const char *path)
+{
+    h5skel *s = NULL;
+    char err[1024] = "";
+    CU_ASSERT_EQUAL_FATAL(h5skel_capture(path, &s, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    return s;
+}
+
+/* The skeleton file of a sample of n datasets at path: its bytes (*s: the skeleton). */
+static uint8_t *sample_bytes(const char *path, unsigned n, h5skel **s, size_t *len)
+{
+    CU_ASSERT_EQUAL_FATAL(h5skel_sample_file(path, n, 1), 0);
+    *s = capture(path);
+    uint8_t *bytes = h5skel_encode(*s, len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
+    return bytes;
+}
+
+static int64_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (int64_t)st.st_size : -1;
+}
+
+/* Filters that change sizes (deflate) need data that compresses as the
+ * original did to keep the addresses after them: fletcher32 keeps sizes. */
+RK_TEST(h5skel, a_remade_input_has_the_objects_addresses_and_size_of_the_original)
+{
+    char original[512], remade[512], err[1024] = "";
+    snprintf(original, sizeof original, "%s", tmp_path("original.h5"));
+    snprintf(remade, sizeof remade, "%s", tmp_path("remade.h5"));
+    /* 250 datasets: groups and datasets HDF5 put in holes of its metadata space */
+    CU_ASSERT_EQUAL_FATAL(h5skel_sample_file(original, 250, 0), 0);
+    h5skel *a = capture(original);
+    /* the file, the named type, 3 groups, 250 datasets with an attribute each, 2 links */
+    CU_ASSERT_EQUAL(a->nobjects, 1u + 1 + 3 + 250 * 2 + 2);
+    CU_ASSERT_EQUAL(a->objects[0].kind, H5SKEL_FILE);
+    CU_ASSERT_EQUAL(a->objects[0].value.data[0], 0); /* superblock 0: the earliest format */
+    CU_ASSERT_EQUAL(h5skel_make(a, remade, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    CU_ASSERT_EQUAL(file_size(remade), file_size(original));
+    h5skel *b = capture(remade);
+    CU_ASSERT_EQUAL_FATAL(b->nobjects, a->nobjects);
+    unsigned chunked = 0;
+    for (size_t i = 0; i < a->nobjects; i++) {
+        const h5skel_object *x = &a->objects[i], *y = &b->objects[i];
+        CU_ASSERT_EQUAL(x->kind, y->kind);
+        CU_ASSERT_STRING_EQUAL(x->name, y->name);
+        CU_ASSERT_STRING_EQUAL(x->other, y->other);
+        CU_ASSERT_EQUAL(x->addr, y->addr);
+        CU_ASSERT_EQUAL(x->data_addr, y->data_addr);
+        CU_ASSERT_EQUAL(x->type.len, y->type.len);
+        CU_ASSERT_EQUAL(x->plist.len, y->plist.len);
+        CU_ASSERT_EQUAL(x->nchunks, y->nchunks);
+        if (x->kind == H5SKEL_DATASET && x->nchunks) {
+            chunked++;
+            CU_ASSERT_EQUAL(x->nchunks, 4u); /* 64 rows in chunks of 16 */
+            CU_ASSERT_EQUAL(x->chunk_offset[x->ndims], 16u);
+        }
+        if (x->kind == H5SKEL_DATASET)
+            CU_ASSERT_EQUAL(x->storage, y->storage);
+    }
+    CU_ASSERT_EQUAL(chunked, 100u); /* the odd ones but the compact 9, 19, 29, ... */
+    h5skel_free(b);
+    h5skel_free(a);
+}
+
+RK_TEST(h5skel, the_skeleton_file_reads_back_and_damage_is_named)
+{
+    const char *path = tmp_path("codec.h5");
+    h5skel *s;
+    size_t len = 0;
+    uint8_t *bytes = sample_bytes(path, 12, &s, &len);
+    char err[1024] = "";
+    h5skel *t = h5skel_decode(bytes, len, "x", err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    size_t len2 = 0;
+    uint8_t *again = h5skel_encode(t, &len2);
+    CU_ASSERT_EQUAL(len2, len);
+    CU_ASSERT(len2 == len && memcmp(again, bytes, len) == 0);
+    CU_ASSERT_STRING_EQUAL(t->path, path);
+    bytes[len / 2] ^= 1;
+    CU_ASSERT_PTR_NULL(h5skel_decode(bytes, len, "x", err, sizeof err));
+    CU_ASSERT_STRING_EQUAL(err, "x: CRC mismatch (the file is damaged)");
+    bytes[0] = 'X';
+    CU_ASSERT_PTR_NULL(h5skel_decode(bytes, len, "x", err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "x: bad magic at byte 0"));
+    free(again);
+    free(bytes);
+    h5skel_free(t);
+    h5skel_free(s);
+}
+
+RK_TEST(h5skel, a_trace_directory_gives_each_input_by_its_normalized_path)
+{
+    const char *path = tmp_path("found.h5");
+    h5skel *s;
+    size_t len = 0;
+    uint8_t *bytes = sample_bytes(path, 3, &s, &len);
+    char name[64], file[512];
+    h5skel_file_name(path, name, sizeof name);
+    snprintf(file, sizeof file, "%s", tmp_path(name));
+    FILE *f = fopen(file, "wb");
+    CU_ASSERT_EQUAL(fwrite(bytes, 1, len, f), len);
+    fclose(f);
+    fclose(fopen(tmp_path("h5skel-00000000000000ff"), "wb")); /* claimed, never written: skipped */
+    h5skel **all;
+    size_t n;
+    char err[1024] = "";
+    CU_ASSERT_EQUAL_FATAL(h5skel_load_dir(dir, &all, &n, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(n, 1u);
+    char key[600];
+    snprintf(key, sizeof key, "%s/./found.h5", dir);
+    CU_ASSERT_PTR_NULL(h5skel_find(all, n, key)); /* a key is normalized */
+    snprintf(key, sizeof key, "%s/found.h5", dir);
+    CU_ASSERT_PTR_NOT_NULL(h5skel_find(all, n, key));
+    h5skel_free_all(all, n);
+    unlink(file);
+    unlink(tmp_path("h5skel-00000000000000ff"));
+    free(bytes);
+    h5skel_free(s);
+}
+
+RK_TEST(h5skel, a_file_that_cannot_be_read_gives_a_reason_and_leaves_hdf5_as_it_was)
+{
+    H5E_auto2_t before_fn, after_fn;
+    void *before_data, *after_data;
+    H5Eget_auto2(H5E_DEFAULT, &before_fn, &before_data);
+    h5skel *s = NULL;
+    char err[1024] = "";
+    CU_ASSERT_EQUAL(h5skel_capture(tmp_path("missing.h5"), &s, err, sizeof err), -1);
+    CU_ASSERT_PTR_NULL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "missing.h5: cannot open it read-only"));
+    H5Eget_auto2(H5E_DEFAULT, &after_fn, &after_data);
+    CU_ASSERT(before_fn == after_fn && before_data == after_data);
+    CU_ASSERT_EQUAL(H5Eget_num(H5E_DEFAULT), 0);
+}
