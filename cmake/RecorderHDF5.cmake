@@ -106,7 +106,8 @@ endif()
 
 add_library(recorder::hdf5 INTERFACE IMPORTED)
 target_include_directories(recorder::hdf5 INTERFACE ${HDF5_INCLUDE_DIRS})
-target_link_libraries(recorder::hdf5 INTERFACE ${RECORDER_HDF5_LIBRARY})
+# A parallel HDF5's headers include mpi.h.
+target_link_libraries(recorder::hdf5 INTERFACE ${RECORDER_HDF5_LIBRARY} MPI::MPI_C)
 set(mpi_version "${recorder_mpi_flavour}")
 if(MPI_C_LIBRARY_VERSION_STRING)
   string(REGEX MATCH "^[^\n]*" mpi_version "${MPI_C_LIBRARY_VERSION_STRING}")
