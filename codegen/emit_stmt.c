@@ -480,10 +480,17 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             array_close(row, out);
         }
     } else if (kind == REC_KIND_STRLEN) {
-        e->uses_text = 1;
-        sb_puts(out, "TEXT(");
-        cg_render_num(e, &fit.num, REC_KIND_INT, name, out, NULL);
-        sb_putc(out, ')');
+        if (cg_text_wanted(e, s)) {
+            sb n = {0};
+            cg_render_num(e, &fit.num, REC_KIND_INT, name, &n, NULL);
+            cg_text_source(e, s, &n, out);
+            sb_free(&n);
+        } else {
+            e->uses_text = 1;
+            sb_puts(out, "TEXT(");
+            cg_render_num(e, &fit.num, REC_KIND_INT, name, out, NULL);
+            sb_putc(out, ')');
+        }
     } else if (fit.cls == CG_FIT_NUM) {
         if (a && rec_arg_by_pointer(a)) {
             char elem[128];
@@ -544,6 +551,40 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     array_close(e->array_row, out);
 }
 
+/* The data a write sends when its bytes end lines (cg_text_source): its
+ * byte count is the product of its SIZE and COUNT arguments (write's
+ * count, fwrite's size and nmemb); 0 for the plain pattern. */
+static int line_buffer(cg_emitter *e, cg_stmtinfo *s, int one_byte, sb *out)
+{
+    if (!cg_text_wanted(e, s))
+        return 0;
+    if (one_byte) {
+        cg_text_source(e, s, NULL, out);
+        return 1;
+    }
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    sb count = {0};
+    int factors = 0;
+    for (unsigned a = 0; a < f->nargs; a++) {
+        const rec_arg_desc *d = &f->args[a];
+        if ((d->kind != REC_KIND_SIZE && d->kind != REC_KIND_COUNT) || !(d->flags & REC_ARG_IN) ||
+            cg_field_role(f, a) != CG_ROLE_VALUE)
+            continue;
+        sb factor = {0};
+        value_text(e, s, a, &factor);
+        int bare = !strpbrk(sb_str(&factor), " ?");
+        sb_puts(&count, factors++ ? " * " : "");
+        sb_puts(&count, bare ? "" : "(");
+        sb_append(&count, &factor);
+        sb_puts(&count, bare ? "" : ")");
+        sb_free(&factor);
+    }
+    if (factors)
+        cg_text_source(e, s, &count, out);
+    sb_free(&count);
+    return factors > 0;
+}
+
 /* Arguments the kernel does not take from the trace. */
 static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -554,6 +595,8 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
     switch (a->kind) {
     case REC_KIND_BUFFER:
+        if (in && (f->flags & REC_FN_WRITE) && line_buffer(e, s, !gen_is_pointer(a->ctype), out))
+            return;
         sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
         return;
     case REC_KIND_STRING_OUT:
@@ -571,7 +614,11 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         int plain = strspn(sb_str(&n), "0123456789") == n.len || !strpbrk(sb_str(&n), "L+-*/%? ");
         sb_printf(out, "\"%%.*s\", %s", plain ? "" : "(int)(");
         sb_append(out, &n);
-        sb_printf(out, "%s, wbuf", plain ? "" : ")");
+        sb_printf(out, "%s, ", plain ? "" : ")");
+        if (cg_text_wanted(e, s))
+            cg_text_source(e, s, &n, out);
+        else
+            sb_puts(out, "wbuf");
         sb_free(&n);
         return;
     }

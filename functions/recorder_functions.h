@@ -183,6 +183,9 @@ enum {
     REC_ROLE_SELECTS = 1u << 22,             /* changes a dataspace's selection */
     REC_ROLE_LARGE_COUNT = 1u << 23,         /* an MPI-4 large-count twin (X_c of X): same roles and
                                                 argument order, counts as MPI_Count */
+    REC_ROLE_READS_LINE = 1u << 24,          /* reads up to and including a delimiter ('\n', or its
+                                                DELIMITER argument), at most its SIZE argument less one
+                                                byte when it has one (fgets, getline) */
 };
 
 /* How a call builds what it creates (or, for selections, what it selects):
@@ -285,7 +288,8 @@ typedef enum rec_header {
     X(BLOCK, "a hyperslab block's size in each dimension")                                      \
     X(COORDS, "points' coordinates, one point after another")                                   \
     X(INFO_KEY, "an info object's key")                                                         \
-    X(INFO_VALUE, "the value of an info object's key")
+    X(INFO_VALUE, "the value of an info object's key")                                          \
+    X(DELIMITER, "the byte that ends what a line-oriented read reads")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,

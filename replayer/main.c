@@ -225,7 +225,9 @@ static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t 
     prep->inputs = calloc(n ? n : 1, sizeof *prep->inputs);
     for (size_t i = 0; i < n && !m.bad; i++) {
         rp_input *p = &prep->inputs[prep->ninputs++];
-        p->is_dir = rp_msg_u8(&m);
+        uint8_t kind = rp_msg_u8(&m);
+        p->is_dir = kind == RP_INPUT_DIR;
+        p->link = kind == RP_INPUT_LINK;
         p->size = rp_msg_i64(&m);
         p->hdf5 = rp_msg_u8(&m);
         p->key = rp_msg_str(&m);

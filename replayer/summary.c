@@ -120,16 +120,20 @@ static const char *func_name(unsigned id)
 
 static void report_prep(text *t, const rp_prep_report *prep)
 {
-    size_t files = 0, dirs = 0, unsynth = 0;
+    size_t files = 0, dirs = 0, links = 0, unsynth = 0;
     long long bytes = 0;
     for (size_t i = 0; i < prep->ninputs; i++) {
         dirs += prep->inputs[i].is_dir;
-        files += !prep->inputs[i].is_dir;
+        links += prep->inputs[i].link;
+        files += !prep->inputs[i].is_dir && !prep->inputs[i].link;
         bytes += prep->inputs[i].size;
         unsynth += prep->inputs[i].hdf5 && !prep->inputs[i].is_dir;
     }
-    add(t, "  inputs pre-created: %zu file%s (%lld bytes), %zu director%s\n", files, files == 1 ? "" : "s",
+    add(t, "  inputs pre-created: %zu file%s (%lld bytes), %zu director%s", files, files == 1 ? "" : "s",
         bytes, dirs, dirs == 1 ? "y" : "ies");
+    if (links)
+        add(t, ", %zu symbolic link%s", links, links == 1 ? "" : "s");
+    add(t, "\n");
     if (unsynth) {
         add(t, "  HDF5 inputs the trace did not create (their HDF5 calls are skipped: an HDF5 file cannot be "
                "synthesized "

@@ -5,10 +5,11 @@
 #include "replay.h"
 
 /* What rank 0's loader pre-created (from its PREP message). */
+enum { RP_INPUT_FILE, RP_INPUT_DIR, RP_INPUT_LINK }; /* rp_input.is_dir on the wire */
 typedef struct rp_input {
     char *key;
     int64_t size;
-    int is_dir, hdf5;
+    int is_dir, hdf5, link;
 } rp_input;
 
 typedef struct rp_prep_report {
