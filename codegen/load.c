@@ -528,6 +528,16 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
             break;
         }
     m->lines = rf_inputs_lines(L.inputs);
+    for (size_t i = 0; i < m->ninsts; i++) { /* only writes to files with lines keep their places */
+        cg_inst *w = &m->insts[i];
+        int lined = 0;
+        for (uint32_t k = 0; w->spans && k < w->nr && !lined; k++)
+            lined = w->spans[k].file != UINT32_MAX && rf_lines_delim(m->lines, w->spans[k].file) >= 0;
+        if (!lined) {
+            free(w->spans);
+            w->spans = NULL;
+        }
+    }
     rf_input *in;
     size_t n = rf_inputs_finish(L.inputs, &in);
     m->inputs = cg_alloc((n ? n : 1) * sizeof *m->inputs);

@@ -52,6 +52,7 @@ struct rf_inputs {
     pinfo *paths;
     hinfo *handles;
     uint32_t next_id;
+    pinfo **byid; /* next_id of them */
     rf_lines *lines;
     rf_span span;
     int has_span;
@@ -88,7 +89,14 @@ static pinfo *path_info(rf_inputs *s, const char *key)
     memcpy(p->key, key, n);
     p->first_access = p->first_create = INFINITY;
     p->ev_rank = UINT32_MAX;
-    p->id = s->next_id++;
+    if ((p->id = s->next_id++) % 64 == 0) {
+        s->byid = realloc(s->byid, (p->id + 64) * sizeof *s->byid);
+        if (!s->byid) {
+            fprintf(stderr, "recorder: out of memory\n");
+            abort();
+        }
+    }
+    s->byid[p->id] = p;
     HASH_ADD_STR(s->paths, key, p);
     return p;
 }
@@ -302,11 +310,19 @@ int rf_inputs_last_span(const rf_inputs *s, rf_span *out)
     return s->has_span;
 }
 
+const char *rf_inputs_key(const rf_inputs *s, uint32_t file)
+{
+    return file < s->next_id ? s->byid[file]->key : NULL;
+}
+
 rf_lines *rf_inputs_lines(rf_inputs *s)
 {
     rf_lines *l = s->lines;
     s->lines = rf_lines_new();
     rf_lines_finish(l);
+    for (uint32_t file = 0; file < rf_lines_count(l); file++)
+        if (rf_lines_delim(l, file) >= 0)
+            rf_lines_set_key(l, file, s->byid[file]->key);
     return l;
 }
 
@@ -432,6 +448,7 @@ size_t rf_inputs_finish(rf_inputs *s, rf_input **out)
         free(h);
     }
     rf_lines_free(s->lines);
+    free(s->byid);
     free(s);
     return n;
 }

@@ -5,16 +5,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uthash.h>
 
 typedef struct line_file {
     int64_t *at; /* sorted, distinct once finished */
     size_t n, cap;
     int delim;
+    char *key; /* the path, when known */
 } line_file;
+
+typedef struct key_entry {
+    UT_hash_handle hh;
+    uint32_t file;
+    char key[];
+} key_entry;
 
 struct rf_lines {
     line_file *file;
     size_t nfiles;
+    key_entry *keys;
 };
 
 static void *grow(void *p, size_t n, size_t size)
@@ -41,8 +50,16 @@ void rf_lines_free(rf_lines *l)
 {
     if (!l)
         return;
-    for (size_t i = 0; i < l->nfiles; i++)
+    for (size_t i = 0; i < l->nfiles; i++) {
         free(l->file[i].at);
+        free(l->file[i].key);
+    }
+    key_entry *k, *tmp;
+    HASH_ITER(hh, l->keys, k, tmp)
+    {
+        HASH_DEL(l->keys, k);
+        free(k);
+    }
     free(l->file);
     free(l);
 }
@@ -97,6 +114,40 @@ void rf_lines_finish(rf_lines *l)
                 f->at[kept++] = f->at[k];
         f->n = kept;
     }
+}
+
+void rf_lines_set_key(rf_lines *l, uint32_t file, const char *key)
+{
+    line_file *f = file_of(l, file);
+    if (f->key)
+        return;
+    size_t n = strlen(key) + 1;
+    f->key = grow(NULL, n, 1);
+    memcpy(f->key, key, n);
+    key_entry *k = grow(NULL, 1, sizeof *k + n);
+    k->file = file;
+    memcpy(k->key, key, n);
+    HASH_ADD_STR(l->keys, key, k);
+}
+
+int rf_lines_find(const rf_lines *l, const char *key, uint32_t *file)
+{
+    key_entry *k = NULL;
+    if (l)
+        HASH_FIND_STR(l->keys, key, k);
+    if (k)
+        *file = k->file;
+    return k != NULL;
+}
+
+size_t rf_lines_count(const rf_lines *l)
+{
+    return l ? l->nfiles : 0;
+}
+
+const char *rf_lines_key(const rf_lines *l, uint32_t file)
+{
+    return l && file < l->nfiles ? l->file[file].key : NULL;
 }
 
 int rf_lines_delim(const rf_lines *l, uint32_t file)

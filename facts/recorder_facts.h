@@ -134,6 +134,8 @@ typedef struct rf_span {
     int64_t offset, bytes;
 } rf_span;
 int rf_inputs_last_span(const rf_inputs *s, rf_span *out);
+/* The path key of a file id (rf_span.file), or NULL; valid until finish. */
+const char *rf_inputs_key(const rf_inputs *s, uint32_t file);
 /* The inputs, sorted by key (*out is malloc'ed, each key too); frees s.
  * What the run reached below a link it found is moved to the link's
  * target (a size seen through the link counts for the target). */
@@ -157,6 +159,13 @@ void rf_lines_finish(rf_lines *l);
  * rf_inputs_finish. The caller frees it with rf_lines_free. */
 rf_lines *rf_inputs_lines(rf_inputs *s);
 void rf_lines_free(rf_lines *l);
+/* Names a file by its path key (rf_inputs_lines names those with
+ * delimiters); finds a file by it: 1 and *file, or 0. */
+void rf_lines_set_key(rf_lines *l, uint32_t file, const char *key);
+int rf_lines_find(const rf_lines *l, const char *key, uint32_t *file);
+/* Files are 0 .. rf_lines_count - 1; a file's key, or NULL. */
+size_t rf_lines_count(const rf_lines *l);
+const char *rf_lines_key(const rf_lines *l, uint32_t file);
 /* The file's delimiter byte, or -1 when no read showed one. */
 int rf_lines_delim(const rf_lines *l, uint32_t file);
 /* The delimiters' offsets in [offset, offset + n), ascending (*at points

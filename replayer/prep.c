@@ -26,6 +26,7 @@
 #include "recorder_facts.h"
 #include "source.h"
 #include "summary.h"
+#include "text.h"
 
 static double at(const rec_record *r, double start, double resolution)
 {
@@ -158,6 +159,7 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
             rp_out_u32(o, edges[i].to_rank);
             rp_out_u32(o, edges[i].to_seq);
         }
+        rp_text_send(o, lines);
         rp_out_end(o);
     }
     free(edges);
