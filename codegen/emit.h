@@ -92,6 +92,11 @@ int cg_text_wanted(cg_emitter *e, cg_stmtinfo *s);
 /* The text such a statement sends (count: the C text of its byte count;
  * NULL for a one-byte write). */
 void cg_text_source(cg_emitter *e, cg_stmtinfo *s, const sb *count, sb *out);
+/* The data a write statement's buffer argument sends when cg_text_wanted
+ * (one_byte: fputc's character): 1, or 0 for the plain pattern. */
+int cg_line_buffer(cg_emitter *e, cg_stmtinfo *s, int one_byte, sb *out);
+/* A VALUE field's text, as the call's argument (emit_stmt.c). */
+void cg_field_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
 
 /* ---- emit_root.c ---- */
 /* ROOT: the directory holding the most leaf paths the kernel names, or the

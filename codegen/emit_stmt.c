@@ -551,38 +551,9 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     array_close(e->array_row, out);
 }
 
-/* The data a write sends when its bytes end lines (cg_text_source): its
- * byte count is the product of its SIZE and COUNT arguments (write's
- * count, fwrite's size and nmemb); 0 for the plain pattern. */
-static int line_buffer(cg_emitter *e, cg_stmtinfo *s, int one_byte, sb *out)
+void cg_field_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
-    if (!cg_text_wanted(e, s))
-        return 0;
-    if (one_byte) {
-        cg_text_source(e, s, NULL, out);
-        return 1;
-    }
-    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
-    sb count = {0};
-    int factors = 0;
-    for (unsigned a = 0; a < f->nargs; a++) {
-        const rec_arg_desc *d = &f->args[a];
-        if ((d->kind != REC_KIND_SIZE && d->kind != REC_KIND_COUNT) || !(d->flags & REC_ARG_IN) ||
-            cg_field_role(f, a) != CG_ROLE_VALUE)
-            continue;
-        sb factor = {0};
-        value_text(e, s, a, &factor);
-        int bare = !strpbrk(sb_str(&factor), " ?");
-        sb_puts(&count, factors++ ? " * " : "");
-        sb_puts(&count, bare ? "" : "(");
-        sb_append(&count, &factor);
-        sb_puts(&count, bare ? "" : ")");
-        sb_free(&factor);
-    }
-    if (factors)
-        cg_text_source(e, s, &count, out);
-    sb_free(&count);
-    return factors > 0;
+    value_text(e, s, field, out);
 }
 
 /* Arguments the kernel does not take from the trace. */
@@ -595,7 +566,7 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
     switch (a->kind) {
     case REC_KIND_BUFFER:
-        if (in && (f->flags & REC_FN_WRITE) && line_buffer(e, s, !gen_is_pointer(a->ctype), out))
+        if (in && (f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))
             return;
         sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
         return;

@@ -8,6 +8,7 @@
 #include "recorder_facts.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The lines the writes of a statement carry: RF_LINES_NONE when none, or
  * the one shape all of them share (TRAILING, or REGULAR with one first and
@@ -94,4 +95,38 @@ void cg_text_source(cg_emitter *e, cg_stmtinfo *s, const sb *count, sb *out)
         sb_printf(out, ", '%c')", delim);
     else
         sb_printf(out, ", %d)", delim);
+}
+
+/* The data a write sends when its bytes end lines (cg_text_source): its
+ * byte count is the product of its SIZE and COUNT arguments (write's
+ * count, fwrite's size and nmemb); 0 for the plain pattern. */
+int cg_line_buffer(cg_emitter *e, cg_stmtinfo *s, int one_byte, sb *out)
+{
+    if (!cg_text_wanted(e, s))
+        return 0;
+    if (one_byte) {
+        cg_text_source(e, s, NULL, out);
+        return 1;
+    }
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    sb count = {0};
+    int factors = 0;
+    for (unsigned a = 0; a < f->nargs; a++) {
+        const rec_arg_desc *d = &f->args[a];
+        if ((d->kind != REC_KIND_SIZE && d->kind != REC_KIND_COUNT) || !(d->flags & REC_ARG_IN) ||
+            cg_field_role(f, a) != CG_ROLE_VALUE)
+            continue;
+        sb factor = {0};
+        cg_field_text(e, s, a, &factor);
+        int bare = !strpbrk(sb_str(&factor), " ?");
+        sb_puts(&count, factors++ ? " * " : "");
+        sb_puts(&count, bare ? "" : "(");
+        sb_append(&count, &factor);
+        sb_puts(&count, bare ? "" : ")");
+        sb_free(&factor);
+    }
+    if (factors)
+        cg_text_source(e, s, &count, out);
+    sb_free(&count);
+    return factors > 0;
 }
