@@ -336,11 +336,11 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
     }
     char also[64] = "";
     if (links)
-        snprintf(also, sizeof also, " and the %u symbolic links", links);
+        snprintf(also, sizeof also, ", %u symbolic links", links);
     header_line(h,
-                "Paths are re-rooted under OUTDIR; setup() re-creates the %u directories and %u files%s that "
+                "Paths are re-rooted under OUTDIR; setup() re-creates the %u directories%s and %u files that "
                 "existed before the run.",
-                dirs, files, also);
+                dirs, also, files);
     if (hdf5)
         header_line(h, "Warning: %u HDF5 input files the run did not create cannot be synthesized.", hdf5);
     if (e->n_unlined)
