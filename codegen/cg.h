@@ -31,6 +31,10 @@ typedef enum cg_role {
     CG_ROLE_OUTLEN    /* an out array: its recorded length (0: the caller passed NULL) */
 } cg_role;
 
+/* The facts library's (recorder_facts.h), which the generator's own units need not see. */
+typedef struct rf_span rf_span;
+typedef struct rf_lines rf_lines;
+
 /* One call the kernel makes: the same call on every rank of a set. */
 typedef struct cg_inst {
     const rec_func_desc *f; /* the compiled-in table's entry */
@@ -38,6 +42,7 @@ typedef struct cg_inst {
     uint32_t nr;            /* ranks in the set */
     uint16_t nf;            /* fields: the arguments, then ret and errno unless void */
     int64_t *v;             /* nf x nr values: v[field * nr + k], k-th rank of the set */
+    rf_span *spans;         /* a POSIX write: where each rank's bytes went (NULL: unknown), for its lines */
 } cg_inst;
 
 typedef struct cg_rankset {
@@ -60,6 +65,8 @@ typedef struct cg_input {
     int64_t size; /* bytes; -1 for a directory */
     int hdf5;     /* an HDF5 file: made from its skeleton, else it cannot be synthesized */
     struct h5skel *skel; /* the structure the tracer recorded of an HDF5 input, or NULL */
+    char *link;   /* a symbolic link the run found: its target as read; else NULL */
+    uint32_t file; /* its id in cg_model.lines */
 } cg_input;
 
 typedef struct cg_pool_entry cg_pool_entry;
@@ -84,6 +91,7 @@ typedef struct cg_model {
     cg_pool_entry *pool;
     cg_input *inputs;
     size_t ninputs;
+    rf_lines *lines; /* where line-oriented reads showed newlines, by file id */
     /* statistics for the header comment */
     uint64_t records, merged_records, top_level, kept;
     uint64_t per_rank_records; /* when the trace had to be merged */

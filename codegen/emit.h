@@ -45,6 +45,8 @@ typedef struct cg_emitter {
     size_t nblocks;
     int uses_root;
     int uses_P, uses_S, uses_text, uses_no_pointer, uses_status, uses_stat[4], grid_ndims, other_grid;
+    int uses_line, uses_lines; /* LINE(n), lines(): writes that carry newlines (emit_text.c) */
+    uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */
     uint32_t statuses; /* MPI_Status array length */
     cg_slot *slots;    /* elastic: what the spans of the text are (cg_doc) */
     size_t nslots, capslots;
@@ -79,6 +81,29 @@ void cg_scope(cg_emitter *e, const sb *out, int scope);
  * them (template values h5inputs, h5make, h5tables, h5files); how many, or
  * -1 with err set. */
 int cg_h5_inputs(cg_emitter *e, tpl_ctx *c, char *err, size_t cap);
+
+/* body on one line when "prefix body;" fits in 110 columns, else by lines
+ * of per_line values, each with a comment naming the first (label k). */
+void cg_braced(cg_emitter *e, sb *body, uint32_t n, const char *label, unsigned per_line, int indent,
+               size_t prefix, sb *out);
+
+/* ---- emit_setup.c ---- */
+/* What setup() re-creates: the template's dirs, files, texts and links. */
+void cg_setup_inputs(cg_emitter *e, tpl_ctx *c);
+
+/* ---- emit_text.c ---- */
+/* Whether the trace's line reads showed newlines in the bytes of a write
+ * statement that the kernel puts back (one shape for all its writes); the
+ * writes of one it cannot are counted in n_unlined. */
+int cg_text_wanted(cg_emitter *e, cg_stmtinfo *s);
+/* The text such a statement sends (count: the C text of its byte count;
+ * NULL for a one-byte write). */
+void cg_text_source(cg_emitter *e, cg_stmtinfo *s, const sb *count, sb *out);
+/* The data a write statement's buffer argument sends when cg_text_wanted
+ * (one_byte: fputc's character): 1, or 0 for the plain pattern. */
+int cg_line_buffer(cg_emitter *e, cg_stmtinfo *s, int one_byte, sb *out);
+/* A VALUE field's text, as the call's argument (emit_stmt.c). */
+void cg_field_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
 
 /* ---- emit_root.c ---- */
 /* ROOT: the directory holding the most leaf paths the kernel names, or the

@@ -327,18 +327,28 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
                     sb_str(&rank), "");
     sb_free(&rel);
     sb_free(&rank);
-    uint32_t dirs = 0, files = 0, hdf5 = 0;
+    uint32_t dirs = 0, files = 0, hdf5 = 0, links = 0;
     for (size_t i = 0; i < m->ninputs; i++) {
         dirs += m->inputs[i].size < 0;
-        files += m->inputs[i].size >= 0 && (!m->inputs[i].hdf5 || m->inputs[i].skel);
+        links += m->inputs[i].link != NULL;
+        files += m->inputs[i].size >= 0 && (!m->inputs[i].hdf5 || m->inputs[i].skel) && !m->inputs[i].link;
         hdf5 += m->inputs[i].hdf5 && !m->inputs[i].skel;
     }
+    char also[64] = "";
+    if (links)
+        snprintf(also, sizeof also, ", %u symbolic links", links);
     header_line(h,
-                "Paths are re-rooted under OUTDIR; setup() re-creates the %u directories and %u files that "
+                "Paths are re-rooted under OUTDIR; setup() re-creates the %u directories%s and %u files that "
                 "existed before the run (HDF5 files from the structure the trace recorded of them).",
-                dirs, files);
+                dirs, also, files);
     if (hdf5)
         header_line(h, "Warning: %u HDF5 input files the run did not create cannot be synthesized.", hdf5);
+    if (e->n_unlined)
+        header_line(
+            h,
+            "Warning: %llu writes send the plain pattern: the newlines the trace's line reads showed in "
+            "them follow no one shape a statement can write.",
+            (unsigned long long)e->n_unlined);
     header_line(
         h, "Build: h5pcc -shlib kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
         m->nranks);
@@ -475,9 +485,8 @@ static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, u
     free(lens);
 }
 
-/* body on one line when "prefix body;" fits in 110 columns, else by lines. */
-static void braced(cg_emitter *e, sb *body, uint32_t n, const char *label, unsigned per_line, int indent,
-                   size_t prefix, sb *out)
+void cg_braced(cg_emitter *e, sb *body, uint32_t n, const char *label, unsigned per_line, int indent,
+               size_t prefix, sb *out)
 {
     if (indent + prefix + body->len + 1 <= CG_COLUMNS)
         sb_append(out, body);
@@ -502,7 +511,7 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
         size_t prefix = (t->local ? 4 : 7) + (strncmp(t->ctype, "const ", 6) ? 6 : 0) + strlen(t->ctype) +
                         strlen(t->name) + (size_t)snprintf(digits, sizeof digits, "%u", t->n) + 6;
         sb values = {0};
-        braced(e, &t->body, t->n, t->label, t->per_line, 0, prefix, &values);
+        cg_braced(e, &t->body, t->n, t->label, t->per_line, 0, prefix, &values);
         if (!t->local)
             cg_scope(e, &values, CG_SCOPE_STATIC);
         tpl_set_sb(x, "values", &values);
@@ -563,64 +572,6 @@ static void root_literal(const char *root, sb *out)
         if (at < n)
             sb_printf(out, "%*s\\\n", (int)(CG_COLUMNS - 1 - indent - 2 - len), "");
     }
-}
-
-static void setup_inputs(kernel *k, tpl_ctx *c)
-{
-    cg_model *m = k->e.m;
-    /* the directories: inputs and the parents of input files, the deepest only (mkdir -p makes the rest) */
-    char **dirs = cg_calloc(m->ninputs + 1, sizeof *dirs);
-    size_t ndirs = 0;
-    for (size_t i = 0; i < m->ninputs; i++) {
-        char *d = cg_strdup(m->inputs[i].path);
-        if (m->inputs[i].size >= 0)
-            *strrchr(d, '/') = 0;
-        dirs[ndirs++] = d;
-    }
-    sb list = {0}, files = {0};
-    uint32_t nleaves = 0, nfiles = 0;
-    for (size_t i = 0; i < ndirs; i++) {
-        size_t len = strlen(dirs[i]);
-        int dup = 0, parent = 0;
-        for (size_t j = 0; j < ndirs; j++) {
-            parent |= !strncmp(dirs[j], dirs[i], len) && dirs[j][len] == '/';
-            dup |= j < i && !strcmp(dirs[j], dirs[i]);
-        }
-        if (dup || parent || !len)
-            continue;
-        sb_puts(&list, nleaves++ ? ", " : "{");
-        cg_path_text(&k->e, dirs[i], len, 0, &list);
-    }
-    if (!nleaves)
-        sb_puts(&list, "{\"\"");
-    sb_putc(&list, '}');
-    for (size_t i = 0; i < m->ninputs; i++) {
-        const cg_input *in = &m->inputs[i];
-        if (in->size < 0 || in->hdf5)
-            continue;
-        sb_puts(&files, nfiles++ ? ", {" : "{{");
-        cg_path_text(&k->e, in->path, strlen(in->path), 0, &files);
-        sb_puts(&files, ", ");
-        cg_put_literal(&k->e, in->size, "", 0, &files);
-        sb_putc(&files, '}');
-    }
-    cg_scope(&k->e, &files, CG_SCOPE_STATIC);
-    sb text = {0};
-    braced(&k->e, &list, nleaves ? nleaves : 1, "directory", 1, 4, 36, &text);
-    tpl_set_sb(c, "dirs", &text);
-    sb_free(&text);
-    tpl_flag(c, "has_files", nfiles > 0);
-    if (nfiles) {
-        sb_putc(&files, '}');
-        braced(&k->e, &files, nfiles, "file", 1, 4, 14, &text);
-        tpl_set_sb(c, "files", &text);
-    }
-    sb_free(&text);
-    sb_free(&list);
-    sb_free(&files);
-    for (size_t i = 0; i < ndirs; i++)
-        free(dirs[i]);
-    free(dirs);
 }
 
 /* Statuses arrays: as long as the longest request list. */
@@ -709,13 +660,15 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     tpl_ctx *c = tpl_new();
     build_header(&k, t, c);
     includes(&k, c);
+    cg_setup_inputs(&k.e, c); /* before the tables: it adds the text files' line lengths */
     tables_and_locals(&k, c);
-    setup_inputs(&k, c);
     if (cg_h5_inputs(e, c, k.err, sizeof k.err) < 0)
         k.failed = 1;
-    int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_text;
+    int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_text || e->uses_line || e->uses_lines;
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);
+    tpl_flag(c, "line", e->uses_line);
+    tpl_flag(c, "lines", e->uses_lines);
     tpl_flag(c, "no_pointer", e->uses_no_pointer);
     /* elastic: the sizes as macros, which the models give at any rank count */
     set_literal(&k, c, o->elastic ? "wsize_bytes" : "wsize", e->wsize > 0 ? e->wsize : 1, CG_SCOPE_SIZE);

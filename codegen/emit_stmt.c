@@ -480,10 +480,17 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             array_close(row, out);
         }
     } else if (kind == REC_KIND_STRLEN) {
-        e->uses_text = 1;
-        sb_puts(out, "TEXT(");
-        cg_render_num(e, &fit.num, REC_KIND_INT, name, out, NULL);
-        sb_putc(out, ')');
+        if (cg_text_wanted(e, s)) {
+            sb n = {0};
+            cg_render_num(e, &fit.num, REC_KIND_INT, name, &n, NULL);
+            cg_text_source(e, s, &n, out);
+            sb_free(&n);
+        } else {
+            e->uses_text = 1;
+            sb_puts(out, "TEXT(");
+            cg_render_num(e, &fit.num, REC_KIND_INT, name, out, NULL);
+            sb_putc(out, ')');
+        }
     } else if (fit.cls == CG_FIT_NUM) {
         if (a && rec_arg_by_pointer(a)) {
             char elem[128];
@@ -544,6 +551,11 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     array_close(e->array_row, out);
 }
 
+void cg_field_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
+{
+    value_text(e, s, field, out);
+}
+
 /* Arguments the kernel does not take from the trace. */
 static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -554,6 +566,8 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
     switch (a->kind) {
     case REC_KIND_BUFFER:
+        if (in && (f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))
+            return;
         sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
         return;
     case REC_KIND_STRING_OUT:
@@ -571,7 +585,11 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         int plain = strspn(sb_str(&n), "0123456789") == n.len || !strpbrk(sb_str(&n), "L+-*/%? ");
         sb_printf(out, "\"%%.*s\", %s", plain ? "" : "(int)(");
         sb_append(out, &n);
-        sb_printf(out, "%s, wbuf", plain ? "" : ")");
+        sb_printf(out, "%s, ", plain ? "" : ")");
+        if (cg_text_wanted(e, s))
+            cg_text_source(e, s, &n, out);
+        else
+            sb_puts(out, "wbuf");
         sb_free(&n);
         return;
     }

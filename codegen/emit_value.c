@@ -17,10 +17,11 @@ const char *cg_counter_name(unsigned depth)
 const char *cg_unique_name(cg_emitter *e, const char *base)
 {
     static const char *const reserved[] = {
-        "rank",     "nranks", "outdir", "wbuf", "rbuf", "st",   "st64",  "stx",         "status",
-        "statuses", "coords", "main",   "argc", "argv", "P",    "S",     "i",           "j",
-        "k",        "l",      "m",      "n",    "p",    "q",    "setup", "grid_coords", "inputs",
-        "b",        "traced", "bufs",   "int",  "char", "long", "const", NULL};
+        "rank",     "nranks", "outdir", "wbuf",       "rbuf", "st",   "st64",  "stx",         "status",
+        "statuses", "coords", "main",   "argc",       "argv", "P",    "S",     "i",           "j",
+        "k",        "l",      "m",      "n",          "p",    "q",    "setup", "grid_coords", "inputs",
+        "b",        "traced", "bufs",   "int",        "char", "long", "const", "lbuf",        "tbuf",
+        "lines",    "texts",  "links",  "write_text", NULL};
     char name[128];
     for (unsigned suffix = 1;; suffix++) {
         if (suffix == 1)

@@ -403,16 +403,20 @@ static void member_record(const loader *L, const rec_record *r, const rec_merge_
     }
 }
 
-/* The inputs the member's call shows (files it read, directories it used);
- * 1 if the call is on a special file (rf_special_call). */
-static int note_inputs(loader *L, const rec_func_desc *tf, const rec_record *x, uint32_t rank)
+/* The inputs the member's call shows (files it read, directories it used)
+ * and, in span, where its bytes went (file UINT32_MAX: unknown); 1 if the
+ * call is on a special file (rf_special_call). */
+static int note_inputs(loader *L, const rec_func_desc *tf, const rec_record *x, uint32_t rank, rf_span *span)
 {
+    span->file = UINT32_MAX;
     if (x->thread != 0)
         return 0;
     const char *paths[REC_MAX_ARGS] = {0};
     for (unsigned a = 0; a < tf->nargs && a < REC_MAX_ARGS; a++)
         paths[a] = tf->args[a].kind == REC_KIND_PATH ? rec_cursor_path(L->c, x->args[a].i) : NULL;
     rf_inputs_add(L->inputs, tf, x, rank, (double)x->tstart * L->resolution, paths);
+    if (!rf_inputs_last_span(L->inputs, span))
+        span->file = UINT32_MAX;
     return rf_special_call(L->special, tf, x, rank, paths);
 }
 
@@ -434,7 +438,8 @@ static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi,
     rec_record x;
     member_record(L, r, mi, tf, 0, &x);
     /* the first member decides, as for console I/O; every member's handles are followed */
-    int special = nr > 0 && note_inputs(L, tf, &x, L->set[0].rank);
+    rf_span span;
+    int special = nr > 0 && note_inputs(L, tf, &x, L->set[0].rank, &span);
     int keep = nr > 0 && kept(m, tf, &x, special);
     const rec_func_desc *f = keep ? rec_function_by_name(tf->name) : NULL;
     /* hardening: the record was decoded with the trace's table, the kernel
@@ -478,12 +483,18 @@ static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi,
         free(ranks);
         in->nf = (uint16_t)nf;
         in->v = cg_calloc((size_t)nf * nr, sizeof *in->v);
+        /* a write's place in its file tells which of its bytes end lines */
+        in->spans = (f->flags & REC_FN_WRITE) && f->layer == REC_LAYER_POSIX
+                        ? cg_alloc(nr * sizeof *in->spans)
+                        : NULL;
     }
     for (uint32_t k = 0; k < nr; k++) {
         if (k > 0) {
             member_record(L, r, mi, tf, k, &x);
-            note_inputs(L, tf, &x, L->set[k].rank);
+            note_inputs(L, tf, &x, L->set[k].rank, &span);
         }
+        if (in && in->spans)
+            in->spans[k] = span;
         if (in)
             for (unsigned field = 0; field < in->nf; field++)
                 cg_inst_values(in, field)[k] = field_value(m, field, f, &x, L->c);
@@ -517,11 +528,23 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
             rc = -1;
             break;
         }
+    m->lines = rf_inputs_lines(L.inputs);
+    for (size_t i = 0; i < m->ninsts; i++) { /* only writes to files with lines keep their places */
+        cg_inst *w = &m->insts[i];
+        int lined = 0;
+        for (uint32_t k = 0; w->spans && k < w->nr && !lined; k++)
+            lined = w->spans[k].file != UINT32_MAX && rf_lines_delim(m->lines, w->spans[k].file) >= 0;
+        if (!lined) {
+            free(w->spans);
+            w->spans = NULL;
+        }
+    }
     rf_input *in;
     size_t n = rf_inputs_finish(L.inputs, &in);
     m->inputs = cg_alloc((n ? n : 1) * sizeof *m->inputs);
     for (size_t i = 0; i < n; i++)
-        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5, NULL};
+        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5, NULL,
+                                  in[i].link ? cg_strdup(in[i].link) : NULL, in[i].file};
     m->ninputs = n;
     rf_inputs_free(in, n);
     rf_special_free(L.special);
@@ -592,8 +615,10 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
 
 void cg_model_free(cg_model *m)
 {
-    for (size_t i = 0; i < m->ninsts; i++)
+    for (size_t i = 0; i < m->ninsts; i++) {
         free(m->insts[i].v);
+        free(m->insts[i].spans);
+    }
     free(m->insts);
     for (size_t i = 0; i < m->nranksets; i++)
         free(m->ranksets[i].ranks);
@@ -616,8 +641,10 @@ void cg_model_free(cg_model *m)
     for (size_t i = 0; i < m->ninputs; i++) {
         free(m->inputs[i].path);
         h5skel_free(m->inputs[i].skel);
+        free(m->inputs[i].link);
     }
     free(m->inputs);
+    rf_lines_free(m->lines);
     free(m->trace_dir);
     memset(m, 0, sizeof *m);
 }

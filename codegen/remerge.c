@@ -8,6 +8,7 @@
  * holds every rank's j-th call. Each rank keeps its own order, so the
  * kernel still makes each rank's calls in the traced order. */
 #include "cg.h"
+#include "recorder_facts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,10 +124,8 @@ static void merge_window(cg_model *m, const cg_inst *in, size_t s, size_t e, siz
             ranks[nr++] = r;
     uint32_t rs = cg_rankset_id(m, ranks, nr);
     const cg_rankset *set = &m->ranksets[rs];
-    for (size_t j = 0; j < len; j++) {
-        out[j] = (cg_inst){.f = NULL, .rs = rs, .nr = nr};
-        out[j].v = NULL;
-    }
+    for (size_t j = 0; j < len; j++)
+        out[j] = (cg_inst){.f = NULL, .rs = rs, .nr = nr, .v = NULL, .spans = NULL};
     memset(count, 0, nranks * sizeof *count);
     for (size_t x = s; x < e; x++) {
         const cg_inst *src = &in[x];
@@ -138,12 +137,19 @@ static void merge_window(cg_model *m, const cg_inst *in, size_t s, size_t e, siz
                 dst->f = src->f;
                 dst->nf = src->nf;
                 dst->v = cg_calloc((size_t)dst->nf * nr, sizeof *dst->v);
+                if (src->spans) { /* ranks the window leaves out keep an unknown place */
+                    dst->spans = cg_alloc(nr * sizeof *dst->spans);
+                    for (uint32_t q = 0; q < nr; q++)
+                        dst->spans[q].file = UINT32_MAX;
+                }
             }
             uint32_t kk = 0;
             while (set->ranks[kk] != r)
                 kk++;
             for (unsigned field = 0; field < src->nf; field++)
                 dst->v[(size_t)field * nr + kk] = src->v[(size_t)field * src->nr + k];
+            if (src->spans && dst->spans)
+                dst->spans[kk] = src->spans[k];
         }
     }
     for (size_t x = s; x < e; x++)
@@ -188,8 +194,10 @@ void cg_remerge(cg_model *m)
                 continue;
             }
             merge_window(m, m->insts, s, e, len, out + nout, count);
-            for (size_t x = s; x < e; x++)
+            for (size_t x = s; x < e; x++) {
                 free(m->insts[x].v);
+                free(m->insts[x].spans);
+            }
             nout += len;
             m->remerged_groups++;
             s = e;

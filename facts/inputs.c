@@ -1,6 +1,7 @@
 /* inputs.c: what existed before the traced run (see rf_inputs_new). The
  * code generator's setup step and the replayer's pre-creation both come
- * from this one scan of the top-level calls. */
+ * from this one scan of the top-level calls, which also follows the file
+ * positions that place line-oriented reads (lines.c) and data calls. */
 #define _GNU_SOURCE
 #include "recorder_facts.h"
 
@@ -24,6 +25,8 @@ typedef struct pinfo {
     double first_access, first_create;
     int is_dir, hdf5, has_child;
     int linked, under_link; /* made by symlink(); below such a path */
+    char *link;             /* a link the run read: its target */
+    uint32_t id;
     evidence *ev;           /* per rank, only sizes larger than the rank's last */
     size_t nev, capev;
     uint32_t ev_rank;
@@ -48,6 +51,11 @@ struct rf_inputs {
     unsigned flags;
     pinfo *paths;
     hinfo *handles;
+    uint32_t next_id;
+    pinfo **byid; /* next_id of them */
+    rf_lines *lines;
+    rf_span span;
+    int has_span;
     rf_args args[REC_FUNCTION_ID_LIMIT];
     const rec_func_desc *planned[REC_FUNCTION_ID_LIMIT];
 };
@@ -66,6 +74,7 @@ rf_inputs *rf_inputs_new(unsigned flags)
 {
     rf_inputs *s = xcalloc(1, sizeof *s);
     s->flags = flags;
+    s->lines = rf_lines_new();
     return s;
 }
 
@@ -80,6 +89,14 @@ static pinfo *path_info(rf_inputs *s, const char *key)
     memcpy(p->key, key, n);
     p->first_access = p->first_create = INFINITY;
     p->ev_rank = UINT32_MAX;
+    if ((p->id = s->next_id++) % 64 == 0) {
+        s->byid = realloc(s->byid, (p->id + 64) * sizeof *s->byid);
+        if (!s->byid) {
+            fprintf(stderr, "recorder: out of memory\n");
+            abort();
+        }
+    }
+    s->byid[p->id] = p;
     HASH_ADD_STR(s->paths, key, p);
     return p;
 }
@@ -150,8 +167,8 @@ static const rf_args *args_of(rf_inputs *s, const rec_func_desc *f)
 }
 
 /* Positions and sizes through the file handle a successful call acts on. */
-static void track_handle(const rec_func_desc *f, const rf_args *a, const rec_record *r, uint32_t rank,
-                         hinfo *h, double t)
+static void track_handle(rf_inputs *s, const rec_func_desc *f, const rf_args *a, const rec_record *r,
+                         uint32_t rank, hinfo *h, double t)
 {
     if (a->stat >= 0)
         add_size(h->p, rank, t, r->args[a->stat].i);
@@ -177,11 +194,48 @@ static void track_handle(const rec_func_desc *f, const rf_args *a, const rec_rec
     if (bytes < 0)
         return;
     int64_t offset = a->offset >= 0 ? r->args[a->offset].i : -1;
-    int64_t end = (offset >= 0 ? offset : h->pos) + bytes;
+    int64_t start = offset >= 0 ? offset : h->pos, end = start + bytes;
     if (offset < 0)
         h->pos = end;
     if (f->flags & REC_FN_READ)
         add_size(h->p, rank, t, end);
+    if (f->layer != REC_LAYER_POSIX) /* an MPI-IO offset counts etypes of a view */
+        return;
+    s->span = (rf_span){h->p->id, start, bytes};
+    s->has_span = 1;
+    if (f->roles & REC_ROLE_READS_LINE) {
+        int d = rec_arg_with_role(f, REC_AROLE_DELIMITER);
+        rf_lines_note(s->lines, h->p->id, start, bytes, a->size >= 0 ? r->args[a->size].i : 0,
+                      d >= 0 ? (int)r->args[d].i : '\n');
+    }
+}
+
+/* A name readdir returned: that entry of the directory was there. */
+static void note_entry(rf_inputs *s, const rec_func_desc *f, const rec_record *r, uint32_t rank, double t)
+{
+    int k = rec_arg_with_kind(f, REC_KIND_DIR_STREAM, REC_ARG_IN);
+    hinfo *h = k >= 0 ? handle_info(s, rank, REC_KIND_DIR_STREAM, r->args[k].i, 0) : NULL;
+    const char *name = r->ret.ptr;
+    size_t len = r->ret.len;
+    if (!h || !h->p || !name || !len || memchr(name, '/', len) || (len <= 2 && !strncmp(name, "..", len)))
+        return;
+    char key[KEY_MAX];
+    if (snprintf(key, sizeof key, "%s/%.*s", strcmp(h->p->key, "/") ? h->p->key : "", (int)len, name) >=
+        (int)sizeof key)
+        return;
+    pinfo *p = path_info(s, key);
+    if (t < p->first_access)
+        p->first_access = t;
+}
+
+/* A target readlink read: the path was a link. */
+static void note_link(const rec_func_desc *f, const rec_record *r, pinfo *p)
+{
+    int k = rec_arg_with_role(f, REC_AROLE_LINK_TARGET);
+    if (!p || p->link || k < 0 || f->args[k].kind != REC_KIND_STRING_OUT || !r->args[k].ptr ||
+        !r->args[k].len)
+        return;
+    p->link = strndup(r->args[k].ptr, r->args[k].len);
 }
 
 void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, uint32_t rank, double t,
@@ -190,6 +244,7 @@ void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, ui
     const rf_args *a = args_of(s, f);
     int ok = rf_succeeded(f, r);
     pinfo *first = NULL;
+    s->has_span = 0;
     for (unsigned k = 0; k < f->nargs && k < REC_MAX_ARGS; k++) {
         if (f->args[k].kind != REC_KIND_PATH || !paths[k] || rf_path_names_no_file(f, k))
             continue;
@@ -226,8 +281,13 @@ void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, ui
     pinfo *origin = first ? first : h ? h->p : NULL;
     if (!ok)
         return;
+    if (f->roles & REC_ROLE_DIR_ENTRY)
+        note_entry(s, f, r, rank, t);
+    if (f->roles & REC_ROLE_NAME_LENGTH)
+        note_link(f, r, first);
     if ((f->flags & REC_FN_CREATES) && origin) {
-        if (f->ret_kind == REC_KIND_FD || f->ret_kind == REC_KIND_FILE_STREAM) {
+        if (f->ret_kind == REC_KIND_FD || f->ret_kind == REC_KIND_FILE_STREAM ||
+            f->ret_kind == REC_KIND_DIR_STREAM) {
             hinfo *n = handle_info(s, rank, f->ret_kind, r->ret.i, 1);
             n->p = origin;
             n->pos = 0;
@@ -240,7 +300,30 @@ void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, ui
             }
     }
     if (h && h->p)
-        track_handle(f, a, r, rank, h, t);
+        track_handle(s, f, a, r, rank, h, t);
+}
+
+int rf_inputs_last_span(const rf_inputs *s, rf_span *out)
+{
+    if (s->has_span)
+        *out = s->span;
+    return s->has_span;
+}
+
+const char *rf_inputs_key(const rf_inputs *s, uint32_t file)
+{
+    return file < s->next_id ? s->byid[file]->key : NULL;
+}
+
+rf_lines *rf_inputs_lines(rf_inputs *s)
+{
+    rf_lines *l = s->lines;
+    s->lines = rf_lines_new();
+    rf_lines_finish(l);
+    for (uint32_t file = 0; file < rf_lines_count(l); file++)
+        if (rf_lines_delim(l, file) >= 0)
+            rf_lines_set_key(l, file, s->byid[file]->key);
+    return l;
 }
 
 static int by_key(const pinfo *a, const pinfo *b)
@@ -248,7 +331,45 @@ static int by_key(const pinfo *a, const pinfo *b)
     return strcmp(a->key, b->key);
 }
 
-size_t rf_inputs_finish(rf_inputs *s, rf_input **out)
+static int existed(const pinfo *p)
+{
+    return p->first_access < p->first_create && !p->under_link && strcmp(p->key, "/") != 0;
+}
+
+/* Where a link the run found leads, as a key: 0, or -1 when it leads out
+ * of "/" or names nothing the tree can hold. */
+static int link_key(const pinfo *link, char *key, size_t cap)
+{
+    if (link->link[0] == '/')
+        return rf_path_normalize(link->link, key, cap, RF_PATH_ROOTED | RF_PATH_ESCAPE_FAILS) == 0 ? 0 : -1;
+    return rf_link_target_key(link->key, link->link, key, cap) == 0 ? 0 : -1;
+}
+
+/* What the run reached through a link it found is where the link leads:
+ * p (the link itself or a path below it) moves there, merged with what
+ * the run showed of that place. */
+static void move_through(rf_inputs *s, pinfo *link, pinfo *p)
+{
+    char target[KEY_MAX], key[KEY_MAX];
+    size_t n = strlen(link->key);
+    if (link_key(link, target, sizeof target) != 0 ||
+        snprintf(key, sizeof key, "%s%s", target, p->key + n) >= (int)sizeof key || !strcmp(key, p->key))
+        return;
+    pinfo *q = path_info(s, key);
+    if (p->first_access < q->first_access)
+        q->first_access = p->first_access;
+    q->is_dir |= p->is_dir;
+    q->has_child |= p->has_child;
+    q->hdf5 |= p->hdf5;
+    for (size_t i = 0; i < p->nev; i++) {
+        q->ev_rank = UINT32_MAX; /* evidence from elsewhere: kept whatever its size */
+        add_size(q, 0, p->ev[i].t, p->ev[i].size);
+    }
+    p->under_link = p != link; /* the link stays, as a link */
+    p->nev = 0;
+}
+
+static void mark_children(rf_inputs *s)
 {
     pinfo *p, *tmp;
     /* A path with something below it was a directory; what lies below a
@@ -269,15 +390,38 @@ size_t rf_inputs_finish(rf_inputs *s, rf_input **out)
                 break;
         }
     }
+}
+
+size_t rf_inputs_finish(rf_inputs *s, rf_input **out)
+{
+    mark_children(s);
+    /* the paths below the links the run found, and the links, before any moves */
+    size_t npaths = HASH_COUNT(s->paths), nmoves = 0;
+    pinfo **moves = xcalloc(2 * npaths + 1, sizeof *moves), *p, *tmp;
+    HASH_ITER(hh, s->paths, p, tmp)
+    {
+        if (!p->link || !existed(p))
+            continue;
+        size_t n = strlen(p->key);
+        pinfo *q, *qtmp;
+        HASH_ITER(hh, s->paths, q, qtmp)
+        if (!strncmp(q->key, p->key, n) && (q->key[n] == '/' || q == p) && nmoves < 2 * npaths) {
+            moves[nmoves++] = p;
+            moves[nmoves++] = q;
+        }
+    }
+    for (size_t i = 0; i < nmoves; i += 2)
+        move_through(s, moves[i], moves[i + 1]);
+    free(moves);
     HASH_SORT(s->paths, by_key);
     size_t n = 0, cap = 0;
     *out = NULL;
     HASH_ITER(hh, s->paths, p, tmp)
     {
-        if (p->first_access < p->first_create && !p->under_link && strcmp(p->key, "/") != 0) {
-            int dir = p->is_dir || p->has_child;
+        if (existed(p)) {
+            int dir = !p->link && (p->is_dir || p->has_child);
             int64_t size = 0;
-            for (size_t i = 0; i < p->nev; i++)
+            for (size_t i = 0; i < p->nev && !p->link; i++)
                 if (p->ev[i].t < p->first_create && p->ev[i].size > size)
                     size = p->ev[i].size;
             if (n == cap) {
@@ -288,9 +432,12 @@ size_t rf_inputs_finish(rf_inputs *s, rf_input **out)
                     abort();
                 }
             }
-            (*out)[n++] = (rf_input){strdup(p->key), dir, dir ? 0 : size, !dir && p->hdf5};
+            (*out)[n++] =
+                (rf_input){strdup(p->key), dir, dir ? 0 : size, !dir && !p->link && p->hdf5, p->link, p->id};
+            p->link = NULL;
         }
         HASH_DEL(s->paths, p);
+        free(p->link);
         free(p->ev);
         free(p);
     }
@@ -300,13 +447,17 @@ size_t rf_inputs_finish(rf_inputs *s, rf_input **out)
         HASH_DEL(s->handles, h);
         free(h);
     }
+    rf_lines_free(s->lines);
+    free(s->byid);
     free(s);
     return n;
 }
 
 void rf_inputs_free(rf_input *in, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(in[i].key);
+        free(in[i].link);
+    }
     free(in);
 }

@@ -115,16 +115,78 @@ typedef struct rf_input {
     int is_dir;
     int64_t size; /* files */
     int hdf5;     /* a file the HDF5 layer opened: its contents cannot be synthesized */
+    char *link; /* a symbolic link the run read (readlink) and did not make: its target as read, else NULL */
+    uint32_t file; /* the path's id in rf_inputs_lines */
 } rf_input;
 rf_inputs *rf_inputs_new(unsigned flags);
 /* One top-level call of `rank` at time t. paths[k] is PATH argument k as
  * recorded (NULL for other arguments); system paths are left out. Calls of
- * one rank come in order; ranks may interleave. */
+ * one rank come in order; ranks may interleave. A name readdir returned
+ * (DIR_ENTRY) shows that entry of the directory there; a target readlink
+ * read (NAME_LENGTH with a LINK_TARGET) shows a link. */
 void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, uint32_t rank, double t,
                    const char *const *paths);
-/* The inputs, sorted by key (*out is malloc'ed, each key too); frees s. */
+/* Where the data call rf_inputs_add saw last moved its bytes: the file's id
+ * (as rf_input.file) and the byte range. 0 when it moved none at a place
+ * the trace tells (not a data call, an MPI-IO view, an unknown handle). */
+typedef struct rf_span {
+    uint32_t file;
+    int64_t offset, bytes;
+} rf_span;
+int rf_inputs_last_span(const rf_inputs *s, rf_span *out);
+/* The path key of a file id (rf_span.file), or NULL; valid until finish. */
+const char *rf_inputs_key(const rf_inputs *s, uint32_t file);
+/* The inputs, sorted by key (*out is malloc'ed, each key too); frees s.
+ * What the run reached below a link it found is moved to the link's
+ * target (a size seen through the link counts for the target). */
 size_t rf_inputs_finish(rf_inputs *s, rf_input **out);
 void rf_inputs_free(rf_input *in, size_t n);
+
+/* ---- line structure ----
+ * A line-oriented read (REC_ROLE_READS_LINE) at offset o that returned L
+ * bytes, fewer than its limit (fgets(n): n - 1), ends at a delimiter: byte
+ * o + L - 1 is '\n' (or getdelim's DELIMITER) and none lies before it in
+ * the read. A read that filled its buffer tells nothing. Files are the
+ * rf_inputs ids; text made of wbuf's pattern ('a' + b % 26) with the
+ * delimiters at those offsets makes every such read return what it did. */
+typedef struct rf_lines rf_lines;
+rf_lines *rf_lines_new(void);
+/* One read of `file` (limit 0: none, as getline). */
+void rf_lines_note(rf_lines *l, uint32_t file, int64_t offset, int64_t got, int64_t limit, int delim);
+/* Sorts the delimiters of every file (after the last note). */
+void rf_lines_finish(rf_lines *l);
+/* The line structure the inputs' scan found (finished); call before
+ * rf_inputs_finish. The caller frees it with rf_lines_free. */
+rf_lines *rf_inputs_lines(rf_inputs *s);
+void rf_lines_free(rf_lines *l);
+/* Names a file by its path key (rf_inputs_lines names those with
+ * delimiters); finds a file by it: 1 and *file, or 0. */
+void rf_lines_set_key(rf_lines *l, uint32_t file, const char *key);
+int rf_lines_find(const rf_lines *l, const char *key, uint32_t *file);
+/* Files are 0 .. rf_lines_count - 1; a file's key, or NULL. */
+size_t rf_lines_count(const rf_lines *l);
+const char *rf_lines_key(const rf_lines *l, uint32_t file);
+/* The file's delimiter byte, or -1 when no read showed one. */
+int rf_lines_delim(const rf_lines *l, uint32_t file);
+/* The delimiters' offsets in [offset, offset + n), ascending (*at points
+ * into l); their count. */
+size_t rf_lines_in(const rf_lines *l, uint32_t file, int64_t offset, int64_t n, const int64_t **at);
+/* The delimiters at[0..n) of a range of len bytes from offset, told the
+ * compact way: none; one ending the range (TRAILING, a write of one whole
+ * line); one every `period` bytes from `first` on to the end of the range
+ * (REGULAR: first < period, no line of the range left without one); else
+ * IRREGULAR (a table). */
+typedef enum { RF_LINES_NONE, RF_LINES_TRAILING, RF_LINES_REGULAR, RF_LINES_IRREGULAR } rf_lines_kind;
+typedef struct rf_line_shape {
+    rf_lines_kind kind;
+    int64_t first, period; /* TRAILING: len - 1 and len */
+} rf_line_shape;
+rf_line_shape rf_lines_shape(const int64_t *at, size_t n, int64_t offset, int64_t len);
+/* The lengths of the lines the delimiters at[0..n) end, the first from
+ * offset (up to cap in out); their count. */
+size_t rf_lines_lengths(const int64_t *at, size_t n, int64_t offset, int64_t *out, size_t cap);
+/* n bytes from offset of the text: the pattern, delim at each of at[0..nat). */
+void rf_lines_fill(char *buf, int64_t n, const int64_t *at, size_t nat, int64_t offset, int delim);
 
 /* ---- datatypes and dataspaces ---- */
 

@@ -185,6 +185,9 @@ enum {
                                                 argument order, counts as MPI_Count */
     REC_ROLE_OPENS_H5_FILE = 1u << 24,       /* opens an existing HDF5 file by its PATH argument: the tracer
                                                 captures the structure of one the run did not create */
+    REC_ROLE_READS_LINE = 1u << 25,          /* reads up to and including a delimiter ('\n', or its
+                                                DELIMITER argument), at most its SIZE argument less one
+                                                byte when it has one (fgets, getline) */
     /* Which MPI headers declare it (functions/rec_mpi_versions.h): */
     REC_ROLE_SINCE_MPI4 = 1u << 30,   /* an MPI-4.0 addition: an MPI of an older version lacks it */
     REC_ROLE_REMOVED_MPI3 = 1u << 31, /* removed by MPI-3.0: an MPI may no longer declare it */
@@ -290,7 +293,8 @@ typedef enum rec_header {
     X(BLOCK, "a hyperslab block's size in each dimension")                                      \
     X(COORDS, "points' coordinates, one point after another")                                   \
     X(INFO_KEY, "an info object's key")                                                         \
-    X(INFO_VALUE, "the value of an info object's key")
+    X(INFO_VALUE, "the value of an info object's key")                                          \
+    X(DELIMITER, "the byte that ends what a line-oriented read reads")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,

@@ -57,6 +57,7 @@
 #define SINCE_MPI4 ROLE_(REC_ROLE_SINCE_MPI4)
 #define REMOVED_MPI3 ROLE_(REC_ROLE_REMOVED_MPI3)
 #define OPENS_H5_FILE ROLE_(REC_ROLE_OPENS_H5_FILE)
+#define READS_LINE ROLE_(REC_ROLE_READS_LINE)
 #define SHAPE(shape) ((uint64_t)REC_SHAPE_##shape << DEF_SHAPE_AT)
 #define HEADER(header) ((uint64_t)REC_HEADER_##header << DEF_HEADER_AT)
 #define SOLE(sole) ((uint64_t)REC_SOLE_##sole << DEF_SOLE_AT)

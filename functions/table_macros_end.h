@@ -49,6 +49,7 @@
 #undef LARGE_COUNT
 #undef SINCE_MPI4
 #undef REMOVED_MPI3
+#undef READS_LINE
 #undef SHAPE
 #undef HEADER
 #undef SOLE

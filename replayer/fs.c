@@ -94,6 +94,36 @@ int rp_sys_make_file(const char *path, int64_t size)
     return rc;
 }
 
+int rp_sys_make_text(const char *path, int64_t size, const int64_t *at, size_t n, int delim)
+{
+    int fd =
+        (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    static char chunk[65536];
+    int rc = 0;
+    size_t first = 0; /* at is ascending: each chunk gets its own delimiters */
+    for (int64_t done = 0; done < size && rc == 0;) {
+        int64_t len = size - done < (int64_t)sizeof chunk ? size - done : (int64_t)sizeof chunk;
+        size_t last = first;
+        while (last < n && at[last] < done + len)
+            last++;
+        rf_lines_fill(chunk, len, at + first, last - first, done, delim);
+        first = last;
+        rc = rp_sys_write_all(fd, chunk, (size_t)len);
+        done += len;
+    }
+    rp_sys_close(fd);
+    return rc;
+}
+
+int rp_sys_make_link(const char *path, const char *target)
+{
+    if (rp_sys_kind(path) != 0)
+        return rp_sys_kind(path) == 3 ? 0 : -1;
+    return syscall(SYS_symlinkat, target, AT_FDCWD, path) < 0 ? -1 : 0;
+}
+
 static int under(const char *path, const char *dir)
 {
     size_t n = strlen(dir);

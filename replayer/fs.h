@@ -27,6 +27,11 @@ int rp_sys_close(int fd);
 int rp_sys_getcwd(char *buf, size_t cap);
 /* Creates (or resizes) a regular file of this size; 0 on success. */
 int rp_sys_make_file(const char *path, int64_t size);
+/* A file of size bytes of text: the pattern with delim at each of at[0..n)
+ * (rf_lines_fill). 0, or -1. */
+int rp_sys_make_text(const char *path, int64_t size, const int64_t *at, size_t n, int delim);
+/* A symbolic link to target, unless something is at path. 0, or -1. */
+int rp_sys_make_link(const char *path, const char *target);
 /* 1 file, 2 directory, 3 symlink, 4 other, 0 missing. */
 int rp_sys_kind(const char *path);
 

@@ -25,6 +25,7 @@
 #include "recorder_facts.h"
 #include "select.h"
 #include "summary.h"
+#include "text.h"
 #include "wire.h"
 
 static rp_replay_fn dispatch[REC_FUNCTION_ID_LIMIT];
@@ -173,6 +174,7 @@ static void emit(void *arg, rp_rec *r, int action)
     } else {
         rp_arena_reset(x);
         x->reason = NULL;
+        rp_text_note(x, r);
         if (!f || !dispatch[r->func])
             x->reason = "a function this build does not know";
         else if (!r->compatible)
@@ -205,6 +207,9 @@ static int handle_opaque(rp_rec *r)
 /* The edges that order the ranks (order.h), as rank 0's loader found them. */
 static rp_edge *edges;
 static uint32_t nedges;
+/* The delimiters the trace's line reads showed (text.h), as rank 0's loader found them. */
+static char *text_blob;
+static uint64_t text_len;
 
 static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t *unsynth_len, char *err,
                       size_t cap)
@@ -225,7 +230,9 @@ static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t 
     prep->inputs = calloc(n ? n : 1, sizeof *prep->inputs);
     for (size_t i = 0; i < n && !m.bad; i++) {
         rp_input *p = &prep->inputs[prep->ninputs++];
-        p->is_dir = rp_msg_u8(&m);
+        uint8_t kind = rp_msg_u8(&m);
+        p->is_dir = kind == RP_INPUT_DIR;
+        p->link = kind == RP_INPUT_LINK;
         p->size = rp_msg_i64(&m);
         p->hdf5 = rp_msg_u8(&m);
         p->key = rp_msg_str(&m);
@@ -253,6 +260,7 @@ static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t 
         edges[i].to_rank = rp_msg_u32(&m);
         edges[i].to_seq = rp_msg_u32(&m);
     }
+    rp_text_receive(&m, &text_blob, &text_len);
     if (m.bad || m.type != RP_MSG_PREP)
         snprintf(err, cap, "recorder-replay: garbled message from the trace loader");
     *unsynth_len = (uint32_t)used;
@@ -405,9 +413,23 @@ int main(int argc, char **argv)
     PMPI_Bcast(edges, (int)(nedges * 4), MPI_UINT32_T, 0, MPI_COMM_WORLD);
     rp_order_init(edges, nedges, ctx.rank);
     free(edges);
+    /* and the delimiters (bounded by what one broadcast carries) */
+    PMPI_Bcast(&text_len, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (text_len > INT32_MAX)
+        text_len = 0;
+    if (text_len) {
+        if (ctx.rank != 0)
+            text_blob = malloc(text_len);
+        if (!text_blob)
+            fatal("out of memory");
+        PMPI_Bcast(text_blob, (int)text_len, MPI_CHAR, 0, MPI_COMM_WORLD);
+        rp_text_init(text_blob, text_len);
+    }
+    free(text_blob);
 
     replay(&in);
     rp_order_free();
+    rp_text_free();
     ctx.stats.ordered = rp_order_waits();
 
     double replay_time = ctx.anchored ? rp_now() - ctx.anchor_now : 0;

@@ -6,7 +6,10 @@
  * not create them, or a creation that failed with EEXIST). They are
  * pre-created under the prefix: directories as directories, files with the
  * largest size the trace shows for them before they were first created
- * (st_size of a stat, the end of a read, MPI_File_get_size), else empty.
+ * (st_size of a stat, the end of a read, MPI_File_get_size), else empty;
+ * text where line-oriented reads showed lines (the delimiters back where
+ * they were, rf_lines), the entries a directory listing showed, and the
+ * symbolic links the run read (readlink) to where they led.
  * An HDF5 input is re-created from the skeleton the tracer captured of it
  * (h5skel/), with pattern data; without one it cannot be synthesized: it is
  * reported, and the replay skips the HDF5 calls on it. */
@@ -25,6 +28,7 @@
 #include "recorder_h5skel.h"
 #include "source.h"
 #include "summary.h"
+#include "text.h"
 
 static double at(const rec_record *r, double start, double resolution)
 {
@@ -84,6 +88,26 @@ static int scan_rank(rf_inputs *s, rp_order_scan *ord, rec_trace *t, uint32_t ra
     return 0;
 }
 
+/* A file with its size (text with the delimiters its line reads showed),
+ * or a link the run found, to where it led (an absolute target re-rooted). */
+static int make_input(const rp_options *opt, const rf_input *p, const rf_lines *lines, const char *full)
+{
+    if (p->link) {
+        char key[RP_PATH_MAX], target[RP_PATH_MAX + 64];
+        if (p->link[0] != '/')
+            return rf_link_target_key(p->key, p->link, key, sizeof key) == 0 &&
+                   rp_sys_make_link(full, p->link) == 0;
+        return rf_path_normalize(p->link, key, sizeof key, RF_PATH_ROOTED) == 0 &&
+               rf_path_reroot(opt->prefix, key, target, sizeof target) == 0 &&
+               rp_sys_make_link(full, target) == 0;
+    }
+    const int64_t *at;
+    size_t n = rf_lines_in(lines, p->file, 0, p->size, &at);
+    if (n && !p->hdf5)
+        return rp_sys_make_text(full, p->size, at, n, rf_lines_delim(lines, p->file)) == 0;
+    return rp_sys_make_file(full, p->size) == 0;
+}
+
 int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t cap)
 {
     rf_inputs *s = rf_inputs_new(0);
@@ -95,6 +119,7 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
         rc = scan_rank(s, ord, t, rank, err, cap);
     rp_edge *edges;
     size_t nedges = rp_order_edges(ord, &edges);
+    rf_lines *lines = rf_inputs_lines(s);
     rf_input *in;
     size_t ninputs = rf_inputs_finish(s, &in);
     if (rc == 0 && rp_mkdirs("", opt->prefix) != 0) {
@@ -123,7 +148,7 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
             else if (made) {
                 rf_path_dirname(full, parent, sizeof parent);
                 made = rp_mkdirs(opt->prefix, parent) == 0 && rp_sys_kind(full) != 2 &&
-                       rp_sys_make_file(full, p->size) == 0;
+                       make_input(opt, p, lines, full);
             }
             if (!made && nwarn < 8)
                 snprintf(warnings[nwarn++], sizeof warnings[0], "cannot pre-create the input %s under %s",
@@ -135,7 +160,7 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
                 hdf5 = RP_INPUT_HDF5_MADE;
             else if (skel && nwarn < 8)
                 snprintf(warnings[nwarn++], sizeof warnings[0], "%s", skel_err);
-            rp_out_u8(o, (uint8_t)p->is_dir);
+            rp_out_u8(o, (uint8_t)(p->link ? RP_INPUT_LINK : p->is_dir ? RP_INPUT_DIR : RP_INPUT_FILE));
             rp_out_i64(o, p->size);
             rp_out_u8(o, (uint8_t)hdf5);
             rp_out_str(o, p->key, (uint32_t)strlen(p->key));
@@ -150,10 +175,12 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
             rp_out_u32(o, edges[i].to_rank);
             rp_out_u32(o, edges[i].to_seq);
         }
+        rp_text_send(o, lines);
         rp_out_end(o);
     }
     free(edges);
     h5skel_free_all(skeletons, nskeletons);
+    rf_lines_free(lines);
     rf_inputs_free(in, ninputs);
     return rc;
 }

@@ -90,6 +90,12 @@ typedef struct rp_ctx {
     size_t wcap, wfilled, rcap;
     size_t wnl; /* where the last write's closing newline is in wbuf (wnl_set) */
     int wnl_set;
+    /* the current write's delimiters, when line reads showed its file's (text.c): text_n of them, at
+     * text_at[i] - text_off in its bytes */
+    int text_known, text_delim;
+    const int64_t *text_at;
+    size_t text_n;
+    int64_t text_off;
     MPI_Status last_status;
     /* timing: trace ticks -> replay clock */
     double resolution;     /* seconds per tick */

@@ -59,10 +59,10 @@ void rp_arena_reset(rp_ctx *x)
 }
 
 /* ---- data buffers ----
- * Data written is a pattern of letters that ends with a newline: the
- * content of the original is unknown, but when the application wrote whole
- * lines, line-oriented reads (fgets) of what the replay wrote then see the
- * lines the original saw. */
+ * Data written is a pattern of letters: with the delimiters where the
+ * trace's line-oriented reads of its file showed them (text.c), or, in a
+ * file no line read showed, ending with a newline (when the application
+ * wrote whole lines, fgets then sees the lines the original saw). */
 static const char too_big[] = "its buffer would exceed 4 GiB", no_memory[] = "out of memory for its buffer";
 
 static unsigned char pattern_at(size_t i)
@@ -107,6 +107,12 @@ void *rp_scratch(rp_ctx *x, int in, size_t n)
             x->wnl_set = 0;
         }
     }
+    if (in && x->text_known) { /* its delimiters where the reads showed them; the next write refills */
+        rf_lines_fill((char *)x->wbuf, (int64_t)n, x->text_at, x->text_n, x->text_off, x->text_delim);
+        x->wfilled = 0;
+        x->wnl_set = 0;
+        return x->wbuf;
+    }
     if (in && x->wfilled < n) {
         fill_pattern(x->wbuf, x->wfilled, n);
         x->wfilled = n;
@@ -144,8 +150,13 @@ char *rp_pattern_str(rp_ctx *x, int64_t n)
     if (n < 0)
         return NULL;
     char *s = rp_alloc(x, (size_t)n + 1);
-    fill_pattern((unsigned char *)s, 0, (size_t)n);
-    end_line((unsigned char *)s, (size_t)n);
+    if (x->text_known) {
+        rf_lines_fill(s, n, x->text_at, x->text_n, x->text_off, x->text_delim);
+    } else {
+        fill_pattern((unsigned char *)s, 0, (size_t)n);
+        end_line((unsigned char *)s, (size_t)n);
+    }
+    s[n] = 0;
     return s;
 }
 

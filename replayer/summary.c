@@ -120,17 +120,21 @@ static const char *func_name(unsigned id)
 
 static void report_prep(text *t, const rp_prep_report *prep)
 {
-    size_t files = 0, dirs = 0, unsynth = 0, made = 0;
+    size_t files = 0, dirs = 0, links = 0, unsynth = 0, made = 0;
     long long bytes = 0;
     for (size_t i = 0; i < prep->ninputs; i++) {
         dirs += prep->inputs[i].is_dir;
-        files += !prep->inputs[i].is_dir;
+        links += prep->inputs[i].link;
+        files += !prep->inputs[i].is_dir && !prep->inputs[i].link;
         bytes += prep->inputs[i].size;
         unsynth += prep->inputs[i].hdf5 == RP_INPUT_HDF5 && !prep->inputs[i].is_dir;
         made += prep->inputs[i].hdf5 == RP_INPUT_HDF5_MADE;
     }
-    add(t, "  inputs pre-created: %zu file%s (%lld bytes), %zu director%s\n", files, files == 1 ? "" : "s",
+    add(t, "  inputs pre-created: %zu file%s (%lld bytes), %zu director%s", files, files == 1 ? "" : "s",
         bytes, dirs, dirs == 1 ? "y" : "ies");
+    if (links)
+        add(t, ", %zu symbolic link%s", links, links == 1 ? "" : "s");
+    add(t, "\n");
     if (made)
         add(t, "  HDF5 inputs re-created from the structure the trace recorded of them: %zu\n", made);
     if (unsynth) {

@@ -7,11 +7,12 @@
 /* What rank 0's loader pre-created (from its PREP message). An HDF5 input
  * is made whole from the skeleton the tracer captured of it, else it is
  * left out and the HDF5 calls on it are skipped. */
-enum { RP_INPUT_PLAIN, RP_INPUT_HDF5, RP_INPUT_HDF5_MADE };
+enum { RP_INPUT_PLAIN, RP_INPUT_HDF5, RP_INPUT_HDF5_MADE }; /* rp_input.hdf5 */
+enum { RP_INPUT_FILE, RP_INPUT_DIR, RP_INPUT_LINK };        /* rp_input.is_dir on the wire */
 typedef struct rp_input {
     char *key;
     int64_t size;
-    int is_dir, hdf5; /* hdf5: RP_INPUT_* */
+    int is_dir, hdf5, link;
 } rp_input;
 
 typedef struct rp_prep_report {

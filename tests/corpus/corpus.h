@@ -68,6 +68,22 @@ static inline void corpus_init(int *argc, char ***argv, const char *name)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* "<program> --setup OUTDIR": rank 0 makes what must exist before the
+ * traced run (kernels/run_kernel.sh runs it without the tracer); 1 when
+ * this was that run (MPI is finalized), 0 otherwise. */
+static inline int corpus_setup(int *argc, char ***argv, void (*make)(const char *outdir))
+{
+    if (*argc != 3 || strcmp((*argv)[1], "--setup") != 0)
+        return 0;
+    MPI_Init(argc, argv);
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        make((*argv)[2]);
+    MPI_Finalize();
+    return 1;
+}
+
 /* "<OUTDIR>/<formatted name>" into buf (CORPUS_PATH_MAX bytes). */
 static inline __attribute__((format(printf, 2, 3))) void corpus_path(char *buf, const char *fmt, ...)
 {
