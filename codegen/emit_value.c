@@ -192,6 +192,11 @@ void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         put_int(e, v, out);
         return;
     }
+    const char *constant = rec_mpi_constant_name(kind, v); /* MPI_DISTRIBUTE_BLOCK in an array too */
+    if (constant) {
+        sb_puts(out, constant);
+        return;
+    }
     if (symbolic_kind(kind)) {
         char text[512], number[32];
         rec_value x = {.i = v};
