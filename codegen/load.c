@@ -561,6 +561,8 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
     }
     m->nranks = rec_trace_get_info(t)->nranks;
     int rc = m->nranks ? read_merged(m, t, o, err) : -1;
+    if (rc == 0)
+        rc = rec_h5store_read(trace_dir, &m->h5store, err);
     if (!m->nranks)
         snprintf(err->msg, sizeof err->msg, "%s: the trace has no ranks", trace_dir);
     rec_trace_close(t);
@@ -595,6 +597,7 @@ void cg_model_free(cg_model *m)
     for (size_t i = 0; i < m->ninputs; i++)
         free(m->inputs[i].path);
     free(m->inputs);
+    rec_h5store_free(&m->h5store);
     free(m->trace_dir);
     memset(m, 0, sizeof *m);
 }

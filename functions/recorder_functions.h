@@ -183,6 +183,8 @@ enum {
     REC_ROLE_SELECTS = 1u << 22,             /* changes a dataspace's selection */
     REC_ROLE_LARGE_COUNT = 1u << 23,         /* an MPI-4 large-count twin (X_c of X): same roles and
                                                 argument order, counts as MPI_Count */
+    REC_ROLE_CLOSES_DATASET = 1u << 28,      /* closes an HDF5 dataset (SUBJECT): the tracer records, right
+                                                before, what its filters stored (N.h5store) */
 };
 
 /* How a call builds what it creates (or, for selections, what it selects):

@@ -54,6 +54,7 @@
 #define SETS_TYPE_SIZE ROLE_(REC_ROLE_SETS_TYPE_SIZE)
 #define SELECTS ROLE_(REC_ROLE_SELECTS)
 #define LARGE_COUNT ROLE_(REC_ROLE_LARGE_COUNT)
+#define CLOSES_DATASET ROLE_(REC_ROLE_CLOSES_DATASET)
 #define SHAPE(shape) ((uint64_t)REC_SHAPE_##shape << DEF_SHAPE_AT)
 #define HEADER(header) ((uint64_t)REC_HEADER_##header << DEF_HEADER_AT)
 #define SOLE(sole) ((uint64_t)REC_SOLE_##sole << DEF_SOLE_AT)

@@ -46,6 +46,7 @@
 #undef SETS_TYPE_SIZE
 #undef SELECTS
 #undef LARGE_COUNT
+#undef CLOSES_DATASET
 #undef SHAPE
 #undef HEADER
 #undef SOLE

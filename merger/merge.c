@@ -3,6 +3,7 @@
  * driver, and the merged trace's metadata. Records are built in emit.c. */
 #define _GNU_SOURCE
 #include "emit.h"
+#include "rec_h5store.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -239,6 +240,20 @@ static int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_o
     return rc;
 }
 
+/* What HDF5's filters stored, every rank's, as merged.h5store (each
+ * distinct entry once: the ranks of a parallel file report the same). */
+static int carry_h5store(const char *in_dir, const char *out_dir, rec_error *err)
+{
+    rec_h5store s;
+    char path[4096];
+    if (rec_h5store_read(in_dir, &s, err) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/merged.h5store", out_dir);
+    int rc = s.n ? rec_h5store_write(path, &s, err) : 0;
+    rec_h5store_free(&s);
+    return rc;
+}
+
 int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_merge_stats *st,
                      rec_error *err)
 {
@@ -373,6 +388,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     w = NULL;
     if (rc == 0)
         rc = write_meta(out_dir, t, o, in_dir, start_ns, err);
+    if (rc == 0)
+        rc = carry_h5store(in_dir, out_dir, err);
 done:
     st->records_in = m.records_in;
     st->seconds = now() - t0;

@@ -162,6 +162,7 @@ static int attach(const char *dir, uint32_t rank)
 {
     rec_error err;
     int rc = rec_writer_attach(writer, dir, rank, &err);
+    rt_h5store_attach(dir, rank);
     if (rc != 0) {
         /* Busy: an exec'd child of a traced process; it stays untraced, quietly. */
         if (rc != REC_WRITER_BUSY)
@@ -230,6 +231,7 @@ static void close_writer(int complete, int quiet)
     if (!writer)
         return;
     rec_error err;
+    rt_h5store_flush(&(rec_io){real_open, real_write, real_close});
     int rc = complete ? rec_writer_close(writer, &err) : rec_writer_abandon(writer, &err);
     if (rc != 0 && !quiet)
         rt_warn("recorder: %s", err.msg);

@@ -1,0 +1,85 @@
+#define _GNU_SOURCE
+/* Units of the filtered-data generator (templates/h5fill.c.tmpl): the
+ * tuner reaches stored/raw targets through deflate, shuffle + deflate and
+ * scale-offset, and gives what n-bit stores whatever the data. */
+#include "h5fill.c.tmpl"
+
+#include "rk_test.h"
+
+/* A dcpl of chunk x chunk ints with filters chosen by `which`. */
+static hid_t dcpl_with(const char *which, hsize_t *chunk)
+{
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    chunk[0] = 64, chunk[1] = 64;
+    H5Pset_chunk(dcpl, 2, chunk);
+    if (!strcmp(which, "shuffle"))
+        H5Pset_shuffle(dcpl);
+    if (!strcmp(which, "scaleoffset"))
+        H5Pset_scaleoffset(dcpl, H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT);
+    else if (!strcmp(which, "nbit"))
+        H5Pset_nbit(dcpl);
+    else
+        H5Pset_deflate(dcpl, 6);
+    return dcpl;
+}
+
+/* The ratio the tuner reaches for a target, through the filters `which`. */
+static double tuned(const char *which, hid_t type, double target)
+{
+    hsize_t chunk[2];
+    hid_t dcpl = dcpl_with(which, chunk);
+    double reached = -1, knob = h5fill_tune(dcpl, type, type, 2, chunk, target, &reached);
+    H5Pclose(dcpl);
+    printf("h5fill: %s, target %.3f: knob %.4f stores %.4f of the raw size\n", which, target, knob, reached);
+    CU_ASSERT(knob >= 0 && knob <= 1);
+    return reached;
+}
+
+static int within(double reached, double target, double fraction)
+{
+    return reached >= target * (1 - fraction) && reached <= target * (1 + fraction);
+}
+
+RK_TEST(h5fill, deflate_reaches_10_50_90_percent_within_1_percent)
+{
+    CU_ASSERT(within(tuned("deflate", H5T_NATIVE_INT, 0.10), 0.10, 0.01));
+    CU_ASSERT(within(tuned("deflate", H5T_NATIVE_INT, 0.50), 0.50, 0.01));
+    CU_ASSERT(within(tuned("deflate", H5T_NATIVE_INT, 0.90), 0.90, 0.01));
+    CU_ASSERT(within(tuned("deflate", H5T_NATIVE_DOUBLE, 0.50), 0.50, 0.01));
+}
+
+RK_TEST(h5fill, shuffle_deflate_reaches_10_50_90_percent_within_1_percent)
+{
+    CU_ASSERT(within(tuned("shuffle", H5T_NATIVE_INT, 0.10), 0.10, 0.01));
+    CU_ASSERT(within(tuned("shuffle", H5T_NATIVE_INT, 0.50), 0.50, 0.01));
+    CU_ASSERT(within(tuned("shuffle", H5T_NATIVE_INT, 0.90), 0.90, 0.01));
+}
+
+/* Scale-offset stores whole bits a value: the nearest step, 1 bit in 32. */
+RK_TEST(h5fill, scaleoffset_reaches_its_nearest_bit_step)
+{
+    CU_ASSERT(within(tuned("scaleoffset", H5T_NATIVE_INT, 0.25), 0.25, 0.04));
+    CU_ASSERT(within(tuned("scaleoffset", H5T_NATIVE_INT, 0.60), 0.60, 0.04));
+}
+
+/* N-bit on a full-precision int stores every bit, whatever the values:
+ * the tuner says what it reaches (the whole size), never fails. */
+RK_TEST(h5fill, nbit_stores_what_it_stores)
+{
+    double reached = tuned("nbit", H5T_NATIVE_INT, 0.5);
+    CU_ASSERT(reached > 0.99 && reached < 1.05);
+}
+
+/* The same seed gives the same bytes; the knob moves them. */
+RK_TEST(h5fill, values_are_deterministic)
+{
+    int a[256], b[256];
+    CU_ASSERT_FATAL(h5fill_load());
+    h5fill_values(a, sizeof a, H5T_NATIVE_INT, 0.5, 7);
+    h5fill_values(b, sizeof b, H5T_NATIVE_INT, 0.5, 7);
+    CU_ASSERT_EQUAL(memcmp(a, b, sizeof a), 0);
+    h5fill_values(b, sizeof b, H5T_NATIVE_INT, 0.25, 7);
+    CU_ASSERT_NOT_EQUAL(memcmp(a, b, sizeof a), 0);
+    for (int i = 0; i < 256; i++)
+        CU_ASSERT(b[i] >= 0 && b[i] <= 512); /* 8 bits, or 9 by chance */
+}
