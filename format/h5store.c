@@ -15,25 +15,61 @@ static int seen(const rec_h5store *s, const rec_h5store_entry *e)
     for (size_t i = 0; i < s->n; i++)
         if (s->e[i].stored == e->stored && s->e[i].chunks == e->chunks && s->e[i].chunk_bytes == e->chunk_bytes &&
             !strcmp(s->e[i].filters, e->filters) && !strcmp(s->e[i].file, e->file) &&
-            !strcmp(s->e[i].dataset, e->dataset))
+            !strcmp(s->e[i].dataset, e->dataset) && s->e[i].rank == e->rank && s->e[i].nsizes == e->nsizes &&
+            (!e->nsizes || !memcmp(s->e[i].sizes, e->sizes, e->nsizes * (e->rank + 1) * sizeof *e->sizes)))
             return 1;
     return 0;
 }
 
-/* One line: "stored chunks chunk_bytes filters\tfile\tdataset". */
+static void entry_free(rec_h5store_entry *e)
+{
+    free(e->file), free(e->dataset), free(e->sizes);
+}
+
+/* "RANK x,..,size x,..,size ...": each chunk's coordinates and stored size. */
+static int parse_sizes(const char *text, rec_h5store_entry *e)
+{
+    char *end;
+    unsigned long rank = strtoul(text, &end, 10);
+    if (end == text || rank < 1 || rank > 32)
+        return -1;
+    e->rank = (unsigned)rank;
+    for (const char *p = end; *p == ' ';) {
+        uint64_t *grown = realloc(e->sizes, (e->nsizes + 1) * (rank + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        e->sizes = grown;
+        for (unsigned long d = 0; d <= rank; d++) {
+            grown[e->nsizes * (rank + 1) + d] = strtoull(++p, &end, 10);
+            if (end == p || *end != (d < rank ? ',' : *end) || (d == rank && *end && *end != ' '))
+                return -1;
+            p = end;
+        }
+        e->nsizes++;
+    }
+    return 0;
+}
+
+/* One line: "stored chunks chunk_bytes filters\tfile\tdataset[\tsizes]". */
 static int parse(char *line, rec_h5store_entry *e)
 {
-    char *file = strchr(line, '\t'), *dataset = file ? strchr(file + 1, '\t') : NULL;
+    char *file = strchr(line, '\t'), *dataset = file ? strchr(file + 1, '\t') : NULL, *sizes;
     unsigned long long stored, chunks, chunk_bytes;
+    memset(e, 0, sizeof *e);
     if (!dataset)
         return -1;
     *file++ = 0, *dataset++ = 0;
-    memset(e, 0, sizeof *e);
+    if ((sizes = strchr(dataset, '\t')) != NULL)
+        *sizes++ = 0;
     if (sscanf(line, "%llu %llu %llu %127s", &stored, &chunks, &chunk_bytes, e->filters) != 4 || !*dataset)
         return -1;
     e->stored = stored, e->chunks = chunks, e->chunk_bytes = chunk_bytes;
     e->file = strdup(file), e->dataset = strdup(dataset);
-    return e->file && e->dataset ? 0 : -1;
+    if (!e->file || !e->dataset || (sizes && parse_sizes(sizes, e) != 0)) {
+        entry_free(e);
+        return -1;
+    }
+    return 0;
 }
 
 int rec_h5store_parse(const char *text, size_t len, const char *name, rec_h5store *out, rec_error *err)
@@ -57,7 +93,7 @@ int rec_h5store_parse(const char *text, size_t len, const char *name, rec_h5stor
         if (grown)
             out->e = grown, out->e[out->n++] = e;
         else
-            free(e.file), free(e.dataset);
+            entry_free(&e);
     }
     free(copy);
     return rc;
@@ -114,9 +150,14 @@ int rec_h5store_write(const char *path, const rec_h5store *s, rec_error *err)
         return -1;
     }
     fputs(h5store_header, out);
-    for (size_t i = 0; i < s->n; i++)
-        fprintf(out, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %s\t%s\t%s\n", s->e[i].stored, s->e[i].chunks,
-                s->e[i].chunk_bytes, s->e[i].filters, s->e[i].file, s->e[i].dataset);
+    for (size_t i = 0; i < s->n; i++) {
+        const rec_h5store_entry *e = &s->e[i];
+        fprintf(out, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %s\t%s\t%s", e->stored, e->chunks, e->chunk_bytes,
+                e->filters, e->file, e->dataset);
+        char *chunks = rec_h5store_chunks_text(e);
+        fprintf(out, "%s%s\n", chunks ? "\t" : "", chunks ? chunks : "");
+        free(chunks);
+    }
     if (fclose(out) != 0) {
         snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
         return -1;
@@ -127,7 +168,7 @@ int rec_h5store_write(const char *path, const rec_h5store *s, rec_error *err)
 void rec_h5store_free(rec_h5store *s)
 {
     for (size_t i = 0; i < s->n; i++)
-        free(s->e[i].file), free(s->e[i].dataset);
+        entry_free(&s->e[i]);
     free(s->e);
     memset(s, 0, sizeof *s);
 }
@@ -135,4 +176,17 @@ void rec_h5store_free(rec_h5store *s)
 double rec_h5store_ratio(const rec_h5store_entry *e)
 {
     return e->chunks && e->chunk_bytes ? (double)e->stored / ((double)e->chunks * (double)e->chunk_bytes) : -1;
+}
+
+/* snprintf, never stdio streams: the replayer calls it under a tracer. */
+char *rec_h5store_chunks_text(const rec_h5store_entry *e)
+{
+    size_t n = e->nsizes * (e->rank + 1), cap = 12 + 21 * n, at;
+    char *text = e->rank ? malloc(cap) : NULL;
+    if (!text)
+        return NULL;
+    at = (size_t)snprintf(text, cap, "%u", e->rank);
+    for (size_t c = 0; c < n; c++)
+        at += (size_t)snprintf(text + at, cap - at, "%c%" PRIu64, c % (e->rank + 1) ? ',' : ' ', e->sizes[c]);
+    return text;
 }

@@ -16,6 +16,11 @@ typedef struct rec_h5store_entry {
     char filters[128];    /* the pipeline's filter ids, comma-separated, in order */
     char *file;           /* the file's name as HDF5 reported it */
     char *dataset;        /* the dataset's path in the file */
+    /* each chunk's first element's coordinates (rank of them) then its
+     * stored size, rank + 1 numbers a chunk; nsizes 0 when not recorded */
+    unsigned rank;
+    size_t nsizes;
+    uint64_t *sizes;
 } rec_h5store_entry;
 
 typedef struct rec_h5store {
@@ -32,6 +37,9 @@ int rec_h5store_parse(const char *text, size_t len, const char *name, rec_h5stor
 /* Writes the entries as the file path (the merged trace's merged.h5store). */
 int rec_h5store_write(const char *path, const rec_h5store *s, rec_error *err);
 void rec_h5store_free(rec_h5store *s);
+/* The entry's chunks as its file's field holds them, "RANK x,..,size ...";
+ * NULL when it has none. Freed by the caller. */
+char *rec_h5store_chunks_text(const rec_h5store_entry *e);
 /* Stored over raw size (stored / (chunks x chunk_bytes)), or -1 when unknown. */
 double rec_h5store_ratio(const rec_h5store_entry *e);
 

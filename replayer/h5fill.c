@@ -58,17 +58,20 @@ static void load_targets(const rp_ctx *x)
     targets = s.n ? calloc(s.n, sizeof *targets) : NULL;
     for (size_t i = 0; targets && i < s.n; i++) {
         const char *slash = strrchr(s.e[i].file, '/');
-        targets[ntargets].file = strdup(slash ? slash + 1 : s.e[i].file);
-        targets[ntargets].dataset = strdup(s.e[i].dataset);
-        targets[ntargets++].ratio = rec_h5store_ratio(&s.e[i]);
+        h5fill_target *t = &targets[ntargets++];
+        t->file = strdup(slash ? slash + 1 : s.e[i].file);
+        t->dataset = strdup(s.e[i].dataset);
+        t->ratio = rec_h5store_ratio(&s.e[i]);
+        t->chunks = rec_h5store_chunks_text(&s.e[i]);
     }
     rec_h5store_free(&s);
 }
 
-const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, size_t bytes, const void *pattern)
+const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space,
+                           const void *pattern)
 {
     static int loaded;
     if (!loaded++)
         load_targets(x);
-    return ntargets ? h5fill_buffer(targets, ntargets, dset, mem_type, bytes, pattern) : pattern;
+    return h5fill_write(targets, ntargets, dset, mem_type, mem_space, file_space, pattern);
 }

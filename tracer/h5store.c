@@ -24,7 +24,9 @@
 
 #include "runtime.h"
 
-enum { MAX_WRITTEN = 1024 };
+/* A dataset of more chunks is recorded without each chunk's size (the
+ * queries walk the chunk index once a chunk). */
+enum { MAX_WRITTEN = 1024, MAX_CHUNKS = 4096 };
 
 static pthread_mutex_t store_mutex = PTHREAD_MUTEX_INITIALIZER;
 static hid_t written[MAX_WRITTEN];
@@ -58,6 +60,26 @@ static void append(const char *line)
     used += n;
 }
 
+/* Each chunk's first element's coordinates and stored size: " RANK x,..,size x,..,size ...". */
+static void chunk_sizes(hid_t dset, hid_t space, int rank, hsize_t nchunks)
+{
+    char text[64 * (H5S_MAX_RANK + 1)];
+    snprintf(text, sizeof text, "\t%d", rank);
+    append(text);
+    for (hsize_t i = 0; i < nchunks; i++) {
+        hsize_t offset[H5S_MAX_RANK], size = 0;
+        unsigned mask = 0;
+        haddr_t addr;
+        if (H5Dget_chunk_info(dset, space, i, offset, &mask, &addr, &size) < 0)
+            break; /* the chunks listed so far */
+        size_t at = 0;
+        for (int d = 0; d < rank; d++)
+            at += (size_t)snprintf(text + at, sizeof text - at, "%c%llu", d ? ',' : ' ', (unsigned long long)offset[d]);
+        snprintf(text + at, sizeof text - at, ",%llu", (unsigned long long)size);
+        append(text);
+    }
+}
+
 /* The line of a chunked, filtered dataset, or 0 (nothing to say). */
 static int describe(hid_t dset, char *line, size_t cap)
 {
@@ -80,8 +102,12 @@ static int describe(hid_t dset, char *line, size_t cap)
             H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &nvalues, NULL, 0, NULL, &config);
             at += (size_t)snprintf(filters + at, sizeof filters - at, "%s%d", i ? "," : "", (int)id);
         }
-        snprintf(line, cap, "%llu %llu %llu %s\t%s\t%s\n", (unsigned long long)H5Dget_storage_size(dset),
+        snprintf(line, cap, "%llu %llu %llu %s\t%s\t%s", (unsigned long long)H5Dget_storage_size(dset),
                  (unsigned long long)nchunks, (unsigned long long)chunk_bytes, filters, file, name);
+        append(line);
+        if (nchunks <= MAX_CHUNKS)
+            chunk_sizes(dset, space, rank, nchunks);
+        append("\n");
         ok = 1;
     }
     if (space >= 0)
@@ -108,8 +134,7 @@ void rt_h5store_before_close(hid_t dset)
     char line[2 * PATH_MAX + 256];
     H5E_BEGIN_TRY
     {
-        if (describe(dset, line, sizeof line))
-            append(line);
+        describe(dset, line, sizeof line);
     }
     H5E_END_TRY;
     errno = saved_errno;
