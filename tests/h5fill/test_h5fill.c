@@ -99,3 +99,56 @@ RK_TEST(h5fill, chunks_reach_their_exact_stored_size)
     }
     H5Pclose(dcpl);
 }
+
+/* The whole path of a kernel's or replay's write: a dataset the targets name
+ * (file base name and path), chunks of traced sizes (the last one at the
+ * dataset's edge, 36 of its 64 ints inside), one H5Dwrite of h5fill_write's
+ * buffer: each chunk stores its traced size exactly. */
+RK_TEST(h5fill, a_write_stores_each_traced_chunk_size)
+{
+    static const h5fill_target targets[] = {{"h5fill-write.h5", "/d", 0.5, "1 0,151 64,97"}};
+    const hsize_t dims = 100, chunk = 64;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_fapl_core(fapl, 1 << 16, 0);
+    H5Pset_chunk(dcpl, 1, &chunk);
+    H5Pset_deflate(dcpl, 9);
+    hid_t file = H5Fcreate("/proc/self/h5fill-write.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    hid_t dset = H5Dcreate2(file, "d", H5T_NATIVE_INT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CU_ASSERT_FATAL(dset >= 0);
+    const void *buf = h5fill_write(targets, 1, dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, "pattern");
+    CU_ASSERT_FATAL(buf != (const void *)"pattern");
+    CU_ASSERT(H5Dwrite(dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0);
+    H5Fflush(file, H5F_SCOPE_LOCAL);
+    for (hsize_t c = 0; c < 2; c++) {
+        hsize_t offset, size = 0;
+        unsigned mask;
+        haddr_t addr;
+        CU_ASSERT(H5Dget_chunk_info(dset, space, c, &offset, &mask, &addr, &size) >= 0);
+        printf("h5fill: chunk at %llu stores %llu bytes\n", (unsigned long long)offset, (unsigned long long)size);
+        CU_ASSERT_EQUAL(size, offset == 0 ? 151u : 97u);
+    }
+    H5Dclose(dset);
+    H5Sclose(space);
+    H5Fclose(file);
+    H5Pclose(dcpl);
+    H5Pclose(fapl);
+}
+
+/* szip (libaec) where the HDF5 library has it: 30 % of the raw size within
+ * 1 %, through the same knob. */
+RK_TEST(h5fill, szip_reaches_30_percent_within_1_percent)
+{
+    if (H5Zfilter_avail(H5Z_FILTER_SZIP) <= 0) {
+        printf("h5fill: this HDF5 has no szip: nothing to tune\n");
+        return;
+    }
+    hsize_t chunk[2] = {64, 64};
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 2, chunk);
+    H5Pset_szip(dcpl, H5_SZIP_NN_OPTION_MASK, 16);
+    double reached = -1, knob = h5fill_tune(dcpl, H5T_NATIVE_INT, H5T_NATIVE_INT, 2, chunk, 0.30, &reached);
+    printf("h5fill: szip, target 0.300: knob %.4f stores %.4f of the raw size\n", knob, reached);
+    CU_ASSERT(within(reached, 0.30, 0.01));
+    H5Pclose(dcpl);
+}

@@ -20,9 +20,10 @@
 #   filtered_write_bytes SUMMARY ORIGINAL_TRACE COPY_TRACE WHOSE
 #       when the original trace has h5store files (writes through HDF5
 #       filters), prints the MPI-IO and POSIX bytes written per file by both
-#       (recorder-summary SUMMARY) and fails when MPI-IO's are more than 1 %
-#       apart. POSIX bytes under MPI-IO are ROMIO's: its data sieving and
-#       two-phase writes follow the exact chunk addresses, so they are said only.
+#       (recorder-summary SUMMARY); with FILTERED_BYTES_TOLERANCE=P (percent)
+#       fails when either is more than P % apart. Only where set: a file
+#       with a filtered dataset also holds what the rest of the program
+#       wrote, whose fidelity other checks judge.
 #   no_new_hdf5_errors ORIGINAL_LOG COPY_LOG WHOSE
 #       COPY_LOG holds no more HDF5 error stacks ("HDF5-DIAG") than
 #       ORIGINAL_LOG: a call the copy makes with a wrong handle or buffer
@@ -78,8 +79,9 @@ filtered_write_bytes() {
   while read -r layer file a b; do
     echo "$test_name: $file: $layer bytes written: $a originally, $b $whose" \
       "($(awk -v a="$a" -v b="$b" 'BEGIN {printf "%+.3f %%", a ? (b - a) * 100 / a : 0}'))"
-    if [ "$layer" = MPI-IO ] && [ $(((a > b ? a - b : b - a) * 100)) -gt "$a" ]; then
-      fail "$file: MPI-IO bytes written more than 1 % apart $whose"
+    if [ -n "${FILTERED_BYTES_TOLERANCE:-}" ] &&
+      [ $(((a > b ? a - b : b - a) * 100)) -gt $((a * FILTERED_BYTES_TOLERANCE)) ]; then
+      fail "$file: $layer bytes written more than $FILTERED_BYTES_TOLERANCE % apart $whose"
     fi
   done < <(join -j1 <(per_file "$original" | sed 's/ /|/') <(per_file "$copy" | sed 's/ /|/') | tr '|' ' ')
 }
