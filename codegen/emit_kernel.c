@@ -706,7 +706,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     includes(&k, c);
     tables_and_locals(&k, c);
     setup_inputs(&k, c);
-    int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_text;
+    int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_text || e->uses_h5fill; /* filtered(): wbuf */
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);
     tpl_flag(c, "no_pointer", e->uses_no_pointer);
