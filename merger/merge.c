@@ -241,13 +241,16 @@ static int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_o
 }
 
 /* What HDF5's filters stored, every rank's, as merged.h5store (each
- * distinct entry once: the ranks of a parallel file report the same). */
-static int carry_h5store(const char *in_dir, const char *out_dir, rec_error *err)
+ * distinct entry once: the ranks of a parallel file report the same). A
+ * damaged one is said and left out: the records are the trace. */
+static int carry_h5store(const char *in_dir, const char *out_dir, const char *tool, rec_error *err)
 {
     rec_h5store s;
     char path[4096];
-    if (rec_h5store_read(in_dir, &s, err) != 0)
-        return -1;
+    if (rec_h5store_read(in_dir, &s, err) != 0) {
+        fprintf(stderr, "%s: %s: left out of the merged trace\n", tool ? tool : "recorder-merge", err->msg);
+        return 0;
+    }
     snprintf(path, sizeof path, "%s/merged.h5store", out_dir);
     int rc = s.n ? rec_h5store_write(path, &s, err) : 0;
     rec_h5store_free(&s);
@@ -389,7 +392,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     if (rc == 0)
         rc = write_meta(out_dir, t, o, in_dir, start_ns, err);
     if (rc == 0)
-        rc = carry_h5store(in_dir, out_dir, err);
+        rc = carry_h5store(in_dir, out_dir, o->tool, err);
 done:
     st->records_in = m.records_in;
     st->seconds = now() - t0;

@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-enum { PER_RANK = 16384, CHUNK = PER_RANK / 2 }; /* ints: each rank writes 64 KiB, two chunks */
+enum { PER_RANK = 8192, CHUNK = PER_RANK / 2 }; /* ints: each rank writes 32 KiB, two chunks */
 
 /* A deterministic value of each element, by entropy. */
 static int value(int entropy, uint64_t i)
