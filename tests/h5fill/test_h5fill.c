@@ -152,3 +152,47 @@ RK_TEST(h5fill, szip_reaches_30_percent_within_1_percent)
     CU_ASSERT(within(reached, 0.30, 0.01));
     H5Pclose(dcpl);
 }
+
+/* Writes through a union of hyperslabs (rows 0-1 and 3-7, H5S_SELECT_OR: no
+ * regular pattern) and then row 2: each chunk of 4 rows gets the values of
+ * its places, so it stores its traced size exactly. */
+RK_TEST(h5fill, writes_through_unions_of_hyperslabs_store_traced_sizes)
+{
+    static const h5fill_target targets[] = {{"h5fill-union.h5", "/u", 0.5, "2 0,0,150 4,0,170"}};
+    const hsize_t dims[2] = {8, 16}, chunk[2] = {4, 16};
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_fapl_core(fapl, 1 << 16, 0);
+    H5Pset_chunk(dcpl, 2, chunk);
+    H5Pset_deflate(dcpl, 6);
+    hid_t file = H5Fcreate("/proc/self/h5fill-union.h5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    hid_t space = H5Screate_simple(2, dims, NULL);
+    hid_t dset = H5Dcreate2(file, "u", H5T_NATIVE_INT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hsize_t start[2] = {0, 0}, count[2] = {2, 16};
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL);
+    start[0] = 3, count[0] = 5;
+    H5Sselect_hyperslab(space, H5S_SELECT_OR, start, NULL, count, NULL);
+    CU_ASSERT(H5Sis_regular_hyperslab(space) <= 0);
+    for (int pass = 0; pass < 2; pass++) {
+        const void *buf = h5fill_write(targets, 1, dset, H5T_NATIVE_INT, space, space, "pattern");
+        CU_ASSERT_FATAL(buf != (const void *)"pattern");
+        CU_ASSERT(H5Dwrite(dset, H5T_NATIVE_INT, space, space, H5P_DEFAULT, buf) >= 0);
+        start[0] = 2, count[0] = 1; /* then the row left out */
+        H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL);
+    }
+    H5Sselect_all(space);
+    H5Fflush(file, H5F_SCOPE_LOCAL);
+    for (hsize_t c = 0; c < 2; c++) {
+        hsize_t offset[2], size = 0;
+        unsigned mask;
+        haddr_t addr;
+        CU_ASSERT(H5Dget_chunk_info(dset, space, c, offset, &mask, &addr, &size) >= 0);
+        printf("h5fill: chunk at row %llu stores %llu bytes\n", (unsigned long long)offset[0],
+               (unsigned long long)size);
+        CU_ASSERT_EQUAL(size, offset[0] == 0 ? 150u : 170u);
+    }
+    H5Dclose(dset);
+    H5Sclose(space);
+    H5Fclose(file);
+    H5Pclose(dcpl);
+    H5Pclose(fapl);
+}
