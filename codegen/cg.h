@@ -15,6 +15,7 @@
 
 #include "gen_support.h"
 #include "recorder_codegen.h"
+#include "rec_h5store.h"
 #include "recorder_format.h"
 #include "strbuf.h"
 
@@ -92,6 +93,7 @@ typedef struct cg_model {
     cg_input *inputs;
     size_t ninputs;
     rf_lines *lines; /* where line-oriented reads showed newlines, by file id */
+    rec_h5store h5store; /* what HDF5's filters stored: writes to those datasets get data stored alike */
     /* statistics for the header comment */
     uint64_t records, merged_records, top_level, kept;
     uint64_t per_rank_records; /* when the trace had to be merged */

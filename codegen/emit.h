@@ -44,6 +44,7 @@ typedef struct cg_emitter {
     int64_t *blocks;     /* how far the ranks' values step: rank coefficients */
     size_t nblocks;
     int uses_root;
+    int uses_h5fill; /* a write to a filtered dataset takes filtered() data */
     int uses_P, uses_S, uses_text, uses_no_pointer, uses_status, uses_stat[4], grid_ndims, other_grid;
     int uses_line, uses_lines; /* LINE(n), lines(): writes that carry newlines (emit_text.c) */
     uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */
@@ -134,6 +135,9 @@ void cg_collect_blocks(cg_emitter *e);
 /* The C text of a constant of a kind (O_CREAT | O_TRUNC, H5S_UNLIMITED, 0644, ...). */
 void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
 void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
+/* The kernel's filtered-data generator and its table, when a write uses them
+ * (emit_h5fill.c); -1 with err when its template cannot be read. */
+int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap);
 const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb *body, uint32_t n, int local,
                          const char *label, unsigned per_line);
 /* A unique C identifier starting with base. */

@@ -556,6 +556,28 @@ void cg_field_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     value_text(e, s, field, out);
 }
 
+static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
+
+/* A dataset write's data when the trace says what filters stored: filtered()
+ * (kernel.c.tmpl) makes values they store alike. */
+static int filtered_text(cg_emitter *e, cg_stmtinfo *s, const rec_func_desc *f, sb *out)
+{
+    static const unsigned roles[] = {REC_AROLE_DATASET, REC_AROLE_MEM_TYPE, REC_AROLE_MEM_SPACE, REC_AROLE_FILE_SPACE};
+    int fields[4];
+    if (!e->m->h5store.n || !(f->flags & REC_FN_WRITE))
+        return 0;
+    for (int i = 0; i < 4; i++)
+        if ((fields[i] = rec_arg_with_role(f, roles[i])) < 0)
+            return 0;
+    sb_puts(out, "filtered(");
+    for (int i = 0; i < 4; i++) {
+        arg_text(e, s, (unsigned)fields[i], out);
+        sb_puts(out, i < 3 ? ", " : ")");
+    }
+    e->uses_h5fill = 1;
+    return 1;
+}
+
 /* Arguments the kernel does not take from the trace. */
 static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -566,7 +588,8 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
     switch (a->kind) {
     case REC_KIND_BUFFER:
-        if (in && (f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))
+        if (in && (filtered_text(e, s, f, out) ||
+                   ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))))
             return;
         sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
         return;

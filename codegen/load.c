@@ -605,6 +605,9 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
     int rc = m->nranks ? read_merged(m, t, o, err) : -1;
     if (rc == 0)
         rc = attach_skeletons(m, trace_dir, err);
+    rec_error store_err;
+    if (rc == 0 && rec_h5store_read(trace_dir, &m->h5store, &store_err) != 0) /* a damaged extra: said, not fatal */
+        fprintf(stderr, "%s: %s: writes through HDF5 filters get the pattern\n", CG_TOOL, store_err.msg);
     if (!m->nranks)
         snprintf(err->msg, sizeof err->msg, "%s: the trace has no ranks", trace_dir);
     rec_trace_close(t);
@@ -645,6 +648,7 @@ void cg_model_free(cg_model *m)
     }
     free(m->inputs);
     rf_lines_free(m->lines);
+    rec_h5store_free(&m->h5store);
     free(m->trace_dir);
     memset(m, 0, sizeof *m);
 }

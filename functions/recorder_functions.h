@@ -188,6 +188,8 @@ enum {
     REC_ROLE_READS_LINE = 1u << 25,          /* reads up to and including a delimiter ('\n', or its
                                                 DELIMITER argument), at most its SIZE argument less one
                                                 byte when it has one (fgets, getline) */
+    REC_ROLE_CLOSES_DATASET = 1u << 26,      /* closes an HDF5 dataset (SUBJECT): the tracer records, right
+                                                before, what its filters stored (N.h5store) */
     /* Which MPI headers declare it (functions/rec_mpi_versions.h): */
     REC_ROLE_SINCE_MPI4 = 1u << 30,   /* an MPI-4.0 addition: an MPI of an older version lacks it */
     REC_ROLE_REMOVED_MPI3 = 1u << 31, /* removed by MPI-3.0: an MPI may no longer declare it */

@@ -50,6 +50,7 @@
 #undef SINCE_MPI4
 #undef REMOVED_MPI3
 #undef READS_LINE
+#undef CLOSES_DATASET
 #undef SHAPE
 #undef HEADER
 #undef SOLE

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "emit.h"
 #include "recorder_h5skel.h"
+#include "rec_h5store.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -240,6 +241,23 @@ static int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_o
     return rc;
 }
 
+/* What HDF5's filters stored, every rank's, as merged.h5store (each
+ * distinct entry once: the ranks of a parallel file report the same). A
+ * damaged one is said and left out: the records are the trace. */
+static int carry_h5store(const char *in_dir, const char *out_dir, const char *tool, rec_error *err)
+{
+    rec_h5store s;
+    char path[4096];
+    if (rec_h5store_read(in_dir, &s, err) != 0) {
+        fprintf(stderr, "%s: %s: left out of the merged trace\n", tool ? tool : "recorder-merge", err->msg);
+        return 0;
+    }
+    snprintf(path, sizeof path, "%s/merged.h5store", out_dir);
+    int rc = s.n ? rec_h5store_write(path, &s, err) : 0;
+    rec_h5store_free(&s);
+    return rc;
+}
+
 int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_merge_stats *st,
                      rec_error *err)
 {
@@ -377,6 +395,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     /* The HDF5 inputs' skeletons go with the records: replays and kernels make the inputs from them. */
     if (rc == 0)
         rc = h5skel_copy_dir(in_dir, out_dir, err->msg, sizeof err->msg);
+    if (rc == 0)
+        rc = carry_h5store(in_dir, out_dir, o->tool, err);
 done:
     st->records_in = m.records_in;
     st->seconds = now() - t0;

@@ -177,8 +177,10 @@ static inline H5AC_cache_image_config_t *rp_h5_image_config(rp_ctx *x)
 
 /* Dataset and attribute data: the memory space's whole extent (the file
  * space's, or the dataset's, under H5S_ALL) times the memory type's size. */
+/* Written data: of the compressibility the trace's filters stored, where it says. */
 #define RP_BUFFER_H5Dwrite_buf                                                                               \
-    rp_h5_buffer(rp_x, 1, rp_h5d_span(dset_id, mem_type_id, mem_space_id, file_space_id), mem_type_id)
+    rp_h5_filtered(rp_x, dset_id, mem_type_id, mem_space_id, file_space_id,                                  \
+                   rp_h5_buffer(rp_x, 1, rp_h5d_span(dset_id, mem_type_id, mem_space_id, file_space_id), mem_type_id))
 #define RP_BUFFER_H5Dread_buf                                                                                \
     rp_h5_buffer(rp_x, 0, rp_h5d_span(dset_id, mem_type_id, mem_space_id, file_space_id), mem_type_id)
 #define RP_BUFFER_H5Awrite_buf rp_h5_buffer(rp_x, 1, rp_h5a_span(attr_id, type_id), type_id)

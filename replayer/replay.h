@@ -206,6 +206,10 @@ size_t rp_h5a_span(hid_t attr, hid_t type);
 size_t rp_h5_chunk_bytes(hid_t dset);
 /* A buffer for HDF5 data of this type (variable-length strings get valid pointers). */
 void *rp_h5_buffer(rp_ctx *x, int in, size_t bytes, hid_t type);
+/* An H5Dwrite's data: for a dataset whose filters the trace says stored a
+ * ratio of its raw size, values that they store alike (h5fill.c); else pattern. */
+const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space,
+                           const void *pattern);
 void *rp_h5_enum_value(rp_ctx *x, hid_t type);
 /* A cache configuration of the current version; obj >= 0: obj's current one. */
 void *rp_h5_mdc_config(rp_ctx *x, hid_t obj, int is_file);

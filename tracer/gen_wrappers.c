@@ -256,6 +256,10 @@ static void emit_wrapper(const rec_func_desc *f)
     fprintf(out, "    rec_record *r = &call.rec;\n");
     for (unsigned i = 0; i < f->nargs; i++)
         emit_capture(f, i, 0);
+    /* What the table's roles ask of the tracer around the real call (h5store.c). */
+    int written = (f->flags & REC_FN_WRITE) ? rec_arg_with_role(f, REC_AROLE_DATASET) : -1;
+    if ((f->roles & REC_ROLE_CLOSES_DATASET) && f->nargs > REC_ARG_SUBJECT)
+        fprintf(out, "    rt_h5store_before_close((hid_t)call.raw[%u]);\n", REC_ARG_SUBJECT);
     fprintf(out, "    rt_start%s(&call);\n    %s%sREAL(", f->flags & REC_FN_OPAQUE ? "_opaque" : "",
             is_void ? "" : f->ret_ctype, is_void ? "" : " ret = ");
     print_call_args(f, extra);
@@ -263,6 +267,8 @@ static void emit_wrapper(const rec_func_desc *f)
     if (vform)
         fprintf(out, "    va_end(ap);\n");
     fprintf(out, "    int ok = %s;\n    (void)ok;\n", is_void ? "1" : gen_success_test(f));
+    if (written >= 0)
+        fprintf(out, "    if (ok)\n        rt_h5store_written((hid_t)call.raw[%d]);\n", written);
     for (unsigned i = 0; i < f->nargs; i++)
         emit_capture(f, i, 1);
     if (!is_void)

@@ -176,6 +176,7 @@ static int attach(const char *dir, uint32_t rank)
     int rc = rec_writer_attach(writer, dir, rank, &err);
     if (rc == 0)
         snprintf(trace_dir, sizeof trace_dir, "%s", dir);
+    rt_h5store_attach(dir, rank);
     if (rc != 0) {
         /* Busy: an exec'd child of a traced process; it stays untraced, quietly. */
         if (rc != REC_WRITER_BUSY)
@@ -244,6 +245,7 @@ static void close_writer(int complete, int quiet)
     if (!writer)
         return;
     rec_error err;
+    rt_h5store_flush(&(rec_io){real_open, real_write, real_close});
     int rc = complete ? rec_writer_close(writer, &err) : rec_writer_abandon(writer, &err);
     if (rc != 0 && !quiet)
         rt_warn("recorder: %s", err.msg);

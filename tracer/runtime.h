@@ -61,6 +61,13 @@ int64_t rt_mpi_constant(unsigned kind, int64_t native);
 int64_t rt_handle_phantom(unsigned kind);
 /* The value of a predefined handle, or 0. */
 uint64_t rt_handle_value(unsigned kind, int64_t id);
+/* ---- what HDF5's filters stored (h5store.c) ---- */
+/* hid_t without <hdf5.h>: HDF5 1.10's is int64_t. */
+void rt_h5store_written(int64_t dset);
+void rt_h5store_before_close(int64_t dset);
+/* The rank's RANK.h5store; written (through io) when its stream closes. */
+void rt_h5store_attach(const char *dir, uint32_t rank);
+void rt_h5store_flush(const rec_io *io);
 void rt_after_mpi_init(int ok);
 /* The trace directory once this process writes into it, else NULL. */
 const char *rt_trace_dir(void);

@@ -20,19 +20,10 @@
  *     its selection (H5Sencode), sends it to its right neighbour, which
  *     decodes it (H5Sdecode) and reads that band, as an aggregator reading
  *     for another rank does. Every H5Dread is collective and checked. */
-#include "corpus.h"
+#include "corpus_h5.h"
 
-#include <hdf5.h>
 
 enum { ROWS = 8, COLS = 16 }; /* each rank's band: ROWS x COLS doubles */
-
-static hid_t h5_check(hid_t ret, const char *call)
-{
-    if (ret < 0)
-        corpus_fail("%s failed", call);
-    return ret;
-}
-#define H5OK(call) h5_check((hid_t)(call), #call)
 
 /* Each dataset's value at (row i, column j), exactly representable. */
 static double temperature(hsize_t i, hsize_t j)

@@ -1,0 +1,192 @@
+/* h5store.c: reading and writing the trace's h5store files (rec_h5store.h). */
+#define _GNU_SOURCE
+#include "rec_h5store.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char h5store_header[] = "recorder-kit h5store 1\n";
+
+static int seen(const rec_h5store *s, const rec_h5store_entry *e)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->e[i].stored == e->stored && s->e[i].chunks == e->chunks && s->e[i].chunk_bytes == e->chunk_bytes &&
+            !strcmp(s->e[i].filters, e->filters) && !strcmp(s->e[i].file, e->file) &&
+            !strcmp(s->e[i].dataset, e->dataset) && s->e[i].rank == e->rank && s->e[i].nsizes == e->nsizes &&
+            (!e->nsizes || !memcmp(s->e[i].sizes, e->sizes, e->nsizes * (e->rank + 1) * sizeof *e->sizes)))
+            return 1;
+    return 0;
+}
+
+static void entry_free(rec_h5store_entry *e)
+{
+    free(e->file), free(e->dataset), free(e->sizes);
+}
+
+/* "RANK x,..,size x,..,size ...": each chunk's coordinates and stored size. */
+static int parse_sizes(const char *text, rec_h5store_entry *e)
+{
+    char *end;
+    unsigned long rank = strtoul(text, &end, 10);
+    if (end == text || rank < 1 || rank > 32)
+        return -1;
+    e->rank = (unsigned)rank;
+    for (const char *p = end; *p == ' ';) {
+        uint64_t *grown = realloc(e->sizes, (e->nsizes + 1) * (rank + 1) * sizeof *grown);
+        if (!grown)
+            return -1;
+        e->sizes = grown;
+        for (unsigned long d = 0; d <= rank; d++) {
+            grown[e->nsizes * (rank + 1) + d] = strtoull(++p, &end, 10);
+            if (end == p || *end != (d < rank ? ',' : *end) || (d == rank && *end && *end != ' '))
+                return -1;
+            p = end;
+        }
+        e->nsizes++;
+    }
+    return 0;
+}
+
+/* One line: "stored chunks chunk_bytes filters\tfile\tdataset[\tsizes]". */
+static int parse(char *line, rec_h5store_entry *e)
+{
+    char *file = strchr(line, '\t'), *dataset = file ? strchr(file + 1, '\t') : NULL, *sizes;
+    unsigned long long stored, chunks, chunk_bytes;
+    memset(e, 0, sizeof *e);
+    if (!dataset)
+        return -1;
+    *file++ = 0, *dataset++ = 0;
+    if ((sizes = strchr(dataset, '\t')) != NULL)
+        *sizes++ = 0;
+    if (sscanf(line, "%llu %llu %llu %127s", &stored, &chunks, &chunk_bytes, e->filters) != 4 || !*dataset)
+        return -1;
+    e->stored = stored, e->chunks = chunks, e->chunk_bytes = chunk_bytes;
+    e->file = strdup(file), e->dataset = strdup(dataset);
+    if (!e->file || !e->dataset || (sizes && parse_sizes(sizes, e) != 0)) {
+        entry_free(e);
+        return -1;
+    }
+    return 0;
+}
+
+int rec_h5store_parse(const char *text, size_t len, const char *name, rec_h5store *out, rec_error *err)
+{
+    char *copy = strndup(text, len), *line = copy, *next;
+    int rc = 0;
+    for (unsigned no = 1; line && *line; no++, line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = 0;
+        rec_h5store_entry e;
+        if (no == 1 ? strncmp(line, h5store_header, sizeof h5store_header - 2) != 0 : parse(line, &e) != 0) {
+            snprintf(err->msg, sizeof err->msg, "%s: line %u: %s", name, no,
+                     no == 1 ? "not an h5store file (version 1)" : "malformed entry");
+            rc = -1;
+            break;
+        }
+        if (no == 1)
+            continue;
+        rec_h5store_entry *grown = seen(out, &e) ? NULL : realloc(out->e, (out->n + 1) * sizeof *out->e);
+        if (grown)
+            out->e = grown, out->e[out->n++] = e;
+        else
+            entry_free(&e);
+    }
+    free(copy);
+    return rc;
+}
+
+/* 1 when the file does not exist. */
+static int read_file(const char *path, rec_h5store *s, rec_error *err)
+{
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return errno == ENOENT ? 1 : (snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno)), -1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    int c;
+    while (mem && (c = getc(in)) != EOF)
+        putc(c, mem);
+    fclose(in);
+    if (!mem || fclose(mem) != 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = rec_h5store_parse(text, len, path, s, err);
+    free(text);
+    return rc;
+}
+
+int rec_h5store_read(const char *dir, rec_h5store *out, rec_error *err)
+{
+    char path[4096];
+    memset(out, 0, sizeof *out);
+    snprintf(path, sizeof path, "%s/merged.h5store", dir);
+    int rc = read_file(path, out, err);
+    for (unsigned rank = 0; rc == 1 && rank < (1u << 24); rank++) {
+        snprintf(path, sizeof path, "%s/%u.rec", dir, rank);
+        FILE *probe = fopen(path, "r");
+        if (!probe)
+            return 0; /* past the last rank */
+        fclose(probe);
+        snprintf(path, sizeof path, "%s/%u.h5store", dir, rank);
+        if (read_file(path, out, err) < 0)
+            rc = -1;
+    }
+    if (rc < 0)
+        rec_h5store_free(out);
+    return rc < 0 ? -1 : 0;
+}
+
+int rec_h5store_write(const char *path, const rec_h5store *s, rec_error *err)
+{
+    FILE *out = fopen(path, "w");
+    if (!out) {
+        snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    fputs(h5store_header, out);
+    for (size_t i = 0; i < s->n; i++) {
+        const rec_h5store_entry *e = &s->e[i];
+        fprintf(out, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %s\t%s\t%s", e->stored, e->chunks, e->chunk_bytes,
+                e->filters, e->file, e->dataset);
+        char *chunks = rec_h5store_chunks_text(e);
+        fprintf(out, "%s%s\n", chunks ? "\t" : "", chunks ? chunks : "");
+        free(chunks);
+    }
+    if (fclose(out) != 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void rec_h5store_free(rec_h5store *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        entry_free(&s->e[i]);
+    free(s->e);
+    memset(s, 0, sizeof *s);
+}
+
+double rec_h5store_ratio(const rec_h5store_entry *e)
+{
+    return e->chunks && e->chunk_bytes ? (double)e->stored / ((double)e->chunks * (double)e->chunk_bytes) : -1;
+}
+
+/* snprintf, never stdio streams: the replayer calls it under a tracer. */
+char *rec_h5store_chunks_text(const rec_h5store_entry *e)
+{
+    size_t n = e->nsizes * (e->rank + 1), cap = 12 + 21 * n, at;
+    char *text = e->rank ? malloc(cap) : NULL;
+    if (!text)
+        return NULL;
+    at = (size_t)snprintf(text, cap, "%u", e->rank);
+    for (size_t c = 0; c < n; c++)
+        at += (size_t)snprintf(text + at, cap - at, "%c%" PRIu64, c % (e->rank + 1) ? ',' : ' ', e->sizes[c]);
+    return text;
+}
