@@ -143,6 +143,12 @@ const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb 
 /* A unique C identifier starting with base. */
 const char *cg_unique_name(cg_emitter *e, const char *base);
 
+/* ---- emit_decl.c ---- */
+/* The position of f's va_list argument, or -1. */
+int cg_va_list_arg(const rec_func_desc *f);
+/* Adds what calling f needs declared to e->protos or e->int_forms, once. */
+void cg_need_declaration(cg_emitter *e, const rec_func_desc *f);
+
 /* ---- emit_stmt.c ---- */
 /* One statement (its call, with assignment or declaration) into out. */
 void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c);
