@@ -327,20 +327,21 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
                     sb_str(&rank), "");
     sb_free(&rel);
     sb_free(&rank);
-    uint32_t dirs = 0, files = 0, hdf5 = 0, links = 0;
+    uint32_t dirs = 0, files = 0, hdf5 = 0, links = 0, made = 0;
     for (size_t i = 0; i < m->ninputs; i++) {
         dirs += m->inputs[i].size < 0;
         links += m->inputs[i].link != NULL;
         files += m->inputs[i].size >= 0 && (!m->inputs[i].hdf5 || m->inputs[i].skel) && !m->inputs[i].link;
         hdf5 += m->inputs[i].hdf5 && !m->inputs[i].skel;
+        made += m->inputs[i].skel != NULL;
     }
     char also[64] = "";
     if (links)
         snprintf(also, sizeof also, ", %u symbolic links", links);
     header_line(h,
                 "Paths are re-rooted under OUTDIR; setup() re-creates the %u directories%s and %u files that "
-                "existed before the run (HDF5 files from the structure the trace recorded of them).",
-                dirs, also, files);
+                "existed before the run%s.",
+                dirs, also, files, made ? " (HDF5 files from the structure the trace recorded of them)" : "");
     if (hdf5)
         header_line(h, "Warning: %u HDF5 input files the run did not create cannot be synthesized.", hdf5);
     if (e->n_unlined)
