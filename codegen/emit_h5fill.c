@@ -35,8 +35,9 @@ static void chunk_string(sb *out, size_t n, const char *text)
 
 int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap)
 {
-    if (!e->uses_h5fill)
+    if (!e->uses_h5fill && !e->uses_h5fill_chunks)
         return 0;
+    tpl_flag(c, "h5fill_writes", e->uses_h5fill); /* the table of what filters stored, and filtered() */
     char *code = cg_template(e->o->templates, "h5fill.c.tmpl", err, cap);
     if (!code)
         return -1;
@@ -74,9 +75,12 @@ int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap)
         table.s[--table.len] = 0;
     sb all = {0};
     sb_puts(&all, code);
-    if (arrays.len)
+    if (arrays.len && e->uses_h5fill)
         sb_puts(&all, "\n");
-    sb_append(&all, &arrays);
+    if (e->uses_h5fill)
+        sb_append(&all, &arrays);
+    while (all.len && all.s[all.len - 1] == '\n') /* the template's lines space it */
+        all.s[--all.len] = 0;
     tpl_set_sb(c, "h5fill", &all);
     sb_free(&all);
     sb_free(&arrays);

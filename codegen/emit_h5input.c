@@ -208,10 +208,13 @@ static void comment(const h5skel_object *o, sb *out)
     sb_printf(out, "    /* %s */\n", text);
 }
 
-static void table(blobs *b, const h5skel *s, const char *name, sb *out)
+/* The table of an input's objects; 1 when a filtered dataset's chunks are listed (setup() then fills
+ * them with the filtered-data generator). */
+static int table(blobs *b, const h5skel *s, const char *name, sb *out)
 {
+    int chunked = 0;
     sb_printf(out, "static const struct h5_object %s[] = {\n", name);
-    item items[7];
+    item items[8];
     memset(items, 0, sizeof items);
     for (size_t i = 0; i < s->nobjects; i++) {
         const h5skel_object *o = &s->objects[i];
@@ -228,11 +231,16 @@ static void table(blobs *b, const h5skel *s, const char *name, sb *out)
         char *value = h5skel_hex(&o->value);
         string_item(&items[6], value, strlen(value));
         free(value);
-        emit_row(items, 7, out);
+        char *chunks = h5skel_chunks_text(o);
+        string_item(&items[7], chunks, strlen(chunks));
+        chunked |= chunks[0] != 0;
+        free(chunks);
+        emit_row(items, 8, out);
     }
-    for (size_t i = 0; i < 7; i++)
+    for (size_t i = 0; i < 8; i++)
         free(items[i].pieces);
     sb_puts(out, "};\n");
+    return chunked;
 }
 
 int cg_h5_inputs(cg_emitter *e, tpl_ctx *c, char *err, size_t cap)
@@ -250,7 +258,7 @@ int cg_h5_inputs(cg_emitter *e, tpl_ctx *c, char *err, size_t cap)
         snprintf(name, sizeof name, "h5_input_%d", ++n);
         sb_printf(&tables, "%s/* The HDF5 input %s as the traced run found it: %zu objects. */\n", n > 1 ? "\n" : "",
                   name, in->skel->nobjects);
-        table(&b, in->skel, name, &tables);
+        e->uses_h5fill_chunks |= table(&b, in->skel, name, &tables);
         tpl_ctx *f = tpl_push(c, "h5files");
         sb path = {0};
         cg_path_text(e, in->path, strlen(in->path), 0, &path);

@@ -241,3 +241,22 @@ char *h5skel_hex(const h5skel_bytes *b)
     s[2 * b->len] = 0;
     return s;
 }
+
+char *h5skel_chunks_text(const h5skel_object *o)
+{
+    size_t cap = 32 + (size_t)o->nchunks * ((size_t)o->ndims + 1) * 21, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        abort();
+    text[0] = 0;
+    if (!o->nchunks || !o->ndims || !o->chunk_size || !o->chunk_offset)
+        return text;
+    len += (size_t)snprintf(text, cap, "%u", o->ndims);
+    for (uint64_t i = 0; i < o->nchunks; i++) {
+        for (uint32_t d = 0; d < o->ndims; d++)
+            len += (size_t)snprintf(text + len, cap - len, "%c%llu", d ? ',' : ' ',
+                                    (unsigned long long)o->chunk_offset[i * o->ndims + d]);
+        len += (size_t)snprintf(text + len, cap - len, ",%llu", (unsigned long long)o->chunk_size[i]);
+    }
+    return text;
+}

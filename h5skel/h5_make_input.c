@@ -1,12 +1,15 @@
 /* An object of an HDF5 input file as the traced run found it. Made in the table's order (their addresses in
  * the file), objects get their addresses back where HDF5 allows. type, space and plist are HDF5's own
  * encodings (H5Tencode, H5Sencode, H5Pencode), in hex; the file's row holds its creation properties and
- * superblock version, an attribute's its value. */
+ * superblock version, an attribute's its value. A filtered dataset's recorded chunks are written with data
+ * its filters store in their recorded sizes, where the filtered-data generator (templates/h5fill.c.tmpl,
+ * H5FILL_GENERATOR) comes first. */
 struct h5_object {
     char kind;         /* 'f' file, 'g' group, 't' named type, 'd' dataset, 'a' attribute, 'l'/'s' link */
     const char *name;  /* its path in the file; an attribute's object */
     const char *other; /* an attribute's name; a link's target; the named datatype of a dataset */
     const char *type, *space, *plist, *value;
+    const char *chunks; /* a filtered dataset's chunks as stored: "rank c,..,size c,..,size", else "" */
 };
 
 /* Bytes from hex (malloc'ed). */
@@ -42,9 +45,62 @@ static void h5_input_data(hid_t dset, char *buf, size_t n)
         buf[b] = (char)('a' + b % 26);
 }
 
-/* Writes the dataset whole, so that reads find allocated storage, in slabs of its first dimension. */
-static herr_t h5_write_all(hid_t dset, hid_t type)
+#ifdef H5FILL_GENERATOR
+/* A chunked, filtered dataset's recorded chunks, each with data its filters store in the recorded size
+ * (h5fill_chunk; the pattern where they cannot), the others left unallocated as they were: 0, or -1
+ * when the dataset is not such a one (then it is written whole). */
+static int h5_write_chunks(hid_t dset, hid_t type, const char *chunks)
 {
+    hid_t dcpl = H5Dget_create_plist(dset), space = H5Dget_space(dset), mem = H5I_INVALID_HID;
+    hsize_t chunk[H5S_MAX_RANK], dims[H5S_MAX_RANK], zero[H5S_MAX_RANK] = {0};
+    int rank = H5Sget_simple_extent_ndims(space), rc = -1;
+    char *at;
+    size_t size = H5Tget_size(type), elements = 1;
+    if (chunks && chunks[0] && rank > 0 && rank <= H5S_MAX_RANK && strtol(chunks, &at, 10) == rank &&
+        H5Pget_layout(dcpl) == H5D_CHUNKED && H5Pget_nfilters(dcpl) > 0 &&
+        H5Pget_chunk(dcpl, rank, chunk) == rank && H5Sget_simple_extent_dims(space, dims, NULL) == rank) {
+        for (int d = 0; d < rank; d++)
+            elements *= chunk[d];
+        char *buf = malloc(elements * size);
+        mem = H5Screate_simple(rank, chunk, NULL);
+        rc = buf && mem >= 0 ? 0 : -1;
+        while (rc == 0 && *at == ' ') {
+            hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK];
+            for (int d = 0; d < rank; d++) { /* the part of the chunk inside the dataset */
+                start[d] = strtoull(at + 1, &at, 10);
+                hsize_t left = start[d] < dims[d] ? dims[d] - start[d] : 0;
+                count[d] = left < chunk[d] ? left : chunk[d];
+            }
+            double stored = strtod(at + 1, &at);
+            if (h5fill_chunk(dcpl, type, rank, chunk, stored, buf) < 0)
+                for (size_t b = 0; b < elements * size; b++)
+                    buf[b] = (char)('a' + b % 26);
+            hid_t file = H5Scopy(space);
+            H5Sselect_hyperslab(file, H5S_SELECT_SET, start, NULL, count, NULL);
+            H5Sselect_hyperslab(mem, H5S_SELECT_SET, zero, NULL, count, NULL);
+            rc = H5Dwrite(dset, type, mem, file, H5P_DEFAULT, buf) < 0 ? -2 : 0;
+            H5Sclose(file);
+        }
+        free(buf);
+    }
+    if (mem >= 0)
+        H5Sclose(mem);
+    H5Sclose(space);
+    H5Pclose(dcpl);
+    return rc;
+}
+#endif
+
+/* Writes the dataset whole, so that reads find allocated storage, in slabs of its first dimension. */
+static herr_t h5_write_all(hid_t dset, hid_t type, const char *chunks)
+{
+#ifdef H5FILL_GENERATOR
+    int by_chunks = h5_write_chunks(dset, type, chunks);
+    if (by_chunks != -1)
+        return by_chunks == 0 ? 0 : -1;
+#else
+    (void)chunks;
+#endif
     hid_t space = H5Dget_space(dset);
     hsize_t dims[H5S_MAX_RANK], start[H5S_MAX_RANK] = {0};
     int rank = H5Sget_simple_extent_ndims(space);
@@ -116,7 +172,7 @@ static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, 
         rc = H5Tcommit2(file, o->name, type, lcpl, H5P_DEFAULT, H5P_DEFAULT);
     } else if (o->kind == 'd') {
         made = H5Dcreate2(file, o->name, type, space, lcpl, plist, H5P_DEFAULT);
-        rc = made < 0 ? -1 : h5_write_all(made, type);
+        rc = made < 0 ? -1 : h5_write_all(made, type, o->chunks);
     } else if (o->kind == 'a') {
         int same = *last >= 0 && !strcmp(*name, o->name);
         hid_t obj = same ? *last : H5Oopen(file, o->name, H5P_DEFAULT);

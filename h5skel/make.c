@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "h5fill.c.tmpl" /* first: the generator h5_make_input.c fills filtered chunks with */
 #include "h5_make_input.c"
 
 int h5skel_make(const h5skel *s, const char *path, char *err, size_t cap)
@@ -18,20 +19,21 @@ int h5skel_make(const h5skel *s, const char *path, char *err, size_t cap)
         return -1;
     }
     struct h5_object *rows = calloc(s->nobjects, sizeof *rows);
-    char **hex = calloc(4 * s->nobjects, sizeof *hex);
+    char **hex = calloc(5 * s->nobjects, sizeof *hex);
     if (!rows || !hex)
         abort();
     for (size_t i = 0; i < s->nobjects; i++) {
         const h5skel_object *o = &s->objects[i];
-        char **h = &hex[4 * i];
+        char **h = &hex[5 * i];
         h[0] = h5skel_hex(&o->type);
         h[1] = h5skel_hex(&o->space);
         h[2] = h5skel_hex(&o->plist);
         h[3] = h5skel_hex(&o->value);
-        rows[i] = (struct h5_object){o->kind, o->name, o->other, h[0], h[1], h[2], h[3]};
+        h[4] = h5skel_chunks_text(o);
+        rows[i] = (struct h5_object){o->kind, o->name, o->other, h[0], h[1], h[2], h[3], h[4]};
     }
     int rc = make_h5_input(path, rows, s->nobjects);
-    for (size_t i = 0; i < 4 * s->nobjects; i++)
+    for (size_t i = 0; i < 5 * s->nobjects; i++)
         free(hex[i]);
     free(hex);
     free(rows);

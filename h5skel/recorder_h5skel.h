@@ -88,6 +88,11 @@ int h5skel_copy_dir(const char *src, const char *dst, char *err, size_t cap);
 
 /* Lowercase hex of bytes (malloc'ed, NUL-terminated). */
 char *h5skel_hex(const h5skel_bytes *b);
+/* A dataset's recorded chunks as text: its rank, then per chunk a space, its
+ * first element's coordinates and its stored size, comma-separated ("1
+ * 0,266 8192,270", as docs/reference/format.md's h5store files); "" when
+ * none were recorded (malloc'ed). */
+char *h5skel_chunks_text(const h5skel_object *o);
 /* Creates the file at path from the skeleton, writing every dataset fully
  * with pattern data. 0, or -1 with err set. */
 int h5skel_make(const h5skel *s, const char *path, char *err, size_t cap);
