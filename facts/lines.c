@@ -107,7 +107,8 @@ void rf_lines_finish(rf_lines *l)
 {
     for (size_t i = 0; i < l->nfiles; i++) {
         line_file *f = &l->file[i];
-        qsort(f->at, f->n, sizeof *f->at, by_value);
+        if (f->n > 1) /* never qsort a NULL array */
+            qsort(f->at, f->n, sizeof *f->at, by_value);
         size_t kept = 0;
         for (size_t k = 0; k < f->n; k++)
             if (!kept || f->at[k] != f->at[kept - 1])

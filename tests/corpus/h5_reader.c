@@ -97,7 +97,8 @@ static void setup(const char *path, int nranks)
     hid_t d = dataset(fields, "temperature", H5T_NATIVE_DOUBLE, 2, dims, NULL, NULL, 0);
     hid_t units = H5OK(H5Tcopy(H5T_C_S1));
     H5OK(H5Tset_size(units, 8));
-    attribute(d, "units", units, 0, "kelvin");
+    static const char kelvin[8] = "kelvin"; /* the attribute's 8 bytes, padded */
+    attribute(d, "units", units, 0, kelvin);
     H5OK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, t));
     H5OK(H5Dclose(d));
     d = dataset(fields, "pressure", H5T_NATIVE_FLOAT, 2, dims, NULL, chunk, 0);
