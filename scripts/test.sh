@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test.sh: installs what is missing, builds, runs every test (units and
-# end-to-end cases under mpirun, valgrind memcheck of the tracer over the
-# kernel suite), then the sanitizer configuration: scripts/test-sanitizers.sh
-# (ASan + LSan + UBSan build in build-asan, its selection of tests). About
-# 12 minutes on 2 cores from scratch. RECORDER_SANITIZERS=0 skips the
+# end-to-end cases under mpirun, the Open MPI build and its pipelines,
+# valgrind memcheck of the tracer over the kernel suite), then the sanitizer
+# configuration: scripts/test-sanitizers.sh (ASan + LSan + UBSan build in
+# build-asan, its selection of tests). About 10 minutes on 2 cores from
+# scratch, packages installed. RECORDER_SANITIZERS=0 skips the
 # sanitizer run. Exit status: 0 when both pass.
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 ensure_packages
