@@ -288,6 +288,22 @@ static void usage(FILE *out)
             tool, tool);
 }
 
+/* A library given by option, else at rel from this program's directory, resolved into out (PATH_MAX). */
+static int library(const char *self, const char *given, const char *rel, const char *option, char *out)
+{
+    char path[PATH_MAX], dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", self);
+    if (given)
+        snprintf(path, sizeof path, "%s", given);
+    else
+        snprintf(path, sizeof path, "%s/%s", dirname(dir), rel);
+    if (!realpath(path, out)) {
+        fprintf(stderr, "%s: %s: %s (use %s PATH)\n", tool, path, strerror(errno), option);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "--loop") == 0)
@@ -326,37 +342,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: --calls must be >= 1 and --repeat in 1..%d\n", tool, MAX_REPEAT);
         return 2;
     }
-    char self[PATH_MAX], tracer[PATH_MAX];
+    char self[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0) {
         fprintf(stderr, "%s: cannot find this program: %s\n", tool, strerror(errno));
         return 1;
     }
     self[len] = 0;
-    if (tracer_arg) {
-        snprintf(tracer, sizeof tracer, "%s", tracer_arg);
-    } else {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", self);
-        snprintf(tracer, sizeof tracer, "%s/../tracer/librecorder.so", dirname(dir));
-    }
-    char resolved[PATH_MAX];
-    if (!realpath(tracer, resolved)) {
-        fprintf(stderr, "%s: %s: %s (use --tracer PATH)\n", tool, tracer, strerror(errno));
+    char resolved[PATH_MAX], floor_lib[PATH_MAX];
+    if (library(self, tracer_arg, "../tracer/librecorder.so", "--tracer", resolved) != 0 ||
+        library(self, floor_arg, "libpassthrough.so", "--floor", floor_lib) != 0)
         return 1;
-    }
-    char floor_path[PATH_MAX], floor_lib[PATH_MAX];
-    if (floor_arg) {
-        snprintf(floor_path, sizeof floor_path, "%s", floor_arg);
-    } else {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", self);
-        snprintf(floor_path, sizeof floor_path, "%s/libpassthrough.so", dirname(dir));
-    }
-    if (!realpath(floor_path, floor_lib)) {
-        fprintf(stderr, "%s: %s: %s (use --floor PATH)\n", tool, floor_path, strerror(errno));
-        return 1;
-    }
     const char *base = tmp_arg ? tmp_arg : getenv("TMPDIR");
     if (!base || !*base)
         base = "/tmp";
