@@ -22,17 +22,11 @@
 #include "rt.h"
 #include "runtime.h"
 
-void *rt_resolve(const char *name);
 
 /* A file changed this long before tracing started, or later, was made (or
  * changed) in the run: file systems stamp times at a clock tick's precision. */
 #define MADE_IN_RUN_MARGIN_NS 20000000ull
 
-static int (*real_open)(const char *, int, ...);
-static ssize_t (*real_write)(int, const void *, size_t);
-static int (*real_close)(int);
-static int (*real_unlink)(const char *);
-static int (*real_stat)(const char *, struct stat *);
 static int warned;
 
 void rt_h5_input_opened(const char *path)
@@ -40,16 +34,8 @@ void rt_h5_input_opened(const char *path)
     const char *dir = rt_trace_dir();
     if (!path || !dir)
         return;
-    if (!real_open) {
-        /* C library symbols by name, as runtime.c resolves its own. */
-        real_open = rt_resolve("open");
-        real_write = rt_resolve("write");
-        real_close = rt_resolve("close");
-        real_unlink = rt_resolve("unlink");
-        real_stat = rt_resolve("stat");
-    }
     struct stat st;
-    if (real_stat(path, &st) != 0)
+    if (rt_real.stat(path, &st) != 0)
         return;
     uint64_t changed = (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec;
     if (changed + MADE_IN_RUN_MARGIN_NS >= rt_start_wall_ns())
@@ -57,15 +43,15 @@ void rt_h5_input_opened(const char *path)
     char name[64], file[PATH_MAX + 64];
     h5skel_file_name(path, name, sizeof name);
     snprintf(file, sizeof file, "%s/%s", dir, name);
-    int fd = real_open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = rt_real.open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
         return; /* another process has it (or the directory is gone) */
-    real_close(fd);
+    rt_real.close(fd);
     rec_error err;
     h5skel *s = NULL;
     size_t len = 0;
     uint8_t *bytes = NULL;
-    rec_io io = {real_open, real_write, real_close};
+    rec_io io = {rt_real.open, rt_real.write, rt_real.close};
     int rc = h5skel_capture(path, &s, err.msg, sizeof err.msg);
     if (rc == 0 && !(bytes = h5skel_encode(s, &len))) {
         snprintf(err.msg, sizeof err.msg, "%s: out of memory", path);
@@ -74,7 +60,7 @@ void rt_h5_input_opened(const char *path)
     if (rc == 0)
         rc = rec_write_file(&io, file, bytes, len, &err);
     if (rc != 0) {
-        real_unlink(file);
+        rt_real.unlink(file);
         if (!warned++)
             rt_warn("recorder: cannot record the structure of the HDF5 input %s: replays and kernels will "
                     "skip it",

@@ -19,7 +19,6 @@
 
 #include "rt.h"
 
-void *rt_resolve(const char *name);
 #include "runtime.h"
 
 /* Handles of one space share an id counter (fds and dirfds; all HDF5 ids). */
@@ -264,12 +263,11 @@ static int rebuildable(unsigned kind)
 /* 1: a file; 0: another kind of descriptor; -1: not open at all (nothing to remember). */
 static int classify_fd(int fd)
 {
-    static int (*real_fstat)(int, struct stat *);
-    if (!real_fstat)
-        real_fstat = rt_resolve("fstat"); /* the C library's, never the wrapper */
     struct stat st;
     int saved = errno;
-    int rc = real_fstat(fd, &st);
+    if (!rt_real.fstat) /* a call before the tracer's constructor */
+        rt_real_resolve();
+    int rc = rt_real.fstat(fd, &st); /* the C library's, never the wrapper */
     errno = saved;
     if (rc != 0)
         return -1;

@@ -42,10 +42,7 @@ static uint32_t next_thread_id;
 
 /* ---- real functions ---- */
 
-static int (*real_open)(const char *, int, ...);
-static ssize_t (*real_write)(int, const void *, size_t);
-static int (*real_close)(int);
-static int (*real_mkdir)(const char *, mode_t);
+rt_libc rt_real;
 
 /* Real functions handed over by the static-HDF5 shim (librecorder-h5wrap.a). */
 enum { MAX_REGISTERED = 1024 };
@@ -94,7 +91,7 @@ void rt_warn(const char *fmt, ...)
     if ((size_t)n > sizeof msg - 2)
         n = sizeof msg - 2;
     msg[n++] = '\n';
-    ssize_t (*w)(int, const void *, size_t) = real_write ? real_write : write;
+    ssize_t (*w)(int, const void *, size_t) = rt_real.write ? rt_real.write : write;
     if (w(2, msg, (size_t)n) < 0) { /* stderr is gone: nowhere to report */
     }
 }
@@ -121,11 +118,11 @@ static int make_dirs(const char *path)
         if (*p != '/')
             continue;
         *p = 0;
-        if (real_mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        if (rt_real.mkdir(tmp, 0755) != 0 && errno != EEXIST)
             return -1;
         *p = '/';
     }
-    return real_mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    return rt_real.mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 static void default_dir(char *out, size_t cap, long pid)
@@ -148,7 +145,7 @@ static int write_global_meta(const char *dir, uint32_t nranks)
                            .window = config.window,
                            .noptions = n,
                            .options = opts};
-    rec_io io = {real_open, real_write, real_close};
+    rec_io io = {rt_real.open, rt_real.write, rt_real.close};
     rec_error err;
     if (rec_write_global_metadata(dir, &info, NULL, &io, &err) != 0) {
         rt_warn("recorder: %s: tracing disabled", err.msg);
@@ -245,7 +242,7 @@ static void close_writer(int complete, int quiet)
     if (!writer)
         return;
     rec_error err;
-    rt_h5store_flush(&(rec_io){real_open, real_write, real_close});
+    rt_h5store_flush(&(rec_io){rt_real.open, rt_real.write, rt_real.close});
     int rc = complete ? rec_writer_close(writer, &err) : rec_writer_abandon(writer, &err);
     if (rc != 0 && !quiet)
         rt_warn("recorder: %s", err.msg);
@@ -396,15 +393,18 @@ static void on_fork_child(void)
     writer = NULL;
 }
 
-__attribute__((constructor)) static void rt_start_tracing(void)
+void rt_real_resolve(void)
 {
     /* The tracer's own files go through the C library's functions by name,
-     * never through its wrappers (these four names are C symbols here, not
-     * table lookups). */
-    real_open = rt_resolve("open");
-    real_write = rt_resolve("write");
-    real_close = rt_resolve("close");
-    real_mkdir = rt_resolve("mkdir");
+     * never through its wrappers (C symbols here, not table lookups): the
+     * one place the tracer names them. */
+    rt_real = (rt_libc){rt_resolve("open"),   rt_resolve("write"), rt_resolve("close"), rt_resolve("mkdir"),
+                        rt_resolve("unlink"), rt_resolve("stat"),  rt_resolve("fstat")};
+}
+
+__attribute__((constructor)) static void rt_start_tracing(void)
+{
+    rt_real_resolve();
     rt_config_load(&config);
     for (int l = 0; l < REC_LAYER_COUNT; l++)
         rt_layer_on[l] = config.layer_on[l];
@@ -421,7 +421,7 @@ __attribute__((constructor)) static void rt_start_tracing(void)
     o.block_size = config.buffer_size;
     o.start_time_ns = start_wall_ns;
     o.exclusive = 1;
-    o.io = (rec_io){real_open, real_write, real_close};
+    o.io = (rec_io){rt_real.open, rt_real.write, rt_real.close};
     rec_error err;
     writer = rec_writer_open_deferred(&o, &err);
     if (!writer) {

@@ -3,6 +3,8 @@
 #define RECORDER_RUNTIME_H
 
 #include <limits.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +73,20 @@ void rt_h5store_flush(const rec_io *io);
 void rt_after_mpi_init(int ok);
 /* The trace directory once this process writes into it, else NULL. */
 const char *rt_trace_dir(void);
+/* The C library's functions the tracer does its own I/O with, never its
+ * wrappers: resolved once, before the first traced call. */
+typedef struct rt_libc {
+    int (*open)(const char *, int, ...);
+    ssize_t (*write)(int, const void *, size_t);
+    int (*close)(int);
+    int (*mkdir)(const char *, mode_t);
+    int (*unlink)(const char *);
+    int (*stat)(const char *, struct stat *);
+    int (*fstat)(int, struct stat *);
+} rt_libc;
+extern rt_libc rt_real;
+/* Fills rt_real (the constructor does; a call made before it may too). */
+void rt_real_resolve(void);
 /* The wall clock when tracing started, ns since the epoch. */
 uint64_t rt_start_wall_ns(void);
 void rt_after_mpi_finalize(void);
