@@ -203,16 +203,6 @@ int64_t rt_mpi_error_class(int code)
     return lookup_known(REC_KIND_MPI_ERROR, (uint64_t)(uint32_t)cls, &id) ? id : 64 + (int64_t)cls;
 }
 
-int64_t rt_mpi_constant(unsigned kind, int64_t native)
-{
-#define C(kind_, name, canonical)                                                                            \
-    if (kind == REC_KIND_##kind_ && native == (int64_t)(name))                                               \
-        return canonical;
-#include "constants.def"
-#undef C
-    return native;
-}
-
 uint64_t rt_handle_value(unsigned kind, int64_t id)
 {
     int64_t ignored;

@@ -169,4 +169,17 @@ int64_t *rt_array(rt_call *c, unsigned field, size_t n);
 /* The helpers the table's length expressions name. */
 #include "table_helpers.h"
 
+/* An MPI named constant's canonical value (functions/constants.def); any
+ * other value of the kind as it is. Inline: at a wrapper's call the kind is
+ * a constant, so only that kind's comparisons remain. */
+static inline int64_t rt_mpi_constant(unsigned kind, int64_t native)
+{
+#define C(kind_, name, canonical)                                                                            \
+    if (kind == REC_KIND_##kind_ && native == (int64_t)(name))                                               \
+        return canonical;
+#include "constants.def"
+#undef C
+    return native;
+}
+
 #endif

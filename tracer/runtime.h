@@ -55,9 +55,6 @@ void rt_append_synthetic(const rec_record *r);
 int rt_handle_predefined(unsigned kind, uint64_t value, int64_t *id);
 /* A failed MPI call's code as its error class's id (functions/handles.def). */
 int64_t rt_mpi_error_class(int code);
-/* An MPI named constant's canonical value (functions/constants.def); any
- * other value of the kind as it is. */
-int64_t rt_mpi_constant(unsigned kind, int64_t native);
 /* A fresh id of the kind's space that stands for no real value (a handle
  * only rebuilt records use). */
 int64_t rt_handle_phantom(unsigned kind);
