@@ -146,6 +146,18 @@ foreach(step RANGE 4)
   set(compiler ${target})
 endforeach()
 get_filename_component(compiler_dir ${compiler} DIRECTORY)
+set(RECORDER_MPI_SUFFIX "${suffix}") # e.g. ".mpich": names the flavour's other wrappers (mpif90.mpich)
+
+# recorder_flavour_tool(VAR TOOL): unless set, the cache variable VAR names
+# TOOL of the build's MPI flavour (h5pfc -> h5pfc.mpich), where it exists.
+function(recorder_flavour_tool var tool)
+  if(NOT ${var} AND RECORDER_MPI_SUFFIX)
+    find_program(flavour_tool NAMES ${tool}${RECORDER_MPI_SUFFIX} NO_CACHE)
+    if(flavour_tool)
+      set(${var} ${flavour_tool} CACHE FILEPATH "${tool} of the build's MPI")
+    endif()
+  endif()
+endfunction()
 foreach(tool mpicc mpiexec mpirun h5pcc)
   unset(found)
   if(tool STREQUAL h5pcc AND HDF5_C_COMPILER_EXECUTABLE AND NOT suffix)
@@ -158,6 +170,10 @@ foreach(tool mpicc mpiexec mpirun h5pcc)
     file(WRITE ${RECORDER_MPI_BIN_DIR}/${tool} "#!/bin/sh\nexec ${found} \"$@\"\n")
     file(CHMOD ${RECORDER_MPI_BIN_DIR}/${tool} PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
          GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+    # FindMPI took whatever mpiexec PATH names, possibly another MPI's.
+    if(tool STREQUAL mpiexec)
+      set(MPIEXEC_EXECUTABLE ${RECORDER_MPI_BIN_DIR}/mpiexec)
+    endif()
   endif()
 endforeach()
 file(WRITE ${CMAKE_BINARY_DIR}/RecorderTestEnv.cmake

@@ -36,19 +36,24 @@ static inline void rec_put_u8(rec_buf *b, uint8_t v)
         b->data[b->len++] = v;
 }
 
+/* Writes v's varint at p (room for 10 bytes); returns the byte after it. */
+static inline uint8_t *rec_varint_at(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
 static inline void rec_put_varint(rec_buf *b, uint64_t v)
 {
     if (b->len + 10 > b->cap)
         rec_buf_reserve(b, 10);
     if (b->oom)
         return;
-    uint8_t *p = b->data + b->len;
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    b->len = (size_t)(p - b->data);
+    b->len = (size_t)(rec_varint_at(b->data + b->len, v) - b->data);
 }
 
 static inline uint64_t rec_zigzag(int64_t v)

@@ -197,6 +197,31 @@ static rec_slot *window_push(rec_window *w)
     return s;
 }
 
+/* The slot index of the record `back` places before the next one. */
+static unsigned window_index(const rec_window *w, unsigned back)
+{
+    unsigned i = w->head + w->size - back;
+    return i >= w->size ? i - w->size : i;
+}
+
+/* What the encoder compares first: function, depth and thread in one word
+ * (func: 16 bits, depth: 8, thread: 32), never REC_KEY_NONE. */
+#define REC_KEY_NONE UINT64_MAX
+static uint64_t record_key(const rec_record *r)
+{
+    return (uint64_t)r->func | (uint64_t)r->depth << 16 | (uint64_t)r->thread << 24;
+}
+
+/* Equal values give equal hashes; unequal hashes prove the values differ. */
+static inline __attribute__((always_inline)) uint64_t values_hash(const int64_t *v, unsigned n)
+{
+    uint64_t h = n;
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < n; k++)
+        h = (h ^ (uint64_t)v[k]) * 0x9e3779b97f4a7c15ull;
+    return h;
+}
+
 /* Bytes a record's strings and arrays take (encoded arrays keep their bytes). */
 static size_t payload_size(const rec_record *r, const rec_layout *lay)
 {
@@ -248,7 +273,6 @@ static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layou
     copy_payload(s, lay, &s->arena);
 }
 
-
 /* ---- encoder ---- */
 
 int rec_encoder_init(rec_encoder *e, const rec_table *table, unsigned window)
@@ -295,10 +319,11 @@ static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_
                                  const rec_value *const *fields, uint32_t *same_mask)
 {
     unsigned best = 0, best_common = 0;
+    const uint64_t key = record_key(r);
     for (unsigned back = 1; back <= e->win.count; back++) {
-        const rec_record *w = &window_back(&e->win, back)->rec;
-        if (w->func != r->func || w->depth != r->depth || w->thread != r->thread)
+        if (e->key[window_index(&e->win, back)] != key)
             continue;
+        const rec_record *w = &window_back(&e->win, back)->rec;
         rec_value w_errno;
         const rec_value *wf[REC_MAX_FIELDS];
         load_fields(w, lay, &w_errno, wf);
@@ -323,79 +348,120 @@ static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_
 
 /* The fast path for records whose recorded fields are all integers (most
  * functions): the same decisions and bytes as the general path below, on
- * flat arrays of values. */
-static void encode_scalar(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_buf *out)
+ * flat rows of values. Once some window record has all fields but one in
+ * common, only a full match can do better, and a slot whose hash differs
+ * cannot be one: the common case (a loop that changes one argument) then
+ * compares the most recent match only. */
+static inline __attribute__((always_inline)) void
+encode_scalar_n(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_buf *out, const unsigned n)
 {
     int64_t cur[REC_MAX_FIELDS];
-    for (unsigned k = 0; k < lay->nrec; k++) {
-        unsigned i = lay->rec[k];
-        cur[k] = i < lay->nargs ? r->args[i].i : i == lay->nargs ? r->ret.i : r->err;
-    }
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < n; k++)
+        memcpy(&cur[k], (const char *)r + lay->at[k], sizeof cur[k]);
+    const uint64_t key = record_key(r), hash = values_hash(cur, n);
     uint64_t tend = r->tend < r->tstart ? r->tstart : r->tend;
     int64_t dstart = (int64_t)(r->tstart - e->prev_tstart);
     e->prev_tstart = r->tstart;
-    unsigned best = 0, best_common = 0;
+    unsigned best = 0, best_common = 0, best_index = 0;
     uint32_t best_same = 0;
+    unsigned idx = e->win.head;
     for (unsigned back = 1; back <= e->win.count; back++) {
-        const rec_slot *s = window_back(&e->win, back);
-        if (s->rec.func != r->func || s->rec.depth != r->depth || s->rec.thread != r->thread)
+        idx = idx ? idx - 1 : e->win.size - 1;
+        if (e->key[idx] != key || (best_common + 1 >= n && e->hash[idx] != hash))
             continue;
+        const int64_t *v = e->val[idx];
         unsigned common = 0;
         uint32_t same = 0;
-        for (unsigned k = 0; k < lay->nrec; k++) {
-            uint32_t eq = s->scalar[k] == cur[k];
+#pragma GCC unroll 8
+        for (unsigned k = 0; k < n; k++) {
+            uint32_t eq = v[k] == cur[k];
             common += eq;
             same |= eq << k;
         }
         if (common > best_common) {
             best_common = common;
             best = back;
+            best_index = idx;
             best_same = same;
-            if (common == lay->nrec) /* nothing can do better, and this is the most recent */
+            if (common == n) /* nothing can do better, and this is the most recent */
                 break;
         }
     }
     rec_counts *fc = &e->per_func[r->func];
     fc->records++;
-    fc->fields += lay->nrec;
+    fc->fields += n;
+    /* status, two times, then ref and mask or func, depth, thread; then values */
+    size_t most = 1 + 10 + 10 + 1 + REC_MAX_FIELDS / 8 + 1 + 10 + 10 + 10 * (size_t)n;
+    if (out->len + most > out->cap)
+        rec_buf_reserve(out, most);
+    if (out->oom)
+        return;
+    uint8_t *p = out->data + out->len;
     if (best) {
-        const rec_slot *ref = window_back(&e->win, best);
-        uint8_t status = REC_STATUS_REF;
-        uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
-        for (unsigned k = 0; k < lay->nrec; k++) {
-            if (best_same & (1u << k))
-                continue;
-            rec_mask_set(&status, ext, lay->rec[k]);
+        const int64_t *ref = e->val[best_index];
+        const uint32_t differ = ~best_same & (uint32_t)((1ull << n) - 1);
+        uint8_t *status = p++;
+        *status = REC_STATUS_REF;
+        p = rec_varint_at(p, rec_zigzag(dstart));
+        p = rec_varint_at(p, tend - r->tstart);
+        *p++ = (uint8_t)best;
+        uint8_t *ext = p;
+        for (unsigned k = 0, bytes = rec_ext_mask_bytes(lay->nfields); k < bytes; k++)
+            *p++ = 0;
+        for (uint32_t d = differ; d; d &= d - 1)
+            rec_mask_set(status, ext, lay->rec[__builtin_ctz(d)]);
+        for (uint32_t d = differ; d; d &= d - 1) {
+            unsigned k = (unsigned)__builtin_ctz(d);
+            p = rec_varint_at(p, rec_zigzag((int64_t)((uint64_t)cur[k] - (uint64_t)ref[k])));
         }
-        rec_put_u8(out, status);
-        rec_put_svarint(out, dstart);
-        rec_put_varint(out, tend - r->tstart);
-        rec_put_u8(out, (uint8_t)best);
-        rec_put_bytes(out, ext, rec_ext_mask_bytes(lay->nfields));
-        for (unsigned k = 0; k < lay->nrec; k++)
-            if (!(best_same & (1u << k)))
-                rec_put_svarint(out, (int64_t)((uint64_t)cur[k] - (uint64_t)ref->scalar[k]));
         fc->compressed_records++;
         fc->elided_fields += best_common;
     } else {
-        rec_put_u8(out, (uint8_t)((r->depth ? REC_STATUS_DEPTH : 0) | (r->thread ? REC_STATUS_THREAD : 0)));
-        rec_put_svarint(out, dstart);
-        rec_put_varint(out, tend - r->tstart);
-        rec_put_varint(out, r->func);
+        *p++ = (uint8_t)((r->depth ? REC_STATUS_DEPTH : 0) | (r->thread ? REC_STATUS_THREAD : 0));
+        p = rec_varint_at(p, rec_zigzag(dstart));
+        p = rec_varint_at(p, tend - r->tstart);
+        p = rec_varint_at(p, r->func);
         if (r->depth)
-            rec_put_varint(out, r->depth);
+            p = rec_varint_at(p, r->depth);
         if (r->thread)
-            rec_put_varint(out, r->thread);
-        for (unsigned k = 0; k < lay->nrec; k++)
-            rec_put_svarint(out, cur[k]);
+            p = rec_varint_at(p, r->thread);
+        for (unsigned k = 0; k < n; k++)
+            p = rec_varint_at(p, rec_zigzag(cur[k]));
     }
+    out->len = (size_t)(p - out->data);
     if (e->win.size) {
-        /* Only this function's records compare with the slot, through scalar[]. */
-        rec_slot *s = window_push(&e->win);
-        s->rec.func = r->func;
-        s->rec.depth = r->depth;
-        s->rec.thread = r->thread;
-        memcpy(s->scalar, cur, lay->nrec * sizeof cur[0]);
+        /* Only this function's records compare with the slot, through val[]. */
+        unsigned at = e->win.head;
+        window_push(&e->win);
+        e->key[at] = key;
+        e->hash[at] = hash;
+#pragma GCC unroll 8
+        for (unsigned k = 0; k < n; k++)
+            e->val[at][k] = cur[k];
+    }
+}
+
+/* With the field count a constant, every loop above unrolls: one copy per
+ * count most functions have, the loops for the rest. */
+static void encode_scalar(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_buf *out)
+{
+    switch (lay->nrec) {
+#define ENCODE_N(count)                                                                                      \
+    case count:                                                                                              \
+        encode_scalar_n(e, r, lay, out, count);                                                              \
+        return;
+        ENCODE_N(1)
+        ENCODE_N(2)
+        ENCODE_N(3)
+        ENCODE_N(4)
+        ENCODE_N(5)
+        ENCODE_N(6)
+        ENCODE_N(7)
+        ENCODE_N(8)
+#undef ENCODE_N
+    default:
+        encode_scalar_n(e, r, lay, out, lay->nrec);
     }
 }
 
@@ -467,8 +533,11 @@ int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **w
         for (unsigned i = 0; i < lay->nfields; i++)
             put_value(out, lay->cls[i], fields[i], NULL);
     }
-    if (e->win.size)
+    if (e->win.size) {
+        unsigned at = e->win.head;
         window_keep_copy(&e->win, r, lay);
+        e->key[at] = e->win.slots[at].rec.func ? record_key(r) : REC_KEY_NONE; /* no copy: no reference */
+    }
     if (out->oom) {
         *why = "out of memory";
         return -1;

@@ -36,6 +36,8 @@ typedef struct rec_layout {
      * all integers (INT or PATH): then the encoder compares flat arrays. */
     uint8_t nrec, all_scalar;
     uint8_t rec[REC_MAX_FIELDS];
+    /* all_scalar: where recorded field k's int64_t lies in a rec_record */
+    uint16_t at[REC_MAX_FIELDS];
 } rec_layout;
 
 const rec_layout *rec_table_layout(const rec_table *t, unsigned id);
@@ -93,6 +95,14 @@ typedef struct rec_encoder {
     uint64_t prev_tstart;
     rec_counts total;
     rec_counts *per_func; /* REC_FUNCTION_ID_LIMIT entries */
+    /* What the comparisons read of window slot i, kept apart from the slots
+     * (888 bytes each) so that a record's search touches a few cache lines:
+     * its function, depth and thread in one word (REC_KEY_NONE: matches
+     * nothing), and for all-scalar layouts the recorded values and a hash
+     * of them, which rules out a full match without comparing. */
+    uint64_t key[REC_WINDOW_MAX];
+    uint64_t hash[REC_WINDOW_MAX];
+    int64_t val[REC_WINDOW_MAX][REC_MAX_FIELDS];
 } rec_encoder;
 
 int rec_encoder_init(rec_encoder *e, const rec_table *table, unsigned window);

@@ -1,6 +1,7 @@
 /* rec_table.c: function tables for the writer and reader. The compiled-in
  * table is wrapped once; a trace's own table (from recorder.meta) or a test's
  * custom table is copied and indexed the same way. */
+#include <stddef.h>
 #include "codec.h"
 
 #include <stdio.h>
@@ -32,8 +33,8 @@ static int build(rec_table *t, rec_error *err)
             return -1;
         }
         if (f->nargs > REC_MAX_ARGS) {
-            snprintf(err->msg, sizeof err->msg, "function table: %s has %u arguments (at most %d)",
-                     f->name, f->nargs, REC_MAX_ARGS);
+            snprintf(err->msg, sizeof err->msg, "function table: %s has %u arguments (at most %d)", f->name,
+                     f->nargs, REC_MAX_ARGS);
             return -1;
         }
         t->index[f->id] = (short)i;
@@ -52,6 +53,10 @@ static int build(rec_table *t, rec_error *err)
         for (unsigned k = 0; k < lay->nfields; k++) {
             if (lay->cls[k] == REC_CLASS_NONE)
                 continue;
+            lay->at[lay->nrec] =
+                (uint16_t)(k < lay->nargs    ? offsetof(rec_record, args) + k * sizeof(rec_value)
+                           : k == lay->nargs ? offsetof(rec_record, ret)
+                                             : offsetof(rec_record, err));
             lay->rec[lay->nrec++] = (uint8_t)k;
             if (lay->cls[k] != REC_CLASS_INT && lay->cls[k] != REC_CLASS_PATH)
                 lay->all_scalar = 0;

@@ -167,7 +167,7 @@ typedef struct rec_counts {
     uint64_t records, compressed_records;
     uint64_t fields, elided_fields; /* recorded fields, and those not stored (equal to the reference) */
 } rec_counts;
-void rec_writer_counts(const rec_writer *w, rec_counts *out);
+void rec_writer_counts(rec_writer *w, rec_counts *out); /* encodes what waits first */
 uint64_t rec_writer_bytes(const rec_writer *w); /* bytes written to RANK.rec so far */
 
 /* ---- reader ---- */

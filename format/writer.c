@@ -21,14 +21,34 @@ typedef struct path_entry {
     UT_hash_handle hh;
 } path_entry;
 
+/* Records of functions whose recorded fields are all integers (most calls)
+ * wait here unencoded and are encoded STAGE_RECORDS at a time, or before
+ * anything else enters the block. Appending one is a copy into memory the
+ * previous append touched; the encoder's state (window, tables, block) is
+ * then fetched into the cache once per batch instead of once per record, as
+ * a system call between two records evicts it. The bytes written are the
+ * same as encoding each record at once. */
+enum { STAGE_RECORDS = 64, STAGE_ARGS = 8 };
+typedef struct staged_record {
+    uint64_t tstart, tend;
+    uint32_t thread;
+    uint16_t func;
+    uint8_t depth;
+    int64_t field[STAGE_ARGS + 2]; /* the arguments, then ret and errno */
+} staged_record;
+
 struct rec_writer {
+    /* what a staged append touches, first */
+    int failed; /* an I/O error happened: everything after it is dropped */
+    unsigned nstaged;
+    staged_record *stage;
+    uint8_t stageable[REC_FUNCTION_ID_LIMIT / 8]; /* bit per function id */
     rec_writer_options opt;
     char *dir;
     char rec_path[4096];
     uint32_t rank;
     int fd;
-    int failed; /* an I/O error happened: everything after it is dropped */
-    int attached; /* the file exists: blocks go to it, not to `pending` */
+    int attached;    /* the file exists: blocks go to it, not to `pending` */
     rec_buf pending; /* whole blocks written before attach */
     rec_encoder enc;
     /* the block being filled */
@@ -47,6 +67,8 @@ struct rec_writer {
     /* totals */
     uint64_t records, blocks, defs, stored_bytes, raw_bytes, first_tstart, last_tend;
 };
+
+static int drain(rec_writer *w, rec_error *err);
 
 void rec_writer_options_init(rec_writer_options *o)
 {
@@ -125,6 +147,12 @@ rec_writer *rec_writer_open_deferred(const rec_writer_options *o, rec_error *err
     if (w->opt.codec == REC_CODEC_ZSTD && !(w->zstd = ZSTD_createCCtx()))
         w->opt.codec = REC_CODEC_NONE;
     rec_buf_reserve(&w->block, w->opt.block_size + 4096);
+    if ((w->stage = malloc(STAGE_RECORDS * sizeof *w->stage)) != NULL)
+        for (unsigned id = 0; id < REC_FUNCTION_ID_LIMIT; id++) {
+            const rec_layout *lay = rec_table_layout(w->opt.table, id);
+            if (lay && lay->all_scalar && lay->nrec && lay->nargs <= STAGE_ARGS)
+                w->stageable[id / 8] |= (uint8_t)(1u << (id % 8));
+        }
     return w;
 }
 
@@ -215,6 +243,11 @@ int64_t rec_writer_path_id(rec_writer *w, const char *path)
         free(copy);
         return -1;
     }
+    if (drain(w, NULL) != 0) {
+        free(e);
+        free(copy);
+        return -1;
+    }
     e->path = copy;
     e->id = (int64_t)w->npaths;
     w->paths[w->npaths++] = copy;
@@ -251,8 +284,8 @@ static int flush_block(rec_writer *w, rec_error *err)
         size_t z = 0, from = 0;
         for (uint32_t f = 0; !w->packed.oom && f <= w->nframe_ends; f++) {
             size_t to = f < w->nframe_ends ? w->frame_ends[f] : w->block.len;
-            size_t n = ZSTD_compressCCtx(w->zstd, w->packed.data + z, bound - z, w->block.data + from, to - from,
-                                         w->opt.zstd_level);
+            size_t n = ZSTD_compressCCtx(w->zstd, w->packed.data + z, bound - z, w->block.data + from,
+                                         to - from, w->opt.zstd_level);
             if (ZSTD_isError(n)) {
                 z = SIZE_MAX;
                 break;
@@ -291,13 +324,8 @@ static int flush_block(rec_writer *w, rec_error *err)
     return 0;
 }
 
-int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
+static int append_now(rec_writer *w, const rec_record *r, rec_error *err)
 {
-    if (w->failed) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "%s: an earlier write failed", w->rec_path);
-        return -1;
-    }
     if (w->block_records == 0) {
         rec_encoder_reset(&w->enc, r->tstart);
         w->block_first_tstart = r->tstart;
@@ -333,13 +361,69 @@ int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
     return 0;
 }
 
+/* Encodes the staged records, in order. */
+static int drain(rec_writer *w, rec_error *err)
+{
+    unsigned n = w->nstaged;
+    w->nstaged = 0;
+    rec_record r;
+    r.synthetic = 0;
+    for (unsigned k = 0; k < n && !w->failed; k++) {
+        const staged_record *s = &w->stage[k];
+        r.tstart = s->tstart;
+        r.tend = s->tend;
+        r.func = s->func;
+        r.depth = s->depth;
+        r.thread = s->thread;
+        for (unsigned i = 0; i < STAGE_ARGS; i++)
+            r.args[i].i = s->field[i];
+        r.ret.i = s->field[STAGE_ARGS];
+        r.err = s->field[STAGE_ARGS + 1];
+        if (append_now(w, &r, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int earlier_failure(rec_writer *w, rec_error *err)
+{
+    if (err)
+        snprintf(err->msg, sizeof err->msg, "%s: an earlier write failed", w->rec_path);
+    return -1;
+}
+
+int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
+{
+    if (w->failed)
+        return earlier_failure(w, err);
+    if ((w->stageable[r->func / 8] >> (r->func % 8) & 1) && !r->synthetic) {
+        staged_record *s = &w->stage[w->nstaged++];
+        s->tstart = r->tstart;
+        s->tend = r->tend;
+        s->thread = r->thread;
+        s->func = r->func;
+        s->depth = r->depth;
+        for (unsigned i = 0; i < STAGE_ARGS; i++) /* past the function's own: never read */
+            s->field[i] = r->args[i].i;
+        s->field[STAGE_ARGS] = r->ret.i;
+        s->field[STAGE_ARGS + 1] = r->err;
+        return w->nstaged == STAGE_RECORDS ? drain(w, err) : 0;
+    }
+    if (drain(w, err) != 0)
+        return -1;
+    return append_now(w, r, err);
+}
+
 int rec_writer_flush(rec_writer *w, rec_error *err)
 {
+    if (drain(w, err) != 0)
+        return -1;
     return flush_block(w, err);
 }
 
-void rec_writer_counts(const rec_writer *w, rec_counts *out)
+void rec_writer_counts(rec_writer *w, rec_counts *out)
 {
+    drain(w, NULL);
     memset(out, 0, sizeof *out);
     for (unsigned id = 0; id < REC_FUNCTION_ID_LIMIT; id++) {
         const rec_counts *c = &w->enc.per_func[id];
@@ -357,7 +441,7 @@ uint64_t rec_writer_bytes(const rec_writer *w)
 
 int rec_writer_abandon(rec_writer *w, rec_error *err)
 {
-    int rc = flush_block(w, err);
+    int rc = rec_writer_flush(w, err);
     rec_writer_discard(w);
     return rc;
 }
@@ -369,7 +453,7 @@ int rec_writer_close(rec_writer *w, rec_error *err)
         rec_writer_discard(w);
         return -1;
     }
-    int rc = flush_block(w, err);
+    int rc = rec_writer_flush(w, err);
     if (rc == 0) {
         rec_block_header end = {
             .nrecords = (uint32_t)(w->records > UINT32_MAX ? UINT32_MAX : w->records),
@@ -432,6 +516,7 @@ void rec_writer_discard(rec_writer *w)
     rec_buf_free(&w->block);
     rec_buf_free(&w->packed);
     rec_buf_free(&w->pending);
+    free(w->stage);
     ZSTD_freeCCtx(w->zstd);
     free(w->dir);
     free(w);
@@ -454,10 +539,13 @@ int rec_write_global_metadata(const char *dir, const rec_trace_info *info, const
 int rec_writer_append_merged(rec_writer *w, const rec_record *base, const rec_merge_info *mi, rec_error *err)
 {
     if (mi) {
+        if (drain(w, err) != 0)
+            return -1;
         const rec_layout *lay = rec_table_layout(w->opt.table, base->func);
         if (!lay) {
             if (err)
-                snprintf(err->msg, sizeof err->msg, "%s: function id %u not in the table", w->rec_path, base->func);
+                snprintf(err->msg, sizeof err->msg, "%s: function id %u not in the table", w->rec_path,
+                         base->func);
             return -1;
         }
         rec_buf note = {0};
@@ -484,6 +572,8 @@ int rec_writer_handle_alias(rec_writer *w, uint32_t rank, unsigned kind, int64_t
     rec_put_varint(&b, rec_kind_handle_space(kind));
     rec_put_svarint(&b, merged_id);
     rec_put_svarint(&b, rank_id);
+    if (drain(w, NULL) != 0)
+        return -1;
     rec_encode_def(&w->block, REC_DEF_ALIAS, payload, b.len);
     w->block_defs++;
     w->defs++;

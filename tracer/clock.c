@@ -13,10 +13,10 @@
 
 #include "rt.h"
 
-int rt_use_tsc;
-rt_anchor rt_anchors[2];
-int rt_anchor_current;
-uint64_t rt_next_anchor_ticks = UINT64_MAX;
+RT_HOT int rt_use_tsc;
+RT_HOT int rt_anchor_current;
+RT_HOT uint64_t rt_next_anchor_ticks = UINT64_MAX;
+RT_HOT rt_anchor rt_anchors[2];
 static uint64_t first_tsc;
 static double first_ns;
 

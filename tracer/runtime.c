@@ -21,23 +21,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "wrapper_prelude.h"
 
 RT_TLS rt_thread rt_self;
-volatile int rt_active;
-unsigned char rt_layer_on[REC_LAYER_COUNT] = {1, 1, 1, 1};
+RT_HOT volatile int rt_active;
+RT_HOT unsigned char rt_layer_on[REC_LAYER_COUNT] = {1, 1, 1, 1};
 uint64_t rt_t0_ns;
 double rt_ns_per_tick = 100.0;
 
-static pthread_mutex_t rt_mutex = PTHREAD_MUTEX_INITIALIZER;
-static rec_writer *writer;
+RT_HOT int rt_lock_word;
+RT_HOT static rec_writer *writer;
 static rt_config config;
 static uint64_t start_wall_ns;
-static int mpi_started, finalize_pending, warned;
+static int mpi_started, warned;
+RT_HOT static int finalize_pending;
 static uint32_t next_thread_id;
 
 /* ---- real functions ---- */
@@ -103,9 +106,21 @@ uint32_t rt_thread_id(void)
     return rt_self.id;
 }
 
-void rt_lock(void)
+/* Contended: mark the lock as having waiters and sleep until it is free
+ * (the mutex of Drepper's "Futexes Are Tricky"). */
+void rt_lock_wait(int seen)
 {
-    pthread_mutex_lock(&rt_mutex);
+    if (seen != 2)
+        seen = __atomic_exchange_n(&rt_lock_word, 2, __ATOMIC_ACQUIRE);
+    while (seen != 0) {
+        syscall(SYS_futex, &rt_lock_word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+        seen = __atomic_exchange_n(&rt_lock_word, 2, __ATOMIC_ACQUIRE);
+    }
+}
+
+void rt_unlock_wake(void)
+{
+    syscall(SYS_futex, &rt_lock_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 /* ---- the trace directory and metadata ---- */
@@ -250,7 +265,7 @@ static void close_writer(int complete, int quiet)
     rt_active = 0;
 }
 
-static uint32_t commits;
+RT_HOT static uint32_t commits;
 
 void rt_commit(rt_call *c)
 {
@@ -272,10 +287,10 @@ void rt_commit(rt_call *c)
     }
     for (unsigned i = 0; i < c->nheap; i++)
         free(c->heap[i]);
-    pthread_mutex_unlock(&rt_mutex);
+    rt_unlock();
     rt_self.depth--;
     rt_self.busy = 0;
-    errno = c->saved_errno;
+    *rt_errno() = c->saved_errno;
 }
 
 int rt_opaque_enter(void)
@@ -298,7 +313,7 @@ void rt_opaque_done(void)
         finalize_pending = 0;
         close_writer(1, 0);
     }
-    pthread_mutex_unlock(&rt_mutex);
+    rt_unlock();
 }
 
 int rt_can_append(void)
@@ -375,18 +390,18 @@ int64_t rt_status_bytes(const MPI_Status *status, int ok)
 
 static void on_fork_prepare(void)
 {
-    pthread_mutex_lock(&rt_mutex);
+    rt_lock();
 }
 
 static void on_fork_parent(void)
 {
-    pthread_mutex_unlock(&rt_mutex);
+    rt_unlock();
 }
 
 /* The child is not traced: its copy of the buffer belongs to the parent. */
 static void on_fork_child(void)
 {
-    pthread_mutex_init(&rt_mutex, NULL);
+    rt_lock_word = 0; /* the child has one thread: the lock is its own */
     rt_active = 0;
     if (writer)
         rec_writer_discard(writer);
@@ -454,7 +469,7 @@ __attribute__((constructor)) static void rt_start_tracing(void)
 
 __attribute__((destructor)) static void rt_stop_tracing(void)
 {
-    pthread_mutex_lock(&rt_mutex);
+    rt_lock();
     rt_active = 0;
     if (writer && !rec_writer_attached(writer)) {
         /* Launched by mpirun but never called MPI_Init: the launcher's rank. */
@@ -470,7 +485,7 @@ __attribute__((destructor)) static void rt_stop_tracing(void)
     }
     /* An MPI program that never reached MPI_Finalize did not finish cleanly. */
     close_writer(!mpi_started, 0);
-    pthread_mutex_unlock(&rt_mutex);
+    rt_unlock();
 }
 
 /* ---- paths (lock held) ---- */

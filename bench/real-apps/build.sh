@@ -45,7 +45,10 @@ fi
 
 if [ -d "$sources/h5bench" ]; then
   echo "== h5bench"
-  cmake -S "$sources/h5bench" -B "$sources/h5bench/build" -DCMAKE_INSTALL_PREFIX="$prefix" \
+  # h5bench adds only ${HDF5_HOME}/include and ${HDF5_HOME}/lib, not
+  # FindHDF5's directories; Debian's hdf5/mpich library directory is laid
+  # out as such a prefix (include/ and lib/ are links).
+  HDF5_HOME="$hdf5_libdir" cmake -S "$sources/h5bench" -B "$sources/h5bench/build" -DCMAKE_INSTALL_PREFIX="$prefix" \
     -DCMAKE_C_COMPILER=$cc -DHDF5_C_COMPILER_EXECUTABLE="$(command -v h5pcc.mpich)"
   cmake --build "$sources/h5bench/build" -j "$jobs"
   cmake --install "$sources/h5bench/build"
