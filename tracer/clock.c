@@ -1,6 +1,8 @@
 /* clock.c: the time-stamp counter as the tracer's clock, when it can be
  * trusted (an x86-64 CPU whose TSC runs at a constant rate in every power
- * state). Calibrated against CLOCK_MONOTONIC over 2 ms at start, then
+ * state). Calibrated against CLOCK_MONOTONIC over the program's first 2 ms
+ * (or more: at its first record after them), records until then being
+ * timed by CLOCK_MONOTONIC itself, so no process waits for it; then
  * re-anchored with a fresh CLOCK_MONOTONIC reading and a rate measured over
  * the whole run so far: every 65536 records, and at the first record after
  * the run's age has doubled since the last anchor (at most 1 s apart), so a
@@ -19,6 +21,7 @@ RT_HOT uint64_t rt_next_anchor_ticks = UINT64_MAX;
 RT_HOT rt_anchor rt_anchors[2];
 static uint64_t first_tsc;
 static double first_ns;
+static int tsc_pending; /* the counter can be trusted: rt_clock_anchor turns it on once 2 ms have passed */
 
 /* An anchor: the TSC reading, the monotonic ns then, and the rate; the same
  * in the trace's ticks, fixed point, for rt_ticks. */
@@ -81,7 +84,8 @@ static void schedule_next_anchor(double ns)
     rt_next_anchor_ticks = (uint64_t)((ns + wait) / rt_ns_per_tick);
 }
 
-/* Called once at start (after rt_t0_ns is set): decides which clock to use. */
+/* Called once at start (after rt_t0_ns is set): whether the counter may
+ * be used, and the first reading of its rate. */
 void rt_clock_init(void)
 {
 #if defined(__x86_64__)
@@ -90,32 +94,52 @@ void rt_clock_init(void)
         return;
     if (paired_reading(&first_tsc, &first_ns) != 0)
         return;
-    /* A first rate from a 2 ms wait; later anchors refine it over the run. */
-    uint64_t tsc;
-    double ns;
-    do {
-        if (paired_reading(&tsc, &ns) != 0)
-            return;
-    } while (ns - first_ns < 2e6);
-    double rate = (ns - first_ns) / (double)(tsc - first_tsc);
-    if (tsc <= first_tsc || !(rate > 0.05 && rate < 20.0)) /* 50 MHz .. 20 GHz: else distrust it */
-        return;
-    if (rate / rt_ns_per_tick * 1099511627776.0 > 9e18) /* ticks finer than rt_ticks' fixed point holds */
-        return;
-    rt_anchors[0] = make_anchor(tsc, ns, rate);
-    rt_anchor_current = 0;
-    rt_use_tsc = 1;
-    schedule_next_anchor(ns);
+    tsc_pending = 1;
+    rt_next_anchor_ticks = (uint64_t)((first_ns + 2e6) / rt_ns_per_tick);
 #endif
 }
+
+#if defined(__x86_64__)
+/* Lock held, the counter not yet in use: a rate from the first reading to
+ * this one, once they are 2 ms apart. The anchor's time is a monotonic
+ * reading taken now, so ticks never step back at the switch. */
+static void start_tsc(void)
+{
+    uint64_t tsc;
+    double ns;
+    if (paired_reading(&tsc, &ns) != 0) {
+        tsc_pending = 0;
+        rt_next_anchor_ticks = UINT64_MAX;
+        return;
+    }
+    if (ns - first_ns < 2e6) {
+        rt_next_anchor_ticks = (uint64_t)((first_ns + 2e6) / rt_ns_per_tick);
+        return;
+    }
+    tsc_pending = 0;
+    double rate = (ns - first_ns) / (double)(tsc - first_tsc);
+    if (tsc <= first_tsc || !(rate > 0.05 && rate < 20.0) || /* 50 MHz .. 20 GHz: else distrust it */
+        rate / rt_ns_per_tick * 1099511627776.0 > 9e18) {     /* ticks finer than rt_ticks' fixed point holds */
+        rt_next_anchor_ticks = UINT64_MAX;
+        return;
+    }
+    rt_anchors[0] = make_anchor(tsc, ns, rate);
+    __atomic_store_n(&rt_anchor_current, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&rt_use_tsc, 1, __ATOMIC_RELEASE);
+    schedule_next_anchor(ns);
+}
+#endif
 
 /* Lock held. Switches to a fresh anchor in the other slot, so a reader on
  * another thread always sees a whole one. */
 void rt_clock_anchor(void)
 {
 #if defined(__x86_64__)
-    if (!rt_use_tsc)
+    if (!rt_use_tsc) {
+        if (tsc_pending)
+            start_tsc();
         return;
+    }
     uint64_t tsc;
     double ns;
     if (paired_reading(&tsc, &ns) != 0 || tsc <= first_tsc) {
