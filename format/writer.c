@@ -28,7 +28,7 @@ typedef struct path_entry {
  * then fetched into the cache once per batch instead of once per record, as
  * a system call between two records evicts it. The bytes written are the
  * same as encoding each record at once. */
-enum { STAGE_RECORDS = 64, STAGE_ARGS = 8 };
+enum { STAGE_RECORDS = 256, STAGE_ARGS = 8 };
 typedef struct staged_record {
     uint64_t tstart, tend;
     uint32_t thread;
