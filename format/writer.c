@@ -375,6 +375,7 @@ static int drain(rec_writer *w, rec_error *err)
         r.func = s->func;
         r.depth = s->depth;
         r.thread = s->thread;
+#pragma GCC unroll 8
         for (unsigned i = 0; i < STAGE_ARGS; i++)
             r.args[i].i = s->field[i];
         r.ret.i = s->field[STAGE_ARGS];
@@ -403,6 +404,7 @@ int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
         s->thread = r->thread;
         s->func = r->func;
         s->depth = r->depth;
+#pragma GCC unroll 8
         for (unsigned i = 0; i < STAGE_ARGS; i++) /* past the function's own: never read */
             s->field[i] = r->args[i].i;
         s->field[STAGE_ARGS] = r->ret.i;
