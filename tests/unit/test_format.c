@@ -3,6 +3,9 @@
  * (truncation and corruption at every byte), long time deltas, incomplete
  * traces and selective decoding. */
 #define _GNU_SOURCE
+#include "block.h"
+#include "codec.h"
+#include "meta.h"
 #include "recorder_format.h"
 #include "rk_test.h"
 #include "rk_trace.h"
@@ -278,4 +281,82 @@ RK_TEST(format, roundtrip_every_function_windows_0_1_8_16)
     roundtrip(1, REC_CODEC_ZSTD, 8192, 5000, 4);
     roundtrip(8, REC_CODEC_NONE, 8192, 5000, 5);
     roundtrip(16, REC_CODEC_ZSTD, 8192, 5000, 6);
+}
+
+/* The writer encodes records in batches (format/writer.c, staging): what it
+ * writes must be the bytes of encoding each record at once, in order, path
+ * definitions and rebuilt-record marks included. The reference is the codec
+ * itself, fed the same sequence; the trace has one uncompressed block. */
+RK_TEST(format, staged_records_are_written_as_encoded_at_once)
+{
+    char *dir = rk_test_dir("staged-bytes");
+    write_global(dir, 1, 3);
+    const rec_table *table = rec_table_builtin();
+    size_t nfuncs = rec_table_count(table);
+    rec_writer_options o;
+    rec_writer_options_init(&o);
+    o.codec = REC_CODEC_NONE;
+    o.block_size = REC_BLOCK_MAX_RAW / 2;
+    rec_writer *w = rk_trace_open_rank(dir, 0, &o);
+    rec_encoder e;
+    CU_ASSERT_EQUAL_FATAL(rec_encoder_init(&e, table, o.window), 0);
+    rec_buf want = {0};
+    rec_error err;
+    rec_record *last = calloc(REC_FUNCTION_ID_LIMIT, sizeof *last);
+    int(*paths)[REC_MAX_FIELDS] = calloc(REC_FUNCTION_ID_LIMIT, sizeof *paths);
+    char *seen = calloc(REC_FUNCTION_ID_LIMIT, 1);
+    int64_t defined = 0; /* paths the reference has defined: ids come in order */
+    rng_state = 99;
+    uint64_t now = 1000;
+    size_t fi = 0;
+    for (size_t n = 0; n < 6000; n++) {
+        if (rnd() % 4 == 0) /* runs of one function between others, as loops make */
+            fi = rnd() % nfuncs;
+        const rec_func_desc *f = rec_table_at(table, fi);
+        rec_record r;
+        memset(&r, 0, sizeof r);
+        r.func = f->id;
+        now += rnd() % 60;
+        r.tstart = now;
+        r.tend = now + rnd() % 30;
+        r.synthetic = rnd() % 64 == 0;
+        gen_store store;
+        generate(f, &r, seen[f->id] ? &last[f->id] : NULL, &store, paths[f->id]);
+        for (unsigned i = 0; i <= f->nargs; i++) {
+            unsigned kind = i < f->nargs ? f->args[i].kind : f->ret_kind;
+            if (kind == REC_KIND_NONE || rec_kind_class(kind) != REC_CLASS_PATH)
+                continue;
+            const char *path = path_names[paths[f->id][i]];
+            int64_t id = rec_writer_path_id(w, path);
+            if (id == defined)
+                rec_encode_path_def(&want, defined++, path);
+            (i < f->nargs ? &r.args[i] : &r.ret)->i = id;
+        }
+        if (n == 0)
+            rec_encoder_reset(&e, r.tstart);
+        if (r.synthetic)
+            rec_encode_def(&want, REC_DEF_SYNTHETIC, "", 0);
+        const char *why = NULL;
+        CU_ASSERT_EQUAL_FATAL(rec_encode(&e, &r, &want, &why), 0);
+        CU_ASSERT_EQUAL_FATAL(rec_writer_append(w, &r, &err), 0);
+        last[f->id] = r;
+        seen[f->id] = 1;
+    }
+    CU_ASSERT_EQUAL_FATAL(rec_writer_close(w, &err), 0);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/0.rec", dir);
+    FILE *fp = fopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    size_t head = REC_FILE_HEADER_SIZE + sizeof(uint32_t) + REC_BLOCK_HEADER_SIZE;
+    uint8_t *got = malloc(head + want.len + 1);
+    size_t read = fread(got, 1, head + want.len + 1, fp);
+    fclose(fp);
+    CU_ASSERT_TRUE_FATAL(read > head + want.len); /* the end marker follows the one block */
+    CU_ASSERT_EQUAL(memcmp(got + head, want.data, want.len), 0);
+    free(got);
+    rec_buf_free(&want);
+    rec_encoder_free(&e);
+    free(last);
+    free(paths);
+    free(seen);
 }
