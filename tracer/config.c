@@ -127,6 +127,10 @@ void rt_config_load(rt_config *c)
         for (size_t i = 0; i < sizeof default_exclusions / sizeof *default_exclusions; i++)
             c->exclude[c->nexclude++] = (char *)default_exclusions[i];
     load_prefixes(c, "RECORDER_INCLUSION_FILE", c->include, &c->ninclude);
+    for (size_t i = 0; i < c->nexclude; i++)
+        c->exclude_len[i] = strlen(c->exclude[i]);
+    for (size_t i = 0; i < c->ninclude; i++)
+        c->include_len[i] = strlen(c->include[i]);
     if (!getcwd(c->cwd, sizeof c->cwd))
         c->cwd[0] = 0;
     /* Hydra (MPICH) and PMIx/Open MPI launchers name the rank before MPI_Init. */
@@ -145,9 +149,12 @@ size_t rt_config_options(const rt_config *c, rec_option *out, size_t max)
     return n;
 }
 
-static int has_prefix(const char *path, const char *prefix)
+/* Every traced call with a path asks this of each prefix: most differ in
+ * their first two bytes, which settles it without a string comparison. */
+static int has_prefix(const char *path, const char *prefix, size_t n)
 {
-    size_t n = strlen(prefix);
+    if (n && (path[0] != prefix[0] || (n > 2 && path[1] != prefix[1]))) /* n > 2: "a/" also covers "a" */
+        return 0;
     if (strncmp(path, prefix, n) == 0)
         return 1;
     /* "/dev/" also covers "/dev" itself */
@@ -162,12 +169,12 @@ int rt_config_path_traced(const rt_config *c, const char *path)
         path = full;
     }
     for (size_t i = 0; i < c->nexclude; i++)
-        if (has_prefix(path, c->exclude[i]))
+        if (has_prefix(path, c->exclude[i], c->exclude_len[i]))
             return 0;
     if (!c->ninclude)
         return 1;
     for (size_t i = 0; i < c->ninclude; i++)
-        if (has_prefix(path, c->include[i]))
+        if (has_prefix(path, c->include[i], c->include_len[i]))
             return 1;
     return 0;
 }

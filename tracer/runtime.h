@@ -24,6 +24,7 @@ typedef struct rt_config {
     size_t nexclude;
     char *include[RT_MAX_PREFIXES];
     size_t ninclude;
+    size_t exclude_len[RT_MAX_PREFIXES], include_len[RT_MAX_PREFIXES]; /* measured once, at load */
     char cwd[PATH_MAX]; /* to match relative paths against the prefixes */
     /* Started by an MPI launcher (PMI_RANK, ...): wait for MPI_Init. */
     int under_mpi_launcher;
