@@ -359,4 +359,5 @@ RK_TEST(format, staged_records_are_written_as_encoded_at_once)
     free(last);
     free(paths);
     free(seen);
+    free(dir);
 }
