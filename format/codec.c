@@ -10,29 +10,6 @@
 
 #include <stdlib.h>
 
-/* ---- field access: args, then ret, then errno ---- */
-
-static void load_fields(const rec_record *r, const rec_layout *lay, rec_value *errno_value,
-                        const rec_value *fields[REC_MAX_FIELDS])
-{
-    for (unsigned i = 0; i < lay->nargs; i++)
-        fields[i] = &r->args[i];
-    if (lay->nfields > lay->nargs) {
-        fields[lay->nargs] = &r->ret;
-        *errno_value = (rec_value){.i = r->err};
-        fields[lay->nargs + 1] = errno_value;
-    }
-}
-
-static rec_value *field_slot(rec_record *r, const rec_layout *lay, unsigned i, rec_value *errno_value)
-{
-    if (i < lay->nargs)
-        return &r->args[i];
-    if (i == lay->nargs)
-        return &r->ret;
-    return errno_value;
-}
-
 size_t rec_value_array(const rec_value *v, int64_t *out, size_t max)
 {
     if (!v->encoded) {
@@ -119,82 +96,18 @@ static void put_value(rec_buf *out, unsigned cls, const rec_value *v, const rec_
     }
 }
 
-static void get_value(rec_in *in, unsigned cls, rec_value *v, const rec_value *ref)
-{
-    switch (cls) {
-    case REC_CLASS_INT:
-    case REC_CLASS_PATH: {
-        int64_t x = rec_get_svarint(in);
-        *v = (rec_value){.i = ref ? (int64_t)((uint64_t)ref->i + (uint64_t)x) : x};
-        break;
-    }
-    case REC_CLASS_STR: {
-        uint32_t len = 0;
-        const uint8_t *s = rec_get_str(in, &len);
-        *v = (rec_value){.ptr = s, .len = len};
-        break;
-    }
-    case REC_CLASS_ARRAY: {
-        uint64_t n = rec_get_varint(in);
-        const uint8_t *first = in->p;
-        if (n > rec_in_left(in)) { /* every element takes at least one byte */
-            rec_in_fail(in, "array longer than its block");
-            *v = (rec_value){0};
-            break;
-        }
-        for (uint64_t k = 0; k < n; k++)
-            rec_get_svarint(in);
-        *v = (rec_value){.ptr = first, .len = (uint32_t)n, .encoded = 1, .i = in->p - first};
-        break;
-    }
-    default:
-        *v = (rec_value){0};
-        break;
-    }
-}
+/* ---- the window (shared with decode.c) ---- */
 
-/* Copies what a record of this layout uses (not the unused argument slots:
- * every record is copied into the window, so this is hot). */
-static void copy_record(rec_record *dst, const rec_record *src, const rec_layout *lay)
-{
-    dst->tstart = src->tstart;
-    dst->tend = src->tend;
-    dst->func = src->func;
-    dst->depth = src->depth;
-    dst->thread = src->thread;
-    memcpy(dst->args, src->args, lay->nargs * sizeof src->args[0]);
-    dst->ret = src->ret;
-    dst->err = src->err;
-}
-
-/* ---- the window ---- */
-
-static void window_init(rec_window *w, unsigned size)
+void rec_window_init(rec_window *w, unsigned size)
 {
     memset(w, 0, sizeof *w);
     w->size = size > REC_WINDOW_MAX ? REC_WINDOW_MAX : size;
 }
 
-static void window_free(rec_window *w)
+void rec_window_free(rec_window *w)
 {
     for (unsigned i = 0; i < REC_WINDOW_MAX; i++)
         rec_buf_free(&w->slots[i].arena);
-}
-
-/* The record `back` places before the next one (1 = most recent). */
-static rec_slot *window_back(rec_window *w, unsigned back)
-{
-    unsigned i = w->head + w->size - back; /* < 2 * size: no division on this hot path */
-    return &w->slots[i >= w->size ? i - w->size : i];
-}
-
-static rec_slot *window_push(rec_window *w)
-{
-    rec_slot *s = &w->slots[w->head];
-    w->head = w->head + 1 == w->size ? 0 : w->head + 1;
-    if (w->count < w->size)
-        w->count++;
-    return s;
 }
 
 /* The slot index of the record `back` places before the next one. */
@@ -223,7 +136,7 @@ static inline __attribute__((always_inline)) uint64_t values_hash(const int64_t 
 }
 
 /* Bytes a record's strings and arrays take (encoded arrays keep their bytes). */
-static size_t payload_size(const rec_record *r, const rec_layout *lay)
+size_t rec_payload_size(const rec_record *r, const rec_layout *lay)
 {
     size_t need = 0;
     for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
@@ -238,7 +151,7 @@ static size_t payload_size(const rec_record *r, const rec_layout *lay)
 
 /* Copies the slot's strings and arrays into `into` (reserved by the caller)
  * and points the slot at the copies. */
-static void copy_payload(rec_slot *s, const rec_layout *lay, rec_buf *into)
+void rec_copy_payload(rec_slot *s, const rec_layout *lay, rec_buf *into)
 {
     for (unsigned i = 0; i < lay->nfields && i <= lay->nargs; i++) {
         rec_value *v = i < lay->nargs ? &s->rec.args[i] : &s->rec.ret;
@@ -262,15 +175,15 @@ static void copy_payload(rec_slot *s, const rec_layout *lay, rec_buf *into)
  * the caller's buffers are gone once rec_encode returns. */
 static void window_keep_copy(rec_window *w, const rec_record *r, const rec_layout *lay)
 {
-    rec_slot *s = window_push(w);
-    copy_record(&s->rec, r, lay);
+    rec_slot *s = rec_window_push(w);
+    rec_copy_record(&s->rec, r, lay);
     s->arena.len = 0;
-    rec_buf_reserve(&s->arena, payload_size(r, lay));
+    rec_buf_reserve(&s->arena, rec_payload_size(r, lay));
     if (s->arena.oom) { /* no copy: make the slot unusable as a reference */
         s->rec.func = 0;
         return;
     }
-    copy_payload(s, lay, &s->arena);
+    rec_copy_payload(s, lay, &s->arena);
 }
 
 /* ---- encoder ---- */
@@ -279,14 +192,14 @@ int rec_encoder_init(rec_encoder *e, const rec_table *table, unsigned window)
 {
     memset(e, 0, sizeof *e);
     e->table = table;
-    window_init(&e->win, window);
+    rec_window_init(&e->win, window);
     e->per_func = calloc(REC_FUNCTION_ID_LIMIT, sizeof *e->per_func);
     return e->per_func ? 0 : -1;
 }
 
 void rec_encoder_free(rec_encoder *e)
 {
-    window_free(&e->win);
+    rec_window_free(&e->win);
     free(e->per_func);
     e->per_func = NULL;
 }
@@ -323,10 +236,10 @@ static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_
     for (unsigned back = 1; back <= e->win.count; back++) {
         if (e->key[window_index(&e->win, back)] != key)
             continue;
-        const rec_record *w = &window_back(&e->win, back)->rec;
+        const rec_record *w = &rec_window_back(&e->win, back)->rec;
         rec_value w_errno;
         const rec_value *wf[REC_MAX_FIELDS];
-        load_fields(w, lay, &w_errno, wf);
+        rec_load_fields(w, lay, &w_errno, wf);
         unsigned common = 0;
         uint32_t same = 0;
         for (unsigned i = 0; i < lay->nfields; i++) {
@@ -433,7 +346,7 @@ encode_scalar_n(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_
     if (e->win.size) {
         /* Only this function's records compare with the slot, through val[]. */
         unsigned at = e->win.head;
-        window_push(&e->win);
+        rec_window_push(&e->win);
         e->key[at] = key;
         e->hash[at] = hash;
 #pragma GCC unroll 8
@@ -482,7 +395,7 @@ int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **w
     }
     rec_value errno_value;
     const rec_value *fields[REC_MAX_FIELDS];
-    load_fields(r, lay, &errno_value, fields);
+    rec_load_fields(r, lay, &errno_value, fields);
 
     uint64_t tend = r->tend < r->tstart ? r->tstart : r->tend;
     int64_t dstart = (int64_t)(r->tstart - e->prev_tstart);
@@ -494,10 +407,10 @@ int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **w
     fc->records++;
     fc->fields += lay->nrecorded;
     if (ref) {
-        const rec_record *refrec = &window_back(&e->win, ref)->rec;
+        const rec_record *refrec = &rec_window_back(&e->win, ref)->rec;
         rec_value ref_errno;
         const rec_value *rf[REC_MAX_FIELDS];
-        load_fields(refrec, lay, &ref_errno, rf);
+        rec_load_fields(refrec, lay, &ref_errno, rf);
         uint8_t status = REC_STATUS_REF;
         uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
         unsigned elided = 0;
@@ -543,293 +456,4 @@ int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **w
         return -1;
     }
     return 0;
-}
-
-/* ---- decoder ---- */
-
-void rec_decoder_init(rec_decoder *d, const rec_table *table, unsigned window)
-{
-    memset(d, 0, sizeof *d);
-    d->table = table;
-    window_init(&d->win, window ? window : 1);
-    d->window = window;
-}
-
-void rec_decoder_free(rec_decoder *d)
-{
-    window_free(&d->win);
-    rec_buf_free(&d->spare);
-}
-
-/* The window's strings and arrays point into the input; before the reader
- * replaces it (the next zstd frame of a block) each slot takes copies, or a
- * record referring back across the frame boundary would decode stale bytes.
- * A slot may already point into its own arena, so copies go to a spare
- * buffer that then swaps with it. */
-void rec_decoder_keep_window(rec_decoder *d)
-{
-    for (unsigned k = 0; k < d->win.count; k++) {
-        rec_slot *s = &d->win.slots[k];
-        const rec_layout *lay = s->rec.func ? rec_table_layout(d->table, s->rec.func) : NULL;
-        if (!lay || lay->all_scalar)
-            continue;
-        d->spare.len = 0;
-        rec_buf_reserve(&d->spare, payload_size(&s->rec, lay));
-        if (d->spare.oom) {
-            s->rec.func = 0; /* unusable as a reference: a later reference to it fails clearly */
-            d->spare.oom = 0;
-            continue;
-        }
-        copy_payload(s, lay, &d->spare);
-        rec_buf held = s->arena;
-        s->arena = d->spare;
-        d->spare = held;
-    }
-}
-
-void rec_decoder_reset(rec_decoder *d, uint64_t first_tstart)
-{
-    d->win.count = 0;
-    d->win.head = 0;
-    d->prev_tstart = first_tstart;
-}
-
-static int decode_def(rec_in *in, rec_def *def)
-{
-    def->kind = rec_get_varint(in);
-    def->id = def->kind == REC_DEF_PATH ? rec_get_svarint(in) : 0;
-    def->bytes = rec_get_str(in, &def->len);
-    if (in->failure)
-        return -1;
-    if (def->kind == 0) {
-        rec_in_fail(in, "unknown definition kind");
-        return -1;
-    }
-    return 2;
-}
-
-/* The record's header: times, and the function, depth and thread (from
- * the reference for a compressed record). The layout, or NULL on error. */
-static const rec_layout *decode_header(rec_decoder *d, rec_in *in, const uint8_t *entry, uint8_t status,
-                                       rec_record *r, const rec_slot **refslot)
-{
-    int64_t dstart = rec_get_svarint(in);
-    uint64_t duration = rec_get_varint(in);
-    const rec_layout *lay;
-    uint8_t ref = 0;
-    *refslot = NULL;
-    if (status & REC_STATUS_REF) {
-        ref = rec_get_u8(in);
-        if (in->failure)
-            return NULL;
-        if (ref == 0 || ref > d->window || ref > d->win.count) {
-            in->p = entry;
-            rec_in_fail(in, "ref_id outside the window");
-            return NULL;
-        }
-        *refslot = window_back(&d->win, ref);
-        const rec_record *refrec = &(*refslot)->rec;
-        lay = rec_table_layout(d->table, refrec->func);
-        if (!lay) { /* a slot the reader could not keep (out of memory) */
-            in->p = entry;
-            rec_in_fail(in, "refers to a record that could not be kept");
-            return NULL;
-        }
-        r->func = refrec->func;
-        r->depth = refrec->depth;
-        r->thread = refrec->thread;
-    } else {
-        if (status & ~REC_STATUS_FULL_MASK) {
-            in->p = entry;
-            rec_in_fail(in, "bad status byte");
-            return NULL;
-        }
-        uint64_t func = rec_get_varint(in);
-        lay = in->failure ? NULL : rec_table_layout(d->table, (unsigned)func);
-        if (!lay) {
-            if (!in->failure) {
-                in->p = entry;
-                rec_in_fail(in, "function id not in the trace's table");
-            }
-            return NULL;
-        }
-        r->func = (uint16_t)func;
-        uint64_t depth = status & REC_STATUS_DEPTH ? rec_get_varint(in) : 0;
-        uint64_t thread = status & REC_STATUS_THREAD ? rec_get_varint(in) : 0;
-        if (depth > 255 || thread > UINT32_MAX) {
-            rec_in_fail(in, "depth or thread id out of range");
-            return NULL;
-        }
-        r->depth = (uint8_t)depth;
-        r->thread = (uint32_t)thread;
-    }
-    if (in->failure)
-        return NULL;
-    uint64_t tstart = d->prev_tstart + (uint64_t)dstart;
-    r->tstart = tstart;
-    r->tend = tstart + duration;
-    r->compressed = ref != 0;
-    r->ref = ref;
-    r->diff_fields = 0;
-    d->prev_tstart = tstart;
-    return lay;
-}
-
-/* A reference to an integer-only record: the same checks and values as
- * decode_reference, without its per-field indirections (the fast path). */
-static int decode_scalar_reference(rec_decoder *d, rec_in *in, uint8_t status, const rec_layout *lay,
-                                   const rec_slot *refslot, rec_record *r, rec_value *errno_value)
-{
-    uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
-    rec_get_bytes(in, ext, rec_ext_mask_bytes(lay->nfields));
-    unsigned stored = 0, k = 0;
-    for (unsigned i = 0; i < lay->nfields; i++) {
-        int differs = rec_mask_has(status, ext, i);
-        if (lay->cls[i] == REC_CLASS_NONE) {
-            if (differs) {
-                rec_in_fail(in, "difference marked on a field that is never recorded");
-                return -1;
-            }
-            r->args[i] = (rec_value){0};
-            continue;
-        }
-        int64_t own = refslot->scalar[k++];
-        if (differs) {
-            own = (int64_t)((uint64_t)own + (uint64_t)rec_get_svarint(in));
-            stored++;
-        }
-        if (i < lay->nargs)
-            r->args[i] = (rec_value){.i = own};
-        else if (i == lay->nargs)
-            r->ret = (rec_value){.i = own};
-        else
-            errno_value->i = own;
-    }
-    if (rec_mask_past_fields(status, lay->nfields)) {
-        rec_in_fail(in, "difference marked on a field the function does not have");
-        return -1;
-    }
-    r->diff_fields = stored;
-    d->total.compressed_records++;
-    d->total.elided_fields += lay->nrec - stored;
-    return 0;
-}
-
-/* A reference: the fields its mask marks are stored, the others are the
- * reference record's. */
-static int decode_reference(rec_decoder *d, rec_in *in, uint8_t status, const rec_layout *lay,
-                            const rec_record *refrec, rec_record *r, rec_value *errno_value)
-{
-    uint8_t ext[REC_MAX_FIELDS / 8 + 1] = {0};
-    rec_get_bytes(in, ext, rec_ext_mask_bytes(lay->nfields));
-    rec_value ref_errno;
-    const rec_value *rf[REC_MAX_FIELDS];
-    load_fields(refrec, lay, &ref_errno, rf);
-    unsigned stored = 0, elided = 0;
-    for (unsigned i = 0; i < lay->nfields; i++) {
-        int differs = rec_mask_has(status, ext, i);
-        rec_value *v = field_slot(r, lay, i, errno_value);
-        if (differs && lay->cls[i] == REC_CLASS_NONE) {
-            rec_in_fail(in, "difference marked on a field that is never recorded");
-            return -1;
-        }
-        if (differs) {
-            get_value(in, lay->cls[i], v, rf[i]);
-            stored++;
-        } else {
-            *v = *rf[i];
-            if (lay->cls[i] != REC_CLASS_NONE)
-                elided++;
-        }
-    }
-    if (rec_mask_past_fields(status, lay->nfields)) {
-        rec_in_fail(in, "difference marked on a field the function does not have");
-        return -1;
-    }
-    r->diff_fields = stored;
-    d->total.compressed_records++;
-    d->total.elided_fields += elided;
-    return 0;
-}
-
-/* Keeps the record in the window, as the encoder keeps it: for an
- * integer-only layout the header and the recorded fields in a row, the
- * lines the next reference reads (at thousands of streams read in turn,
- * each line of a slot is a cache miss). */
-static void keep_in_window(rec_decoder *d, const rec_record *r, const rec_layout *lay)
-{
-    rec_slot *s = window_push(&d->win);
-    if (!lay->all_scalar) {
-        copy_record(&s->rec, r, lay);
-        return;
-    }
-    s->rec.func = r->func;
-    s->rec.depth = r->depth;
-    s->rec.thread = r->thread;
-    for (unsigned k = 0; k < lay->nrec; k++) {
-        unsigned i = lay->rec[k];
-        s->scalar[k] = i < lay->nargs ? r->args[i].i : i == lay->nargs ? r->ret.i : r->err;
-    }
-}
-
-int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
-{
-    const uint8_t *entry = in->p;
-    uint8_t status = rec_get_u8(in);
-    if (in->failure)
-        return -1;
-    if (!(status & REC_STATUS_REF) && (status & REC_STATUS_DEF)) {
-        if (status != REC_STATUS_DEF) {
-            in->p = entry;
-            rec_in_fail(in, "bad status byte");
-            return -1;
-        }
-        return decode_def(in, def);
-    }
-    const rec_slot *refslot;
-    const rec_layout *lay = decode_header(d, in, entry, status, r, &refslot);
-    if (!lay)
-        return -1;
-    rec_value errno_value = {0};
-    int rc = 0;
-    if (refslot && lay->all_scalar)
-        rc = decode_scalar_reference(d, in, status, lay, refslot, r, &errno_value);
-    else if (refslot)
-        rc = decode_reference(d, in, status, lay, &refslot->rec, r, &errno_value);
-    else
-        for (unsigned i = 0; i < lay->nfields; i++)
-            get_value(in, lay->cls[i], field_slot(r, lay, i, &errno_value), NULL);
-    if (rc != 0 || in->failure)
-        return -1;
-    if (lay->nfields == lay->nargs)
-        r->ret = (rec_value){0};
-    r->err = errno_value.i;
-    d->total.records++;
-    d->total.fields += lay->nrecorded;
-    keep_in_window(d, r, lay);
-    return 1;
-}
-
-static void prefetch_slot(const rec_slot *s, int write)
-{
-    /* the record's header, and its fields as integer layouts keep them */
-    if (write) {
-        __builtin_prefetch(&s->rec, 1);
-        __builtin_prefetch(&s->scalar[0], 1);
-        __builtin_prefetch(&s->scalar[REC_MAX_FIELDS - 1], 1);
-    } else {
-        __builtin_prefetch(&s->rec);
-        __builtin_prefetch(&s->scalar[0]);
-        __builtin_prefetch(&s->scalar[REC_MAX_FIELDS - 1]);
-    }
-}
-
-void rec_decoder_prefetch(const rec_decoder *d)
-{
-    const rec_window *w = &d->win;
-    if (!w->size)
-        return;
-    prefetch_slot(&w->slots[w->head], 1);
-    if (w->count)
-        prefetch_slot(&w->slots[w->head ? w->head - 1 : w->size - 1], 0);
 }

@@ -65,8 +65,9 @@ static inline void rec_mask_set(uint8_t *status, uint8_t *ext, unsigned i)
 /* Whether field i is marked stored. */
 static inline int rec_mask_has(uint8_t status, const uint8_t *ext, unsigned i)
 {
-    return i < REC_INLINE_FIELDS ? (status >> (REC_INLINE_FIELDS - 1 - i)) & 1
-                                 : (ext[(i - REC_INLINE_FIELDS) / 8] >> (7 - (i - REC_INLINE_FIELDS) % 8)) & 1;
+    return i < REC_INLINE_FIELDS
+               ? (status >> (REC_INLINE_FIELDS - 1 - i)) & 1
+               : (ext[(i - REC_INLINE_FIELDS) / 8] >> (7 - (i - REC_INLINE_FIELDS) % 8)) & 1;
 }
 
 /* Whether the status byte marks fields past the function's last one. */
@@ -104,6 +105,70 @@ typedef struct rec_encoder {
     uint64_t hash[REC_WINDOW_MAX];
     int64_t val[REC_WINDOW_MAX][REC_MAX_FIELDS];
 } rec_encoder;
+
+/* ---- shared by the encoder (codec.c) and the decoder (decode.c) ---- */
+
+/* Field access: args, then ret, then errno. */
+
+static inline void rec_load_fields(const rec_record *r, const rec_layout *lay, rec_value *errno_value,
+                                   const rec_value *fields[REC_MAX_FIELDS])
+{
+    for (unsigned i = 0; i < lay->nargs; i++)
+        fields[i] = &r->args[i];
+    if (lay->nfields > lay->nargs) {
+        fields[lay->nargs] = &r->ret;
+        *errno_value = (rec_value){.i = r->err};
+        fields[lay->nargs + 1] = errno_value;
+    }
+}
+
+static inline rec_value *rec_field_slot(rec_record *r, const rec_layout *lay, unsigned i,
+                                        rec_value *errno_value)
+{
+    if (i < lay->nargs)
+        return &r->args[i];
+    if (i == lay->nargs)
+        return &r->ret;
+    return errno_value;
+}
+
+/* Copies what a record of this layout uses (not the unused argument slots:
+ * every record is copied into the window, so this is hot). */
+static inline void rec_copy_record(rec_record *dst, const rec_record *src, const rec_layout *lay)
+{
+    dst->tstart = src->tstart;
+    dst->tend = src->tend;
+    dst->func = src->func;
+    dst->depth = src->depth;
+    dst->thread = src->thread;
+    memcpy(dst->args, src->args, lay->nargs * sizeof src->args[0]);
+    dst->ret = src->ret;
+    dst->err = src->err;
+}
+
+/* The record `back` places before the next one (1 = most recent). */
+static inline rec_slot *rec_window_back(rec_window *w, unsigned back)
+{
+    unsigned i = w->head + w->size - back; /* < 2 * size: no division on this hot path */
+    return &w->slots[i >= w->size ? i - w->size : i];
+}
+
+static inline rec_slot *rec_window_push(rec_window *w)
+{
+    rec_slot *s = &w->slots[w->head];
+    w->head = w->head + 1 == w->size ? 0 : w->head + 1;
+    if (w->count < w->size)
+        w->count++;
+    return s;
+}
+
+void rec_window_init(rec_window *w, unsigned size);
+void rec_window_free(rec_window *w);
+/* Bytes a record's strings and arrays take (encoded arrays keep their bytes). */
+size_t rec_payload_size(const rec_record *r, const rec_layout *lay);
+/* Copies the slot's strings and arrays into `into` (reserved by the caller)
+ * and points the slot at the copies. */
+void rec_copy_payload(rec_slot *s, const rec_layout *lay, rec_buf *into);
 
 int rec_encoder_init(rec_encoder *e, const rec_table *table, unsigned window);
 void rec_encoder_free(rec_encoder *e);
