@@ -110,13 +110,6 @@ void rec_window_free(rec_window *w)
         rec_buf_free(&w->slots[i].arena);
 }
 
-/* The slot index of the record `back` places before the next one. */
-static unsigned window_index(const rec_window *w, unsigned back)
-{
-    unsigned i = w->head + w->size - back;
-    return i >= w->size ? i - w->size : i;
-}
-
 /* What the encoder compares first: function, depth and thread in one word
  * (func: 16 bits, depth: 8, thread: 32), never REC_KEY_NONE. */
 #define REC_KEY_NONE UINT64_MAX
@@ -234,9 +227,10 @@ static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_
     unsigned best = 0, best_common = 0;
     const uint64_t key = record_key(r);
     for (unsigned back = 1; back <= e->win.count; back++) {
-        if (e->key[window_index(&e->win, back)] != key)
+        unsigned idx = rec_window_index(&e->win, back);
+        if (e->key[idx] != key)
             continue;
-        const rec_record *w = &rec_window_back(&e->win, back)->rec;
+        const rec_record *w = &e->win.slots[idx].rec;
         rec_value w_errno;
         const rec_value *wf[REC_MAX_FIELDS];
         rec_load_fields(w, lay, &w_errno, wf);

@@ -146,11 +146,16 @@ static inline void rec_copy_record(rec_record *dst, const rec_record *src, const
     dst->err = src->err;
 }
 
-/* The record `back` places before the next one (1 = most recent). */
-static inline rec_slot *rec_window_back(rec_window *w, unsigned back)
+/* The slot of the record `back` places before the next one (1 = most recent). */
+static inline unsigned rec_window_index(const rec_window *w, unsigned back)
 {
     unsigned i = w->head + w->size - back; /* < 2 * size: no division on this hot path */
-    return &w->slots[i >= w->size ? i - w->size : i];
+    return i >= w->size ? i - w->size : i;
+}
+
+static inline rec_slot *rec_window_back(rec_window *w, unsigned back)
+{
+    return &w->slots[rec_window_index(w, back)];
 }
 
 static inline rec_slot *rec_window_push(rec_window *w)

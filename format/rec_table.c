@@ -1,9 +1,9 @@
 /* rec_table.c: function tables for the writer and reader. The compiled-in
  * table is wrapped once; a trace's own table (from recorder.meta) or a test's
  * custom table is copied and indexed the same way. */
-#include <stddef.h>
 #include "codec.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

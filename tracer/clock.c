@@ -107,20 +107,17 @@ static void start_tsc(void)
 {
     uint64_t tsc;
     double ns;
-    if (paired_reading(&tsc, &ns) != 0) {
-        tsc_pending = 0;
-        rt_next_anchor_ticks = UINT64_MAX;
-        return;
-    }
-    if (ns - first_ns < 2e6) {
+    int paired = paired_reading(&tsc, &ns) == 0;
+    if (paired && ns - first_ns < 2e6) {
         rt_next_anchor_ticks = (uint64_t)((first_ns + 2e6) / rt_ns_per_tick);
         return;
     }
     tsc_pending = 0;
-    double rate = (ns - first_ns) / (double)(tsc - first_tsc);
-    if (tsc <= first_tsc || !(rate > 0.05 && rate < 20.0) || /* 50 MHz .. 20 GHz: else distrust it */
-        rate / rt_ns_per_tick * 1099511627776.0 > 9e18) {     /* ticks finer than rt_ticks' fixed point holds */
-        rt_next_anchor_ticks = UINT64_MAX;
+    double rate = paired ? (ns - first_ns) / (double)(tsc - first_tsc) : 0;
+    if (!paired || tsc <= first_tsc ||
+        !(rate > 0.05 && rate < 20.0) ||                  /* 50 MHz .. 20 GHz: else distrust it */
+        rate / rt_ns_per_tick * 1099511627776.0 > 9e18) { /* ticks finer than rt_ticks' fixed point holds */
+        rt_next_anchor_ticks = UINT64_MAX;                /* CLOCK_MONOTONIC for the whole run */
         return;
     }
     rt_anchors[0] = make_anchor(tsc, ns, rate);

@@ -110,17 +110,21 @@ uint32_t rt_thread_id(void)
  * (the mutex of Drepper's "Futexes Are Tricky"). */
 void rt_lock_wait(int seen)
 {
+    int saved_errno = errno; /* futex fails with EAGAIN when the lock changed meanwhile */
     if (seen != 2)
         seen = __atomic_exchange_n(&rt_lock_word, 2, __ATOMIC_ACQUIRE);
     while (seen != 0) {
         syscall(SYS_futex, &rt_lock_word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
         seen = __atomic_exchange_n(&rt_lock_word, 2, __ATOMIC_ACQUIRE);
     }
+    errno = saved_errno;
 }
 
 void rt_unlock_wake(void)
 {
+    int saved_errno = errno;
     syscall(SYS_futex, &rt_lock_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    errno = saved_errno;
 }
 
 /* ---- the trace directory and metadata ---- */
