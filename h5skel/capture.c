@@ -11,6 +11,9 @@
 #include "recorder_h5skel.h"
 
 #include <hdf5.h>
+#ifdef RECORDER_H5_LAZY
+#include "h5lazy.h" /* inside librecorder.so: HDF5 by name */
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

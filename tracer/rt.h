@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <time.h>
 
-#include <hdf5.h>
 #include <mpi.h>
+#include "h5lazy.h" /* hdf5.h, reached by name */
 #include "rec_mpi_versions.h"
 
 #include "recorder_format.h"

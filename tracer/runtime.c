@@ -47,41 +47,6 @@ static uint32_t next_thread_id;
 
 rt_libc rt_real;
 
-/* Real functions handed over by the static-HDF5 shim (librecorder-h5wrap.a). */
-enum { MAX_REGISTERED = 1024 };
-static struct {
-    const char *name;
-    void *fn;
-} registered[MAX_REGISTERED];
-static int nregistered;
-
-__attribute__((visibility("default"))) void recorder_register_real(const char *name, void *fn);
-void recorder_register_real(const char *name, void *fn)
-{
-    if (nregistered < MAX_REGISTERED) {
-        registered[nregistered].name = name;
-        registered[nregistered].fn = fn;
-        __atomic_store_n(&nregistered, nregistered + 1, __ATOMIC_RELEASE);
-    }
-}
-
-void *rt_resolve(const char *name)
-{
-    int n = __atomic_load_n(&nregistered, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++)
-        if (strcmp(registered[i].name, name) == 0)
-            return registered[i].fn;
-    void *fn = dlsym(RTLD_NEXT, name);
-    if (!fn) {
-        char msg[256];
-        int n = snprintf(msg, sizeof msg, "recorder: %s: symbol not found after librecorder.so\n", name);
-        if (write(2, msg, (size_t)n) < 0) { /* nothing more to do */
-        }
-        abort();
-    }
-    return fn;
-}
-
 void rt_warn(const char *fmt, ...)
 {
     char msg[1200];

@@ -17,6 +17,11 @@ void *shim_target(const char *name, void *real)
         /* All at once: the tracer's own HDF5 queries (selection sizes) must
          * reach the application's copy of HDF5 too. */
         shim_register_all(reg);
+        /* and the predefined ids of its types and property lists, which the
+         * tracer reads as the application's copy set them */
+#define RT_H5_GLOBAL(name) reg(#name, (void *)&name);
+#include "h5lazy_globals.h"
+#undef RT_H5_GLOBAL
         registered = 1;
     }
     void *traced = dlsym(RTLD_DEFAULT, name);

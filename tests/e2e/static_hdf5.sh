@@ -20,3 +20,11 @@ grep '^expect ' "$work/kernel.txt" > "$work/want.txt"
 diff -u "$work/want.txt" "$work/got.txt"
 grep -q 'function=H5Dwrite' "$work/got.txt"
 echo "static_hdf5: $(wc -l < "$work/want.txt") (rank, function) counts match"
+# The tracer reads the predefined ids the application's own copy set (the
+# shim registers them): its types are named, never rebuilt as copies.
+text=$("$build/analysis/recorder2text" "$work/trace")
+grep -q ' H5Dcreate2(.*type_id=H5T_NATIVE_FLOAT,' <<<"$text" ||
+  { echo "static_hdf5: H5Dcreate2's type is not H5T_NATIVE_FLOAT: $(grep -m1 ' H5Dcreate2(' <<<"$text")" >&2; exit 1; }
+if grep -q rebuilt <<<"$text"; then
+  echo "static_hdf5: a predefined type was rebuilt: $(grep -m1 rebuilt <<<"$text")" >&2; exit 1
+fi

@@ -1,0 +1,25 @@
+/* h5_local.c LIBRARY FILE: a program that does not link HDF5 and reaches it
+ * only through LIBRARY (h5_local_user.c), dlopen'ed RTLD_LOCAL. Prints
+ * "round trip ok" and exits 0 when the data read back are the data written. */
+#include <dlfcn.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: h5_local LIBRARY FILE\n");
+        return 2;
+    }
+    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        fprintf(stderr, "h5_local: %s\n", dlerror());
+        return 1;
+    }
+    int (*round_trip)(const char *) = (int (*)(const char *))dlsym(lib, "h5_local_round_trip");
+    if (!round_trip || round_trip(argv[2]) != 0) {
+        fprintf(stderr, "h5_local: %s: the round trip failed\n", argv[2]);
+        return 1;
+    }
+    printf("round trip ok\n");
+    return 0;
+}
