@@ -118,6 +118,7 @@ void rt_config_load(rt_config *c)
     c->time_resolution = env_double(c, "RECORDER_TIME_RESOLUTION", 1e-7, 1e-9, 1.0);
     c->window = (unsigned)env_int(c, "RECORDER_WINDOW", REC_WINDOW_DEFAULT, 0, REC_WINDOW_MAX);
     c->buffer_size = (size_t)env_int(c, "RECORDER_BUFFER_SIZE", 1 << 20, 4096, 32 << 20);
+    c->compression_level = (int)env_int(c, "RECORDER_COMPRESSION_LEVEL", 1, -50, 19);
     static const char *const layer_keys[REC_LAYER_COUNT] = {"RECORDER_POSIX_TRACING", "RECORDER_MPI_TRACING",
                                                             "RECORDER_MPIIO_TRACING", "RECORDER_HDF5_TRACING"};
     for (int l = 0; l < REC_LAYER_COUNT; l++)

@@ -403,6 +403,10 @@ __attribute__((constructor)) static void rt_start_tracing(void)
     rec_writer_options_init(&o);
     o.window = config.window;
     o.block_size = config.buffer_size;
+    if (config.compression_level == 0)
+        o.codec = REC_CODEC_NONE;
+    else
+        o.zstd_level = config.compression_level;
     o.start_time_ns = start_wall_ns;
     o.exclusive = 1;
     o.io = (rec_io){rt_real.open, rt_real.write, rt_real.close};

@@ -18,6 +18,7 @@ typedef struct rt_config {
     double time_resolution;    /* RECORDER_TIME_RESOLUTION, seconds per tick */
     unsigned window;           /* RECORDER_WINDOW */
     size_t buffer_size;        /* RECORDER_BUFFER_SIZE, bytes per block */
+    int compression_level;     /* RECORDER_COMPRESSION_LEVEL, zstd's; 0: no compression */
     unsigned char layer_on[REC_LAYER_COUNT];
     /* RECORDER_EXCLUSION_FILE / RECORDER_INCLUSION_FILE path prefixes */
     char *exclude[RT_MAX_PREFIXES];
