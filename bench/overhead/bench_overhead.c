@@ -3,13 +3,14 @@
  * A loop of N x 64-byte pwrite (default 200000), at distinct offsets (block
  * k at k*64) and at one offset (always 0), run untraced, under the
  * pass-through floor (libpassthrough.so: an interposed pwrite that reads the
- * clock twice and does nothing else) and traced with librecorder.so, in one
- * go. For each case the program re-executes itself in loop mode R times
- * (default 5) each way, the three in turn, and takes the medians. The loop times itself with
+ * clock twice and does nothing else), under the record-keeping floor
+ * (librecordfloor.so: the same, keeping a raw 48-byte record of each call)
+ * and traced with librecorder.so, in one go. For each case the program re-executes itself in loop mode R times
+ * (default 5) each way, the four in turn, and takes the medians. The loop times itself with
  * CLOCK_MONOTONIC around the loop only, so process start, tracer start-up
  * and the trace's closing are not counted. Prints, per case:
- *   untraced and traced ns/call, the ns/call tracing adds, the floor's,
- *   and their ratio,
+  *   untraced and traced ns/call, the ns/call tracing adds, each floor's,
+ *   and their ratios,
  *   trace bytes/call (N.rec + N.meta + recorder.meta) and N.rec bytes/call,
  *   traced records/s (calls recorded per second of the traced loop),
  * next to the goals: <= 100 ns/call added (of CPU time: on a shared machine
@@ -170,7 +171,7 @@ static char **child_env(const char *tracer, const char *trace_dir, char *buf1, c
 }
 
 /* Runs one loop in a child; its loop time in ns (*cpu: CPU time), or -1. */
-static double run_loop(double *cpu, const char *self, const char *mode, long n, const char *file,
+static double run_loop(double *cpu, const char *what, const char *self, const char *mode, long n, const char *file,
                        const char *tracer, const char *trace_dir)
 {
     char e1[PATH_MAX + 32], e2[PATH_MAX + 32], count[32];
@@ -200,8 +201,7 @@ static double run_loop(double *cpu, const char *self, const char *mode, long n, 
     close(fds[0]);
     int status = 0;
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "%s: the %s %s loop failed (status %#x)\n", tool,
-                trace_dir ? "traced" : tracer ? "pass-through" : "untraced", mode, status);
+        fprintf(stderr, "%s: the %s %s loop failed (status %#x)\n", tool, what, mode, status);
         return -1;
     }
     unsigned long long ns, cpu_used;
@@ -217,29 +217,37 @@ typedef struct result {
     double untraced_cpu, traced_cpu;                 /* medians, CPU time */
     double added, added_cpu;                         /* medians of each run's traced - untraced */
     double floor_cpu, floor_added_cpu;               /* the pass-through's, and its - untraced */
+    double keep_added_cpu, keep_bytes;               /* the record-keeping floor's - untraced, its B/call */
 } result;
 
-static int measure(const char *self, const char *tracer, const char *floor_lib, const char *tmp, const char *mode,
-                   long n, int repeat, result *res)
+static int measure(const char *self, const char *tracer, const char *floor_lib, const char *keep_lib, const char *tmp,
+                   const char *mode, long n, int repeat, result *res)
 {
     double untraced[MAX_REPEAT], traced[MAX_REPEAT], total[MAX_REPEAT], rec[MAX_REPEAT];
     double untraced_cpu[MAX_REPEAT], traced_cpu[MAX_REPEAT], added[MAX_REPEAT], added_cpu[MAX_REPEAT];
     double floor_cpu[MAX_REPEAT], floor_added_cpu[MAX_REPEAT];
+    double keep_added_cpu[MAX_REPEAT], keep_bytes[MAX_REPEAT];
+    char keep_dir[PATH_MAX];
     char file[PATH_MAX], trace_dir[PATH_MAX];
     snprintf(file, sizeof file, "%s/data", tmp);
     for (int r = 0; r < repeat; r++) {
         snprintf(trace_dir, sizeof trace_dir, "%s/trace-%s-%d", tmp, mode, r);
         double uc = 0, fc = 0, tc = 0;
-        double u = run_loop(&uc, self, mode, n, file, NULL, NULL);
+        double u = run_loop(&uc, "untraced", self, mode, n, file, NULL, NULL);
         unlink(file);
-        double f = run_loop(&fc, self, mode, n, file, floor_lib, NULL);
+        double f = run_loop(&fc, "pass-through", self, mode, n, file, floor_lib, NULL);
         unlink(file);
-        double t = run_loop(&tc, self, mode, n, file, tracer, trace_dir);
+        snprintf(keep_dir, sizeof keep_dir, "%s/raw-%s-%d", tmp, mode, r);
+        double kc = 0, k = run_loop(&kc, "record-keeping", self, mode, n, file, keep_lib, keep_dir);
+        unlink(file);
+        long long kept = file_size(keep_dir, "raw.records");
+        remove_dir(keep_dir);
+        double t = run_loop(&tc, "traced", self, mode, n, file, tracer, trace_dir);
         unlink(file);
         long long rec_size = file_size(trace_dir, "0.rec"), meta = file_size(trace_dir, "0.meta"),
                   global = file_size(trace_dir, "recorder.meta");
         remove_dir(trace_dir);
-        if (u < 0 || f < 0 || t < 0)
+        if (u < 0 || f < 0 || k < 0 || t < 0)
             return -1;
         if (rec_size < 0 || meta < 0 || global < 0) {
             fprintf(stderr, "%s: the traced %s run left no complete trace in %s\n", tool, mode, trace_dir);
@@ -253,12 +261,14 @@ static int measure(const char *self, const char *tracer, const char *floor_lib, 
         added_cpu[r] = traced_cpu[r] - untraced_cpu[r];
         floor_cpu[r] = fc / (double)n;
         floor_added_cpu[r] = floor_cpu[r] - untraced_cpu[r];
+        keep_added_cpu[r] = kc / (double)n - untraced_cpu[r];
+        keep_bytes[r] = (double)kept / (double)n;
         total[r] = (double)(rec_size + meta + global);
         rec[r] = (double)rec_size;
         fprintf(stderr,
-                "  %-8s run %d: untraced %7.1f ns/call (cpu %7.1f), pass-through cpu %7.1f, traced %7.1f ns/call "
+                "  %-8s run %d: untraced %7.1f ns/call (cpu %7.1f), pass-through cpu %7.1f, record-keeping cpu %7.1f, traced %7.1f ns/call "
                 "(cpu %7.1f), trace %lld B (0.rec %lld B)\n",
-                mode, r + 1, untraced[r], untraced_cpu[r], floor_cpu[r], traced[r], traced_cpu[r],
+                mode, r + 1, untraced[r], untraced_cpu[r], floor_cpu[r], kc / (double)n, traced[r], traced_cpu[r],
                 rec_size + meta + global, rec_size);
     }
     res->mode = mode;
@@ -270,6 +280,8 @@ static int measure(const char *self, const char *tracer, const char *floor_lib, 
     res->added_cpu = median(added_cpu, repeat);
     res->floor_cpu = median(floor_cpu, repeat);
     res->floor_added_cpu = median(floor_added_cpu, repeat);
+    res->keep_added_cpu = median(keep_added_cpu, repeat);
+    res->keep_bytes = median(keep_bytes, repeat);
     res->total_bytes = median(total, repeat);
     res->rec_bytes = median(rec, repeat);
     return 0;
@@ -278,12 +290,13 @@ static int measure(const char *self, const char *tracer, const char *floor_lib, 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: %s [--calls N] [--repeat R] [--tracer PATH] [--floor PATH] [--tmpdir DIR]\n"
+            "usage: %s [--calls N] [--repeat R] [--tracer PATH] [--floor PATH] [--record-floor PATH] [--tmpdir DIR]\n"
             "       %s --loop distinct|same N FILE\n"
             "  --calls N     pwrite calls per loop (default 200000)\n"
             "  --repeat R    runs per case and mode; medians are reported (default 5)\n"
             "  --tracer PATH librecorder.so (default: ../tracer/librecorder.so from this program)\n"
             "  --floor PATH  the pass-through wrapper (default: libpassthrough.so beside this program)\n"
+            "  --record-floor PATH  the record-keeping wrapper (default: librecordfloor.so beside this program)\n"
             "  --tmpdir DIR  where the data file and traces go (default $TMPDIR or /tmp)\n",
             tool, tool);
 }
@@ -310,7 +323,7 @@ int main(int argc, char **argv)
         return loop_main(argv[2], atol(argv[3]), argv[4]);
     long n = 200000;
     int repeat = 5;
-    const char *tracer_arg = NULL, *tmp_arg = NULL, *floor_arg = NULL;
+    const char *tracer_arg = NULL, *tmp_arg = NULL, *floor_arg = NULL, *keep_arg = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -332,6 +345,8 @@ int main(int argc, char **argv)
             tmp_arg = v;
         else if (strcmp(a, "--floor") == 0)
             floor_arg = v;
+        else if (strcmp(a, "--record-floor") == 0)
+            keep_arg = v;
         else {
             usage(stderr);
             return 2;
@@ -349,9 +364,10 @@ int main(int argc, char **argv)
         return 1;
     }
     self[len] = 0;
-    char resolved[PATH_MAX], floor_lib[PATH_MAX];
+    char resolved[PATH_MAX], floor_lib[PATH_MAX], keep_lib[PATH_MAX];
     if (library(self, tracer_arg, "../tracer/librecorder.so", "--tracer", resolved) != 0 ||
-        library(self, floor_arg, "libpassthrough.so", "--floor", floor_lib) != 0)
+        library(self, floor_arg, "libpassthrough.so", "--floor", floor_lib) != 0 ||
+        library(self, keep_arg, "librecordfloor.so", "--record-floor", keep_lib) != 0)
         return 1;
     const char *base = tmp_arg ? tmp_arg : getenv("TMPDIR");
     if (!base || !*base)
@@ -364,13 +380,14 @@ int main(int argc, char **argv)
     }
 
     printf("bench-overhead: %ld x %d-byte pwrite per loop, median of %d runs per case\n", n, BLOCK, repeat);
-    printf("tracer: %s\npass-through floor: %s\nfiles: %s (removed at the end)\n", resolved, floor_lib, tmp);
+    printf("tracer: %s\npass-through floor: %s\nrecord-keeping floor: %s\nfiles: %s (removed at the end)\n", resolved,
+           floor_lib, keep_lib, tmp);
     fflush(stdout);
     static const char *const modes[] = {"distinct", "same"};
     result res[2];
     int failed = 0;
     for (int m = 0; m < 2 && !failed; m++)
-        failed = measure(self, resolved, floor_lib, tmp, modes[m], n, repeat, &res[m]) != 0;
+        failed = measure(self, resolved, floor_lib, keep_lib, tmp, modes[m], n, repeat, &res[m]) != 0;
     remove_dir(tmp);
     if (failed)
         return 1;
@@ -388,12 +405,16 @@ int main(int argc, char **argv)
     printf("(times in ns/call, medians over the runs; \"added\" is the median of each run's traced minus\n"
            " untraced loop, which ran back to back; cpu is the process's CPU time, which waiting for the\n"
            " other programs of a shared machine does not inflate)\n");
-    printf("\n%-9s %10s %10s %10s\n", "case", "floor", "tracer", "ratio");
-    printf("%-9s %10s %10s %10s\n", "", "added cpu", "added cpu", "");
-    for (int m = 0; m < 2; m++)
-        printf("%-9s %10.1f %10.1f %10.2f\n", res[m].mode, res[m].floor_added_cpu, res[m].added_cpu,
-               res[m].floor_added_cpu > 0 ? res[m].added_cpu / res[m].floor_added_cpu : 0.0);
-    printf("(floor: an interposed pwrite that reads the clock twice and calls the real one, nothing else)\n");
+    printf("\n%-9s %10s %10s %10s %10s %10s %10s\n", "case", "floor", "tracer", "ratio", "record", "ratio", "record");
+    printf("%-9s %10s %10s %10s %10s %10s %10s\n", "", "added cpu", "added cpu", "", "added cpu", "", "B/call");
+    for (int m = 0; m < 2; m++) {
+        const result *r = &res[m];
+        printf("%-9s %10.1f %10.1f %10.2f %10.1f %10.2f %10.1f\n", r->mode, r->floor_added_cpu, r->added_cpu,
+               r->floor_added_cpu > 0 ? r->added_cpu / r->floor_added_cpu : 0.0, r->keep_added_cpu,
+               r->keep_added_cpu > 0 ? r->added_cpu / r->keep_added_cpu : 0.0, r->keep_bytes);
+    }
+    printf("(floor: an interposed pwrite that reads the clock twice and calls the real one, nothing else;\n"
+           " record: one that also keeps each call as a raw 48-byte record, written out 1 MiB at a time)\n");
     printf("\ngoals (trace B/call counts N.rec + N.meta + recorder.meta):\n");
     for (int m = 0; m < 2; m++) {
         result *r = &res[m];
@@ -404,6 +425,9 @@ int main(int argc, char **argv)
                "  trace %.3f B/call (goal <= %.1f): %s\n",
                r->mode, added, r->added, ns_goal, added <= ns_goal ? "met" : "MISSED", twice,
                added <= twice ? "met" : "MISSED", bytes, bytes_goal, bytes <= bytes_goal ? "met" : "MISSED");
+        double twice_kept = 2 * (r->keep_added_cpu > 0 ? r->keep_added_cpu : 0);
+        printf("  %-8s (beside: <= 2x the record-keeping floor (%.1f): %s)\n", "", twice_kept,
+               added <= twice_kept ? "met" : "MISSED");
     }
     return 0;
 }
