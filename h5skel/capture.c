@@ -11,8 +11,8 @@
 #include "recorder_h5skel.h"
 
 #include <hdf5.h>
-#ifdef RECORDER_H5_LAZY
-#include "h5lazy.h" /* inside librecorder.so: HDF5 by name */
+#ifdef RECORDER_LATE_BINDING
+#include "late.h" /* inside librecorder.so: HDF5 by name */
 #endif
 #include <stdarg.h>
 #include <stdio.h>

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5lazy.h"
+#include "late.h"
 #include "runtime.h"
 
 /* A dataset of more chunks is recorded without each chunk's size (the

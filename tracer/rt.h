@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include <mpi.h>
-#include "h5lazy.h" /* hdf5.h, reached by name */
+#include "late.h" /* mpi.h and hdf5.h, reached by name */
 #include "rec_mpi_versions.h"
 
 #include "recorder_format.h"

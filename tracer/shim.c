@@ -20,7 +20,7 @@ void *shim_target(const char *name, void *real)
         /* and the predefined ids of its types and property lists, which the
          * tracer reads as the application's copy set them */
 #define RT_H5_GLOBAL(name) reg(#name, (void *)&name);
-#include "h5lazy_globals.h"
+#include "late_hdf5_globals.h"
 #undef RT_H5_GLOBAL
         registered = 1;
     }

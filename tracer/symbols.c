@@ -1,5 +1,5 @@
-/* symbols.c: where the tracer finds the real functions it wraps and the
- * HDF5 it queries.
+/* symbols.c: where the tracer finds the real functions it wraps and the MPI
+ * and HDF5 functions it calls itself.
  *
  * In order: what the static-HDF5 shim registered (an application's own copy
  * of HDF5, which exports nothing), the next definition after librecorder.so
@@ -135,14 +135,14 @@ void *rt_resolve(const char *name)
     return fn;
 }
 
-/* ---- HDF5, by name (h5lazy.h) ---- */
+/* ---- MPI and HDF5, by name (late.h) ---- */
 
-static void *h5_symbol(const char *name, int variable)
+static void *late_symbol(const char *name, int variable)
 {
     void *p = find_registered(name);
     /* A variable may live in the executable (a copy relocation), before
-     * librecorder.so: the first definition is the one HDF5 itself uses. We
-     * define no HDF5 variable, only functions. */
+     * librecorder.so: the first definition is the one the library itself
+     * uses. We define no such variable, only functions. */
     if (!p)
         p = dlsym(variable ? RTLD_DEFAULT : RTLD_NEXT, name);
     if (!p)
@@ -150,24 +150,25 @@ static void *h5_symbol(const char *name, int variable)
     return p;
 }
 
-/* Called through a pointer of the HDF5 function's own type: every HDF5
- * function the tracer calls reports failure with a negative return. */
+/* Called through a pointer of the missing function's own type: -1 is a
+ * failure to every HDF5 function (negative) and every MPI one (not
+ * MPI_SUCCESS) the tracer calls. */
 static long absent_function(void)
 {
     return -1;
 }
-static int64_t absent_variable = H5I_INVALID_HID;
+static int64_t absent_variable = -1;
 
-void *rt_h5_bind(void **site, const char *name, int variable)
+void *rt_late_bind(void **site, const char *name, int variable)
 {
-    void *p = h5_symbol(name, variable);
+    void *p = late_symbol(name, variable);
     if (p) {
         __atomic_store_n(site, p, __ATOMIC_RELAXED);
         return p;
     }
     static int warned;
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-        rt_warn("recorder: HDF5's %s is in no loaded library: the tracer's HDF5 queries fail", name);
+        rt_warn("recorder: %s is in no loaded library: the tracer's calls of it fail", name);
     return variable ? (void *)&absent_variable : (void *)absent_function;
 }
 
