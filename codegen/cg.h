@@ -51,6 +51,18 @@ typedef struct cg_rankset {
     uint32_t *ranks; /* ascending */
 } cg_rankset;
 
+/* An arithmetic progression of ranks or counter values: first, first +
+ * step, ... (count of them). */
+typedef struct cg_progression {
+    uint32_t first, step, count;
+} cg_progression;
+/* Ascending indexes as maximal progressions, left to right, into out (n
+ * entries at most); returns how many (fit.c). */
+uint32_t cg_progressions(const uint32_t *idx, uint32_t n, cg_progression *out);
+/* The fewer progressions of the indexes' own or of the rest of 0 .. total-1:
+ * the size of the condition that selects them (cg_index_condition). */
+uint32_t cg_condition_pieces(const uint32_t *idx, uint32_t n, uint32_t total);
+
 /* A handle a call created. */
 typedef struct cg_hobj {
     uint32_t creator;  /* instance */

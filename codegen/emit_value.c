@@ -95,19 +95,22 @@ static void compare(cg_emitter *e, const char *var, const char *op, uint32_t v, 
     cg_put_literal(e, v, "", 0, out);
 }
 
-void cg_index_condition(cg_emitter *e, const uint32_t *r, uint32_t n, uint32_t total, const char *var,
-                        sb *out)
+/* One progression as a condition; compound ones in parentheses when `alone`
+ * is 0 (a part of a || chain). */
+static void progression_condition(cg_emitter *e, cg_progression p, uint32_t total, const char *var, int alone,
+                                  sb *out)
 {
-    uint32_t first = r[0], last = r[n - 1];
-    if (n == 1) {
+    uint32_t first = p.first, last = p.first + (p.count - 1) * p.step;
+    if (p.count == 1) {
         compare(e, var, "==", first, out);
         return;
     }
-    uint32_t step = r[1] - r[0];
-    int progression = 1;
-    for (uint32_t k = 2; k < n && progression; k++)
-        progression = r[k] - r[k - 1] == step;
-    if (progression && step == 1) {
+    int parts = p.step == 1 ? 1 + (first != 0 && last != total - 1)
+                            : 1 + (first >= p.step) + (last + p.step < total);
+    int wrap = !alone && parts > 1;
+    if (wrap)
+        sb_putc(out, '(');
+    if (p.step == 1) {
         if (first == 0) {
             compare(e, var, "<", last + 1, out);
         } else if (last == total - 1) {
@@ -117,27 +120,74 @@ void cg_index_condition(cg_emitter *e, const uint32_t *r, uint32_t n, uint32_t t
             sb_puts(out, " && ");
             compare(e, var, "<=", last, out);
         }
-        return;
-    }
-    if (progression) {
-        if (first >= step) {
+    } else {
+        if (first >= p.step) {
             compare(e, var, ">=", first, out);
             sb_puts(out, " && ");
         }
         sb_printf(out, "%s %% ", var);
-        cg_put_literal(e, step, "", 1, out);
+        cg_put_literal(e, p.step, "", 1, out);
         sb_puts(out, " == ");
-        cg_put_literal(e, first % step, "", 0, out);
-        if (last + step < total) {
+        cg_put_literal(e, first % p.step, "", 0, out);
+        if (last + p.step < total) {
             sb_puts(out, " && ");
             compare(e, var, "<=", last, out);
         }
+    }
+    if (wrap)
+        sb_putc(out, ')');
+}
+
+static void union_condition(cg_emitter *e, const cg_progression *p, uint32_t np, uint32_t total, const char *var,
+                            sb *out)
+{
+    for (uint32_t k = 0; k < np; k++) {
+        sb_puts(out, k ? " || " : "");
+        progression_condition(e, p[k], total, var, np == 1, out);
+    }
+}
+
+/* The indexes as the fewest progressions: the set's own, or those of the
+ * indexes it leaves out of 0 .. total-1 (all ranks but every 16th is
+ * rank % 16 != 0, not 3,840 comparisons). Its size follows the structure of
+ * the set, not the number of indexes, wherever the set has one. */
+void cg_index_condition(cg_emitter *e, const uint32_t *r, uint32_t n, uint32_t total, const char *var,
+                        sb *out)
+{
+    cg_progression *in = cg_alloc(n * sizeof *in);
+    uint32_t nin = cg_progressions(r, n, in);
+    if (nin == 1 || total == UINT32_MAX || total <= n || total - n > (1u << 24)) {
+        union_condition(e, in, nin, total, var, out);
+        free(in);
         return;
     }
-    for (uint32_t k = 0; k < n; k++) {
-        sb_puts(out, k ? " || " : "");
-        compare(e, var, "==", r[k], out);
+    uint32_t nout = total - n, *left = cg_alloc(nout * sizeof *left), q = 0;
+    for (uint32_t v = 0, k = 0; v < total; v++) {
+        if (k < n && r[k] == v)
+            k++;
+        else
+            left[q++] = v;
     }
+    cg_progression *out_p = cg_alloc(nout * sizeof *out_p);
+    uint32_t nleft = cg_progressions(left, nout, out_p);
+    if (nleft >= nin) {
+        union_condition(e, in, nin, total, var, out);
+    } else if (nleft == 1 && out_p[0].count == 1) {
+        compare(e, var, "!=", out_p[0].first, out);
+    } else if (nleft == 1 && out_p[0].step > 1 && out_p[0].first < out_p[0].step &&
+               out_p[0].first + out_p[0].count * out_p[0].step >= total) {
+        sb_printf(out, "%s %% ", var); /* every step-th index but those */
+        cg_put_literal(e, out_p[0].step, "", 1, out);
+        sb_puts(out, " != ");
+        cg_put_literal(e, out_p[0].first, "", 0, out);
+    } else {
+        sb_puts(out, "!(");
+        union_condition(e, out_p, nleft, total, var, out);
+        sb_putc(out, ')');
+    }
+    free(out_p);
+    free(left);
+    free(in);
 }
 
 /* ---- constants ---- */

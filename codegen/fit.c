@@ -7,8 +7,10 @@
  *    counter taken modulo m, or a table over one counter;
  *  - G is, in this order: nothing, affine in the rank, affine in rank / q
  *    or rank % q (groups of ranks), affine in the grid coordinates of the
- *    rank over an MPI_Dims_create grid (block decompositions), else a table
- *    indexed by the rank or a choice between a few values (rank == r ? ...).
+ *    rank over an MPI_Dims_create grid (block decompositions), affine in the
+ *    rank but for an offset that differs on a structured set of ranks, else
+ *    a table indexed by the rank or a choice between a few values
+ *    (rank == r ? ...).
  * Categorical values (strings, constants, handles) are equal everywhere,
  * chosen by the rank, or taken from a table over one counter. */
 #include "cg.h"
@@ -262,6 +264,119 @@ static size_t table_cost(const cg_model *m, const int64_t *v, uint32_t n)
     return cost + (m->nranks > n ? 3 * (m->nranks - n) : 0);
 }
 
+/* ---- rank sets as progressions ---- */
+
+/* Two indexes make a progression only when they are all there is: 0, 5,
+ * 6, 7 is {0} and {5, 6, 7}, not {0, 5} and {6, 7}, and 1, 4, 9 three
+ * single indexes. */
+uint32_t cg_progressions(const uint32_t *r, uint32_t n, cg_progression *out)
+{
+    uint32_t np = 0;
+    for (uint32_t i = 0; i < n;) {
+        if (i + 1 == n) {
+            out[np++] = (cg_progression){r[i], 1, 1};
+            break;
+        }
+        uint32_t step = r[i + 1] - r[i], k = i + 1;
+        while (k + 1 < n && r[k + 1] - r[k] == step)
+            k++;
+        if (k == i + 1 && n > 2) {
+            out[np++] = (cg_progression){r[i], 1, 1};
+            i++;
+            continue;
+        }
+        out[np++] = (cg_progression){r[i], step, k - i + 1};
+        i = k + 1;
+    }
+    return np;
+}
+
+uint32_t cg_condition_pieces(const uint32_t *r, uint32_t n, uint32_t total)
+{
+    cg_progression *p = cg_alloc((n > total - n ? n : total - n) * sizeof *p + sizeof *p);
+    uint32_t own = cg_progressions(r, n, p), rest = own;
+    if (own > 1 && total > n && total - n <= (1u << 24)) {
+        uint32_t *left = cg_alloc((total - n) * sizeof *left), q = 0;
+        for (uint32_t v = 0, k = 0; v < total; v++) {
+            if (k < n && r[k] == v)
+                k++;
+            else
+                left[q++] = v;
+        }
+        rest = cg_progressions(left, q, p);
+        free(left);
+    }
+    free(p);
+    return own < rest ? own : rest;
+}
+
+/* Affine in the rank but for an offset that takes another value on some
+ * ranks (the every 16th rank whose offsets lag by one call): the rank's term
+ * plus a choice between the two offsets, when the ranks of the rarer one
+ * form a short condition, instead of a table as long as the ranks. */
+static int fit_affine_offsets(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num *o)
+{
+    const cg_rankset *rs = x->rs;
+    uint32_t n = rs->n;
+    if (n < 8)
+        return -1; /* a few ranks: their table reads better */
+    int64_t *v = cg_alloc(n * sizeof *v);
+    uint32_t ns = 0;
+    for (uint32_t k = 0; k + 1 < n; k++) { /* the slopes between neighbours */
+        int64_t dr = (int64_t)rs->ranks[k + 1] - rs->ranks[k], dv = G[k + 1] - G[k];
+        if (dv % dr == 0)
+            v[ns++] = dv / dr;
+    }
+    int64_t a = 0;
+    uint32_t votes = 0;
+    for (uint32_t k = 0; k < ns && votes <= ns / 2; k++) { /* the slope most of them share */
+        uint32_t c = 0;
+        for (uint32_t j = 0; j < ns; j++)
+            c += v[j] == v[k];
+        if (c > votes)
+            votes = c, a = v[k];
+    }
+    int64_t off[2] = {0, 0};
+    uint32_t noff = 0, rare = 0;
+    int ok = a != 0 && votes > ns / 2;
+    for (uint32_t k = 0; k < n && ok; k++) {
+        v[k] = base + G[k] - a * (int64_t)rs->ranks[k];
+        if (noff == 0 || (v[k] != off[0] && noff == 1))
+            off[noff++] = v[k];
+        else if (v[k] != off[0] && v[k] != off[1])
+            ok = 0;
+    }
+    if (ok && noff == 2) {
+        uint32_t *ranks = cg_alloc(n * sizeof *ranks);
+        for (uint32_t k = 0; k < n; k++)
+            if (v[k] == off[1])
+                ranks[rare++] = rs->ranks[k];
+        if (2 * rare > n) { /* the condition names the rarer offset's ranks */
+            rare = 0;
+            for (uint32_t k = 0; k < n; k++)
+                if (v[k] == off[0])
+                    ranks[rare++] = rs->ranks[k];
+        }
+        ok = 24 * (size_t)cg_condition_pieces(ranks, rare, x->m->nranks) < table_cost(x->m, v, n) / 4;
+        free(ranks);
+    }
+    if (!ok || noff != 2) {
+        free(v);
+        return -1;
+    }
+    o->c = 0;
+    add_term(o, CG_T_RANK, 0, 0, a);
+    o->ternary = 1;
+    o->ntab = x->m->nranks;
+    o->tab = cg_calloc(x->m->nranks, sizeof *o->tab);
+    for (uint32_t r = 0; r < x->m->nranks; r++)
+        o->tab[r] = v[0]; /* ranks outside the set: any value */
+    for (uint32_t k = 0; k < n; k++)
+        o->tab[rs->ranks[k]] = v[k];
+    free(v);
+    return 0;
+}
+
 /* ---- elastic hints: the largest run's forms, followed by the others ---- */
 
 const cg_hint *cg_hint_find(const cg_model *m, uint32_t sub)
@@ -407,6 +522,14 @@ static int fit_hinted(const cg_fitctx *x, const int64_t *G, const cg_hint *h, cg
     }
 }
 
+/* Whether member k is the first of the set outside the first member's block
+ * of q ranks. */
+static int new_block_at(const cg_rankset *rs, uint32_t k, int64_t q)
+{
+    int64_t r0 = rs->ranks[0] / q;
+    return (int64_t)rs->ranks[k - 1] / q == r0 && (int64_t)rs->ranks[k] / q != r0;
+}
+
 static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num *o)
 {
     const cg_rankset *rs = x->rs;
@@ -442,7 +565,22 @@ static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num
             q_end = (int64_t)rs->ranks[k] + 1;
     if (q_end > (int64_t)x->m->nranks)
         q_end = x->m->nranks;
+    /* A divisor that fits must start a new block of ranks exactly where the
+     * values first change (rank / q), or first leave their initial slope
+     * (rank % q): testing that first keeps the search linear in the ranks,
+     * not quadratic (hardening: 16,384 ranks took 30 s). */
+    uint32_t k_div = 1, k_mod = 1;
+    while (k_div < rs->n && G[k_div] == G[0])
+        k_div++;
+    int64_t d1 = rs->n > 1 ? (int64_t)rs->ranks[1] - r0 : 1;
+    if (rs->n > 1 && G[1] % d1 == 0) {
+        int64_t a1 = G[1] / d1;
+        while (k_mod < rs->n && G[k_mod] == a1 * ((int64_t)rs->ranks[k_mod] - r0))
+            k_mod++;
+    }
     for (int64_t q = 2; q < q_end; q++) {
+        if (k_div < rs->n && !new_block_at(rs, k_div, q))
+            continue;
         if (fit_scaled(rs, G, g_div, q, &a) == 0) {
             add_term(o, CG_T_RANKDIV, 0, q, a);
             o->c -= a * (r0 / q);
@@ -450,6 +588,8 @@ static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num
         }
     }
     for (int64_t q = 2; q < q_end; q++) {
+        if (k_mod < rs->n && !new_block_at(rs, k_mod, q))
+            continue;
         if (fit_scaled(rs, G, g_mod, q, &a) == 0) {
             add_term(o, CG_T_RANKMOD, 0, q, a);
             o->c -= a * (r0 % q);
@@ -457,6 +597,8 @@ static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num
         }
     }
     if (r0 == 0 && fit_grid(x->m, rs, G, 0, o) == 0)
+        return;
+    if (!x->m->hints && fit_affine_offsets(x, G, base, o) == 0) /* elastic kernels model no choices */
         return;
     /* No relation: the values themselves, by rank. */
     int64_t *abs = cg_alloc(rs->n * sizeof *abs);

@@ -1,6 +1,6 @@
 /* bench-merge: merge throughput and its growth with the number of ranks.
- *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R]
- *               [--min-seconds S] [--keep]
+  *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R]
+ *               [--min-seconds S] [--keep] [--codegen]
  * For each rank count, writes a synthetic SPMD trace (N records per rank:
  * strided pwrites at rank-dependent offsets, a barrier every 50 calls, and
  * now and then a call only some ranks make), merges it, and prints records
@@ -20,9 +20,12 @@
  * page cache, which on a virtual machine grows with the ranks too, as the
  * output does (each rank's times are kept).
  * --keep leaves each trace and its merge in place (their paths on stderr),
- * to profile recorder-merge alone. */
+ * to profile recorder-merge alone. --codegen also generates the kernel of
+ * each merged trace (recorder-codegen's library, in a process of its own)
+ * and prints its size against the first size's, the time and peak memory. */
 #define _GNU_SOURCE
 #include "rec_function_ids.h"
+#include "recorder_codegen.h"
 #include "recorder_merge.h"
 
 #include <stdio.h>
@@ -106,12 +109,55 @@ typedef struct result {
     double cold_s, cold_sys_s;              /* the first merge's */
     uint64_t records_in, records_out, out_bytes;
     long peak_kb;
+    uint64_t kernel_bytes; /* --codegen: the kernel generated from the merged trace */
+    double codegen_s;
+    long codegen_peak_kb;
     int merges; /* how many times the trace was merged */
     int ok;
 } result;
 
+/* The kernel recorder-codegen makes of the merged trace in out, generated in
+ * a child of its own so that its peak memory is its own. */
+static void generate_kernel(const char *out, result *res)
+{
+    struct {
+        uint64_t bytes;
+        double seconds;
+        long peak_kb;
+    } got = {0, 0, 0};
+    int fds[2];
+    if (pipe(fds) != 0)
+        return;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        char *kernel = NULL;
+        rec_error err;
+        rec_codegen_options o;
+        rec_codegen_options_init(&o);
+        double t0 = now();
+        if (rec_codegen(out, &o, &kernel, &err) != 0)
+            fprintf(stderr, "bench-merge: %s\n", err.msg);
+        got.seconds = now() - t0;
+        got.bytes = kernel ? strlen(kernel) : 0;
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        got.peak_kb = ru.ru_maxrss;
+        _exit(write(fds[1], &got, sizeof got) == sizeof got ? 0 : 1);
+    }
+    close(fds[1]);
+    if (pid > 0 && read(fds[0], &got, sizeof got) == sizeof got) {
+        res->kernel_bytes = got.bytes;
+        res->codegen_s = got.seconds;
+        res->codegen_peak_kb = got.peak_kb;
+    }
+    close(fds[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+}
+
 static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window, int keep,
-                       int repeat, double min_seconds)
+                       int repeat, double min_seconds, int codegen)
 {
     result res = {0};
     char dir[4096], out[4200];
@@ -171,6 +217,8 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
     getrusage(RUSAGE_SELF, &ru);
     res.peak_kb = ru.ru_maxrss;
     res.ok = 1;
+    if (codegen)
+        generate_kernel(out, &res);
     if (keep) {
         fprintf(stderr, "bench-merge: kept %s (merged: %s)\n", dir, out);
         return res;
@@ -186,7 +234,7 @@ int main(int argc, char **argv)
 {
     uint64_t records = 10000;
     unsigned window = 200;
-    int keep = 0, repeat = 3;
+    int keep = 0, repeat = 3, codegen = 0;
     double min_seconds = 2;
     char ranks_list[256] = "64,256,1024,4096";
     for (int i = 1; i < argc; i++) {
@@ -198,6 +246,8 @@ int main(int argc, char **argv)
             window = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--keep"))
             keep = 1;
+        else if (!strcmp(argv[i], "--codegen"))
+            codegen = 1;
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
         else if (!strcmp(argv[i], "--min-seconds") && i + 1 < argc)
@@ -206,7 +256,7 @@ int main(int argc, char **argv)
             fprintf(
                 stderr,
                 "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--repeat R] "
-                "[--min-seconds S] [--keep]\n");
+                "[--min-seconds S] [--keep] [--codegen]\n");
             return 2;
         }
     }
@@ -224,6 +274,7 @@ int main(int argc, char **argv)
            "write s", "merge s", "records/s", "ns/record", "growth", "peak MB", "user ns", "sys ns", "cold ns",
            "cold sys", "cold grow", "out B/rec");
     double first_ns = 0, first_cold_ns = 0;
+    uint64_t first_kernel = 0;
     for (char *tok = strtok(ranks_list, ","); tok; tok = strtok(NULL, ",")) {
         uint32_t nranks = (uint32_t)atoi(tok);
         int fds[2];
@@ -232,7 +283,7 @@ int main(int argc, char **argv)
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            result res = run_size(base, nranks, records, window, keep, repeat, min_seconds);
+            result res = run_size(base, nranks, records, window, keep, repeat, min_seconds, codegen);
             if (write(fds[1], &res, sizeof res) != sizeof res)
                 _exit(1);
             _exit(0);
@@ -256,11 +307,20 @@ int main(int argc, char **argv)
                res.user_s * per_record, res.sys_s * per_record, cold_ns, res.cold_sys_s * per_record,
                cold_ns / first_cold_ns, (double)res.out_bytes * 1e-9 * per_record,
                (unsigned long long)res.records_out, (double)res.records_out / (double)records);
+        if (codegen) {
+            if (!first_kernel)
+                first_kernel = res.kernel_bytes;
+            printf("%8u kernel %llu bytes (%.2fx the first size's), generated in %.2f s, peak %.1f MB\n", nranks,
+                   (unsigned long long)res.kernel_bytes, (double)res.kernel_bytes / (double)first_kernel,
+                   res.codegen_s, res.codegen_peak_kb / 1024.0);
+        }
         fflush(stdout);
     }
     if (!keep)
         rmdir(base);
     printf("goals: 4096 ranks x 10k records merged in <= 60 s; per-record time grows <= 1.3x from 64 to 4096 "
            "ranks\n");
+    if (codegen)
+        printf("goals: the kernel of the largest size <= 1.1x the first size's, generated in <= 60 s\n");
     return 0;
 }

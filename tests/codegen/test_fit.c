@@ -3,6 +3,7 @@
  * choices), with loop counters (affine, modulo, tables, non-separable
  * values rejected), categorical values, and string patterns. */
 #include "cg.h"
+#include "emit.h"
 #include "rk_test.h"
 
 #include <stdlib.h>
@@ -341,4 +342,70 @@ RK_TEST(codegen_fit, run_directory_digits_are_literal)
     cg_fieldfit_free(&fit);
 #undef HEX_DIR
     drop(f);
+}
+
+/* Affine in the rank but for the ranks that made one call more or less
+ * (every 16th): the rank's term plus a choice of two offsets, not a table
+ * of 64; with no structure in those ranks, a table again. */
+RK_TEST(codegen_fit, affine_but_for_an_offset_on_some_ranks)
+{
+    fixture *f = make(64, 0, NULL);
+    for (uint32_t r = 0; r < 64; r++)
+        *cell(f, 0, r) = 1000000 + 4096 * (int64_t)r - (r % 16 == 0 ? 262144 : 0);
+    cg_num n = fit_num(f);
+    CU_ASSERT(n.ternary && !n.table && n.nterms == 1);
+    CU_ASSERT(n.terms[0].kind == CG_T_RANK && n.terms[0].coef == 4096 && n.c == 0);
+    CU_ASSERT(n.ntab == 64 && n.tab[0] == 1000000 - 262144 && n.tab[16] == 1000000 - 262144 && n.tab[1] == 1000000 &&
+              n.tab[63] == 1000000);
+    cg_num_free(&n);
+    static const uint32_t scattered[] = {2, 3, 7, 11, 13, 19, 23, 24, 29, 31, 37, 41, 42, 43, 47, 53, 59, 61};
+    for (uint32_t r = 0; r < 64; r++)
+        *cell(f, 0, r) = 1000000 + 4096 * (int64_t)r;
+    for (size_t k = 0; k < sizeof scattered / sizeof scattered[0]; k++)
+        *cell(f, 0, scattered[k]) -= 262144;
+    n = fit_num(f);
+    CU_ASSERT(n.table == CG_TAB_RANK && !n.ternary && n.nterms == 0);
+    cg_num_free(&n);
+    drop(f);
+}
+
+/* cg_index_condition's text for a set of ranks out of `total`. */
+static char *condition(const uint32_t *ranks, uint32_t n, uint32_t total)
+{
+    sb out = {0};
+    cg_index_condition(NULL, ranks, n, total, "rank", &out);
+    char *s = strdup(sb_str(&out));
+    sb_free(&out);
+    return s;
+}
+
+#define CHECK_CONDITION(want, total, ...)                                                                     \
+    do {                                                                                                     \
+        static const uint32_t set[] = {__VA_ARGS__};                                                         \
+        char *got = condition(set, sizeof set / sizeof set[0], total);                                       \
+        CU_ASSERT_STRING_EQUAL(got, want);                                                                   \
+        free(got);                                                                                           \
+    } while (0)
+
+/* Rank conditions follow the structure of the set, not its size: ranges
+ * and strides, or the complement's when it has fewer pieces. */
+RK_TEST(codegen_fit, rank_conditions_follow_the_structure_of_the_set)
+{
+    CHECK_CONDITION("rank == 3", 10, 3);
+    CHECK_CONDITION("rank < 4", 10, 0, 1, 2, 3);
+    CHECK_CONDITION("rank % 2 == 1", 10, 1, 3, 5, 7, 9);
+    CHECK_CONDITION("rank == 0 || (rank >= 5 && rank <= 7)", 100, 0, 5, 6, 7);
+    CHECK_CONDITION("!(rank >= 10 && rank <= 19)", 30, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 21, 22, 23, 24, 25, 26,
+                    27, 28, 29);
+    CHECK_CONDITION("rank != 5", 10, 0, 1, 2, 3, 4, 6, 7, 8, 9);
+    CHECK_CONDITION("rank == 1 || rank == 4 || rank == 9", 10, 1, 4, 9);
+    /* every rank but every 16th, out of 4,096: one comparison */
+    uint32_t *most = malloc(4096 * sizeof *most), n = 0;
+    for (uint32_t r = 0; r < 4096; r++)
+        if (r % 16)
+            most[n++] = r;
+    char *got = condition(most, n, 4096);
+    CU_ASSERT_STRING_EQUAL(got, "rank % 16 != 0");
+    free(got);
+    free(most);
 }
