@@ -196,11 +196,13 @@ typedef struct cg_dims {
  * every rank in one group, says nothing of a coefficient or a divisor. */
 enum { CG_UNKNOWN_COEF = 1, CG_UNKNOWN_DIV = 2 };
 
-enum { CG_T_RANK, CG_T_RANKDIV, CG_T_RANKMOD, CG_T_COORD, CG_T_CTR, CG_T_CTRMOD };
+/* CG_T_RANKMIN: min(rank, div), the start of a block when the first div
+ * ranks hold one item more (a balanced block distribution). */
+enum { CG_T_RANK, CG_T_RANKDIV, CG_T_RANKMOD, CG_T_COORD, CG_T_CTR, CG_T_CTRMOD, CG_T_RANKMIN };
 typedef struct cg_term {
     uint8_t kind, arg; /* arg: counter depth or grid dimension */
     uint8_t unknown;   /* elastic: CG_UNKNOWN_* parts this rank count cannot tell */
-    int64_t div;       /* RANKDIV, RANKMOD, CTRMOD: the divisor */
+    int64_t div;       /* RANKDIV, RANKMOD, CTRMOD: the divisor; RANKMIN: the bound */
     int64_t coef;
 } cg_term;
 

@@ -314,6 +314,13 @@ static void term_text(cg_emitter *e, const cg_num *n, const cg_term *t, sb *out)
     case CG_T_RANKMOD:
         divided(e, "rank", '%', t, out);
         break;
+    case CG_T_RANKMIN:
+        sb_puts(out, "(rank < ");
+        cg_put_literal(e, t->div, "", 1, out);
+        sb_puts(out, " ? rank : ");
+        cg_put_literal(e, t->div, "", 1, out);
+        sb_putc(out, ')');
+        break;
     case CG_T_COORD:
         if (!e->grid_ndims)
             e->grid_ndims = n->grid_ndims;
@@ -535,6 +542,7 @@ void cg_render_num(cg_emitter *e, const cg_num *n, unsigned kind, const char *fi
             break;
         case CG_T_RANKDIV:
         case CG_T_RANKMOD:
+        case CG_T_RANKMIN:
             e->n_div++;
             break;
         case CG_T_COORD:

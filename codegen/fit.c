@@ -310,6 +310,36 @@ uint32_t cg_condition_pieces(const uint32_t *r, uint32_t n, uint32_t total)
     return own < rest ? own : rest;
 }
 
+/* The start of each rank's block when the first m ranks hold one item more
+ * than the rest (N items over P ranks: N / P each, and the N % P first one
+ * more): over consecutive ranks the steps are one value up to rank m, then
+ * another. Written v2 * rank + (v1 - v2) * min(rank, m) + c, not a table. */
+static int fit_block_starts(const cg_rankset *rs, const int64_t *G, cg_num *o)
+{
+    uint32_t n = rs->n;
+    if (n < 3 || rs->ranks[n - 1] - rs->ranks[0] != n - 1)
+        return -1; /* consecutive ranks only */
+    int64_t v1 = G[1] - G[0], v2 = 0;
+    uint32_t k1 = 1;
+    while (k1 + 1 < n && G[k1 + 1] - G[k1] == v1)
+        k1++;
+    if (k1 + 1 == n)
+        return -1; /* one step throughout: affine */
+    v2 = G[k1 + 1] - G[k1];
+    /* that shape only: s bytes an item, q s to the step of the later ranks,
+     * (q + 1) s before; four values with two slopes fit anything else */
+    if (v2 <= 0 || v1 <= v2 || v2 % (v1 - v2) != 0)
+        return -1;
+    for (uint32_t k = k1 + 1; k + 1 < n; k++)
+        if (G[k + 1] - G[k] != v2)
+            return -1;
+    int64_t r0 = rs->ranks[0], m = r0 + (int64_t)k1;
+    add_term(o, CG_T_RANK, 0, 0, v2);
+    add_term(o, CG_T_RANKMIN, 0, m, v1 - v2);
+    o->c += G[0] - v2 * r0 - (v1 - v2) * r0;
+    return 0;
+}
+
 /* Affine in the rank but for an offset that takes another value on some
  * ranks (the every 16th rank whose offsets lag by one call): the rank's term
  * plus a choice between the two offsets, when the ranks of the rarer one
@@ -598,6 +628,8 @@ static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num
     }
     if (r0 == 0 && fit_grid(x->m, rs, G, 0, o) == 0)
         return;
+    if (!x->m->hints && fit_block_starts(rs, G, o) == 0) /* elastic kernels: no such term */
+        return;
     if (!x->m->hints && fit_affine_offsets(x, G, base, o) == 0) /* elastic kernels model no choices */
         return;
     /* No relation: the values themselves, by rank. */
@@ -678,6 +710,7 @@ int64_t cg_num_max(const cg_num *n, const cg_model *m, const cg_dims *d)
     for (unsigned i = 0; i < n->nterms; i++) {
         const cg_term *t = &n->terms[i];
         uint64_t range = t->kind == CG_T_RANK      ? m->nranks
+                         : t->kind == CG_T_RANKMIN ? (uint64_t)t->div
                          : t->kind == CG_T_RANKDIV ? m->nranks / (uint64_t)t->div
                          : t->kind == CG_T_CTR     ? d->count[t->arg]
                          : t->kind == CG_T_COORD   ? (uint64_t)n->grid_dims[t->arg]

@@ -298,3 +298,44 @@ RK_TEST(codegen, mpi_rows_and_addresses_are_c)
     free(k);
     free(dir);
 }
+
+/* 1,003 items of 8 bytes over 8 ranks and, on 64 ranks, every rank but
+ * every 16th writing once more: the kernel says so in one expression each,
+ * with no table by rank and no list of ranks. */
+RK_TEST(codegen, block_starts_and_strided_rank_sets)
+{
+    char *dir = rk_test_dir("blocks");
+    rec_trace_info info = {.nranks = 8, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rk_trace_write_global(dir, &info);
+    for (int64_t rank = 0; rank < 8; rank++) {
+        tracer t = {.w = rk_trace_open_rank(dir, (uint32_t)rank, NULL)};
+        int64_t start = 125 * rank + (rank < 3 ? rank : 3), count = 125 + (rank < 3);
+        call(&t, REC_ID_open, (int64_t[]){rec_writer_path_id(t.w, "/data/items"), O_WRONLY | O_CREAT, 0644}, 3, 64);
+        call(&t, REC_ID_pwrite, (int64_t[]){64, 0, 8 * count, 8 * start}, 4, 8 * count);
+        call(&t, REC_ID_close, (int64_t[]){64}, 1, 0);
+        CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
+    }
+    char *k = generate(dir, 1);
+    CU_ASSERT(strstr(k, "1000 * rank + 8 * (rank < 3 ? rank : 3)") != NULL);
+    CU_ASSERT_PTR_NULL(strstr(k, "_by_rank"));
+    free(k);
+    free(dir);
+
+    dir = rk_test_dir("strided");
+    info.nranks = 64;
+    rk_trace_write_global(dir, &info);
+    for (int64_t rank = 0; rank < 64; rank++) {
+        tracer t = {.w = rk_trace_open_rank(dir, (uint32_t)rank, NULL)};
+        call(&t, REC_ID_open, (int64_t[]){rec_writer_path_id(t.w, "/data/shared"), O_WRONLY | O_CREAT, 0644}, 3, 64);
+        call(&t, REC_ID_pwrite, (int64_t[]){64, 0, 4096, 4096 * rank}, 4, 4096);
+        if (rank % 16)
+            call(&t, REC_ID_fsync, (int64_t[]){64}, 1, 0);
+        call(&t, REC_ID_close, (int64_t[]){64}, 1, 0);
+        CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
+    }
+    k = generate(dir, 1);
+    CU_ASSERT(strstr(k, "if (rank % 16 != 0) {") != NULL);
+    CU_ASSERT_PTR_NULL(strstr(k, "rank == 1 ||"));
+    free(k);
+    free(dir);
+}

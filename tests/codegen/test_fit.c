@@ -409,3 +409,28 @@ RK_TEST(codegen_fit, rank_conditions_follow_the_structure_of_the_set)
     free(got);
     free(most);
 }
+
+/* N items over P ranks, the first N % P ranks one more: each rank's start
+ * is 8 * (N / P) * rank + 8 * min(rank, N % P), not a table of P. Two
+ * slopes of no such shape (gcrm-like's cells) stay a table. */
+RK_TEST(codegen_fit, balanced_block_starts)
+{
+    fixture *f = make(16, 0, NULL);
+    const int64_t items = 1000, q = items / 16, m = items % 16; /* 62 each, the first 8 hold 63 */
+    for (uint32_t r = 0; r < 16; r++)
+        *cell(f, 0, r) = 8 * (q * (int64_t)r + ((int64_t)r < m ? (int64_t)r : m));
+    cg_num n = fit_num(f);
+    CU_ASSERT(!n.table && !n.ternary && n.nterms == 2 && n.c == 0);
+    CU_ASSERT(n.terms[0].kind == CG_T_RANK && n.terms[0].coef == 8 * q);
+    CU_ASSERT(n.terms[1].kind == CG_T_RANKMIN && n.terms[1].div == m && n.terms[1].coef == 8);
+    cg_num_free(&n);
+    drop(f);
+    f = make(4, 0, NULL);
+    static const int64_t counts[4] = {2048, 2050, 2052, 2046};
+    for (uint32_t r = 0; r < 4; r++)
+        *cell(f, 0, r) = counts[r];
+    n = fit_num(f);
+    CU_ASSERT(n.table == CG_TAB_RANK && n.nterms == 0);
+    cg_num_free(&n);
+    drop(f);
+}
