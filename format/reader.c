@@ -13,6 +13,7 @@
 #include "merged.h"
 #include "meta.h"
 #include "reader_fs.h"
+#include "files.h"
 
 #include <uthash.h>
 
@@ -199,7 +200,7 @@ struct rec_cursor {
     rec_trace *t;
     uint32_t rank;
     char path[4200];
-    FILE *file;
+    rec_stream_file file; /* opened at its first read, parked past the budget (files.h) */
     int swap;
     uint64_t offset;       /* file offset of the next block header */
     uint64_t block_offset; /* file offset of the current block's header */
@@ -272,15 +273,16 @@ static rec_cursor *open_cursor(rec_trace *t, uint32_t rank, int mode, rec_error 
     char stem[32];
     stream_name(t, rank, stem, sizeof stem);
     snprintf(c->path, sizeof c->path, "%s/%s.rec", t->dir, stem);
-    c->file = rec_reader_fs_hook ? rec_reader_fs_hook->open(c->path) : fopen(c->path, "rb");
-    if (!c->file) {
+    c->file.path = c->path;
+    FILE *file = rec_stream_file_use(&c->file);
+    if (!file) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", c->path, strerror(errno));
         free(c);
         return NULL;
     }
     rec_decoder_init(&c->dec, t->g.table, t->g.info.window);
     uint8_t header[REC_FILE_HEADER_SIZE + 4];
-    size_t got = fread(header, 1, sizeof header, c->file);
+    size_t got = fread(header, 1, sizeof header, file);
     rec_fixed f = {0};
     rec_in_init(&f.in, header, got);
     uint32_t major, minor;
@@ -418,9 +420,12 @@ static int next_block(rec_cursor *c, rec_error *err)
 {
     for (;;) {
         uint8_t raw_header[REC_BLOCK_HEADER_SIZE];
-        if (fseeko(c->file, (off_t)c->offset, SEEK_SET) != 0)
+        FILE *file = rec_stream_file_use(&c->file);
+        if (!file)
+            return cursor_error(c, err, "cannot reopen: %s", strerror(errno));
+        if (fseeko(file, (off_t)c->offset, SEEK_SET) != 0)
             return cursor_error(c, err, "seek to byte %llu failed", (unsigned long long)c->offset);
-        size_t got = fread(raw_header, 1, sizeof raw_header, c->file);
+        size_t got = fread(raw_header, 1, sizeof raw_header, file);
         if (got == 0)
             return stream_stops(c, err, "stream ends without its end marker");
         if (got < sizeof raw_header)
@@ -439,7 +444,7 @@ static int next_block(rec_cursor *c, rec_error *err)
             if (c->meta && c->meta->records != c->records_seen)
                 return cursor_error(c, err, "the stream holds %llu records, its .meta file says %llu",
                                     (unsigned long long)c->records_seen, (unsigned long long)c->meta->records);
-            if (fgetc(c->file) != EOF)
+            if (fgetc(file) != EOF)
                 return cursor_error(c, err, "unexpected bytes after the end marker at byte %llu",
                                     (unsigned long long)c->offset);
             c->done = 1;
@@ -455,7 +460,7 @@ static int next_block(rec_cursor *c, rec_error *err)
         }
         if (grow(&c->stored, &c->stored_cap, h.stored_size) != 0)
             return cursor_error(c, err, "out of memory");
-        got = fread(c->stored, 1, h.stored_size, c->file);
+        got = fread(c->stored, 1, h.stored_size, file);
         if (got < h.stored_size)
             return stream_stops(c, err, "truncated block");
         c->offset += h.stored_size;
@@ -741,8 +746,7 @@ void rec_cursor_close(rec_cursor *c)
         free(a);
     }
     rec_merge_state_free(&c->merge);
-    if (c->file)
-        fclose(c->file);
+    rec_stream_file_close(&c->file);
     for (size_t i = 0; i < c->npaths; i++)
         free(c->paths[i]);
     free(c->paths);

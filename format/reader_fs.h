@@ -18,4 +18,8 @@ typedef struct rec_reader_fs {
 
 extern const rec_reader_fs *rec_reader_fs_hook;
 
+/* How many stream files the reader keeps open at once (files.h); 0 (the
+ * default): the process's limit on open files, less 256. Tests set it low. */
+extern unsigned rec_reader_file_budget;
+
 #endif

@@ -4,6 +4,7 @@
  * as runs of frames. */
 #define _GNU_SOURCE
 #include "block.h"
+#include "reader_fs.h"
 #include "recorder_format.h"
 #include "rec_function_ids.h"
 #include "rk_test.h"
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static void write_global(const char *dir, uint32_t nranks)
@@ -409,5 +411,72 @@ RK_TEST(reader, zstd_blocks_are_runs_of_frames_of_whole_records)
     free(whole);
     free(pieces);
     free(file);
+    free(dir);
+}
+
+/* Open file descriptors of this process. */
+static unsigned open_fds(void)
+{
+    unsigned n = 0;
+    for (int fd = 0; fd < 256; fd++) /* a test process has no more */
+        n += fcntl(fd, F_GETFD) != -1;
+    return n;
+}
+
+/* More streams than the reader may keep open (here 3 of 12): all of them
+ * read through, records interleaved across the ranks as a merge reads
+ * them, and never more than the budget open at once. */
+RK_TEST(reader, more_streams_than_open_files)
+{
+    enum { RANKS = 12, RECORDS = 3000 };
+    char *dir = rk_test_dir("many_streams");
+    write_global(dir, RANKS);
+    rec_writer_options o;
+    rec_writer_options_init(&o);
+    o.block_size = 4096; /* many blocks: each read of a parked stream reopens it */
+    for (uint32_t r = 0; r < RANKS; r++) {
+        rec_writer *w = rk_trace_open_rank(dir, r, &o);
+        rec_error err;
+        for (uint64_t k = 0; k < RECORDS; k++) {
+            rec_record rec = pwrite_record(64, 4096, (int64_t)(k * RANKS + r) * 4096, 10 * k);
+            CU_ASSERT_EQUAL_FATAL(rec_writer_append(w, &rec, &err), 0);
+        }
+        CU_ASSERT_EQUAL_FATAL(rec_writer_close(w, &err), 0);
+    }
+    unsigned saved = rec_reader_file_budget, before = open_fds();
+    rec_reader_file_budget = 3;
+    rec_error err;
+    rec_trace *t = rec_trace_open(dir, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    rec_cursor *c[RANKS];
+    for (uint32_t r = 0; r < RANKS; r++)
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c[r] = rec_cursor_open(t, r, &err));
+    uint64_t got[RANKS] = {0};
+    unsigned most = 0;
+    int more = 1;
+    while (more) {
+        more = 0;
+        for (uint32_t r = 0; r < RANKS; r++) {
+            rec_record rec;
+            int rc = rec_cursor_next(c[r], &rec, &err);
+            CU_ASSERT(rc >= 0);
+            if (rc == 1) {
+                CU_ASSERT_EQUAL(rec.args[3].i, (int64_t)(got[r] * RANKS + r) * 4096);
+                got[r]++;
+                more = 1;
+            }
+        }
+        unsigned now = open_fds() - before; /* once a round: fcntl 256 times */
+        most = now > most ? now : most;
+    }
+    for (uint32_t r = 0; r < RANKS; r++) {
+        CU_ASSERT_EQUAL(got[r], RECORDS);
+        CU_ASSERT(rec_cursor_complete(c[r]));
+        rec_cursor_close(c[r]);
+    }
+    rec_trace_close(t);
+    CU_ASSERT(most >= 1 && most <= 3);
+    CU_ASSERT_EQUAL(open_fds(), before);
+    rec_reader_file_budget = saved;
     free(dir);
 }
