@@ -1,6 +1,8 @@
-/* bench-merge: merge throughput and its growth with the number of ranks.
+        else if (!strcmp(argv[i], "--pattern") && i + 1 < argc &&
+                 (!strcmp(argv[i + 1], "vpic") || !strcmp(argv[i + 1], "pwrite")))
+            vpic = !strcmp(argv[++i], "vpic");/* bench-merge: merge throughput and its growth with the number of ranks.
   *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R]
- *               [--min-seconds S] [--keep] [--codegen]
+ *               [--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic]
  * For each rank count, writes a synthetic SPMD trace (N records per rank:
  * strided pwrites at rank-dependent offsets, a barrier every 50 calls, and
  * now and then a call only some ranks make), merges it, and prints records
@@ -20,6 +22,8 @@
  * page cache, which on a virtual machine grows with the ranks too, as the
  * output does (each rank's times are kept).
  * --keep leaves each trace and its merge in place (their paths on stderr),
+ * --pattern vpic writes, instead of the pwrite loop, what VPIC-IO's HDF5
+ * calls make on each rank (write_vpic_rank).
  * to profile recorder-merge alone. --codegen also generates the kernel of
  * each merged trace (recorder-codegen's library, in a process of its own)
  * and prints its size against the first size's, the time and peak memory. */
@@ -104,6 +108,98 @@ static int write_rank(const char *dir, uint32_t rank, uint32_t nranks, uint64_t 
     return rec_writer_close(w, &err);
 }
 
+/* --pattern vpic: what VPIC-IO's HDF5 writes make at depth 0 on each rank (as
+ * tracing kernels/vpic-like does): a collective file access list and
+ * transfer list, the file space of all particles with this rank's hyperslab
+ * selected, then per time step a group and 8 datasets of P floats each,
+ * written collectively. About 30 records a step; `records` sets the steps. */
+typedef struct vpic_writer {
+    rec_writer *w;
+    uint64_t t;
+    rec_error err;
+    int failed;
+} vpic_writer;
+
+static int64_t vpic_call(vpic_writer *v, unsigned func, const rec_value *args, unsigned nargs, int64_t ret)
+{
+    rec_record r;
+    memset(&r, 0, sizeof r);
+    r.func = (uint16_t)func;
+    v->t += 8 + next_random() % 5;
+    r.tstart = v->t;
+    r.tend = v->t + 3 + next_random() % 3;
+    for (unsigned a = 0; a < nargs; a++)
+        r.args[a] = args[a];
+    r.ret.i = ret;
+    if (!v->failed && rec_writer_append(v->w, &r, &v->err) != 0) {
+        fprintf(stderr, "bench-merge: %s\n", v->err.msg);
+        v->failed = 1;
+    }
+    return ret;
+}
+
+#define I(x) ((rec_value){.i = (x)})
+#define STR(s) ((rec_value){.ptr = (s), .len = (uint32_t)strlen(s)})
+#define ARR(a, n) ((rec_value){.ptr = (a), .len = (n)})
+
+static int write_vpic_rank(const char *dir, uint32_t rank, uint32_t nranks, uint64_t records)
+{
+    enum { P = 4096, FLOAT_TYPE = 12, FILE_ACCESS = 3, DATASET_XFER = 6, COMM_WORLD = 1 };
+    rec_writer_options o;
+    rec_writer_options_init(&o);
+    o.start_time_ns = 1000000 + rank * 1000;
+    vpic_writer v = {.w = rec_writer_open(dir, rank, &o, &v.err)};
+    if (!v.w) {
+        fprintf(stderr, "bench-merge: %s\n", v.err.msg);
+        return -1;
+    }
+    int64_t id = REC_HANDLE_DYNAMIC_BASE, all = (int64_t)P * nranks, mine = P, start = (int64_t)P * rank;
+    int64_t fapl = vpic_call(&v, REC_ID_H5Pcreate, (rec_value[]){I(FILE_ACCESS)}, 1, id++);
+    vpic_call(&v, REC_ID_H5Pset_fapl_mpio, (rec_value[]){I(fapl), I(COMM_WORLD), I(0)}, 3, 0);
+    int64_t dxpl = vpic_call(&v, REC_ID_H5Pcreate, (rec_value[]){I(DATASET_XFER)}, 1, id++);
+    vpic_call(&v, REC_ID_H5Pset_dxpl_mpio, (rec_value[]){I(dxpl), I(1)}, 2, 0);
+    int64_t fspace =
+        vpic_call(&v, REC_ID_H5Screate_simple, (rec_value[]){I(1), ARR(&all, 1), ARR(NULL, 0)}, 3, id++);
+    vpic_call(&v, REC_ID_H5Sselect_hyperslab,
+              (rec_value[]){I(fspace), I(0), ARR(&start, 1), ARR(NULL, 0), ARR(&mine, 1), ARR(NULL, 0)}, 6, 0);
+    int64_t mspace =
+        vpic_call(&v, REC_ID_H5Screate_simple, (rec_value[]){I(1), ARR(&mine, 1), ARR(NULL, 0)}, 3, id++);
+    int64_t file = vpic_call(&v, REC_ID_H5Fcreate,
+                             (rec_value[]){I(rec_writer_path_id(v.w, "/scratch/vpic.h5")), I(2), I(0), I(fapl)}, 4,
+                             id++);
+    static const char *const names[8] = {"x", "y", "z", "px", "py", "pz", "id1", "id2"};
+    uint64_t steps = records / 30 ? records / 30 : 1;
+    for (uint64_t s = 0; s < steps && !v.failed; s++) {
+        char group_name[32];
+        snprintf(group_name, sizeof group_name, "Timestep_%llu", (unsigned long long)s);
+        int64_t group =
+            vpic_call(&v, REC_ID_H5Gcreate2, (rec_value[]){I(file), STR(group_name), I(0), I(0), I(0)}, 5, id++);
+        for (unsigned k = 0; k < 8; k++) {
+            int64_t dset = vpic_call(&v, REC_ID_H5Dcreate2,
+                                     (rec_value[]){I(group), STR(names[k]), I(FLOAT_TYPE), I(fspace), I(0), I(0), I(0)},
+                                     7, id++);
+            vpic_call(&v, REC_ID_H5Dwrite,
+                      (rec_value[]){I(dset), I(FLOAT_TYPE), I(mspace), I(fspace), I(dxpl), I(0), I(4 * P)}, 7, 0);
+            vpic_call(&v, REC_ID_H5Dclose, (rec_value[]){I(dset)}, 1, 0);
+        }
+        vpic_call(&v, REC_ID_H5Gclose, (rec_value[]){I(group)}, 1, 0);
+    }
+    vpic_call(&v, REC_ID_H5Sclose, (rec_value[]){I(mspace)}, 1, 0);
+    vpic_call(&v, REC_ID_H5Sclose, (rec_value[]){I(fspace)}, 1, 0);
+    vpic_call(&v, REC_ID_H5Pclose, (rec_value[]){I(dxpl)}, 1, 0);
+    vpic_call(&v, REC_ID_H5Pclose, (rec_value[]){I(fapl)}, 1, 0);
+    vpic_call(&v, REC_ID_H5Fclose, (rec_value[]){I(file)}, 1, 0);
+    if (v.failed) {
+        rec_writer_discard(v.w);
+        return -1;
+    }
+    return rec_writer_close(v.w, &v.err);
+}
+
+#undef I
+#undef STR
+#undef ARR
+
 typedef struct result {
     double write_s, merge_s, user_s, sys_s; /* user_s, sys_s: of the fastest merge */
     double cold_s, cold_sys_s;              /* the first merge's */
@@ -157,7 +253,7 @@ static void generate_kernel(const char *out, result *res)
 }
 
 static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window, int keep,
-                       int repeat, double min_seconds, int codegen)
+                       int repeat, double min_seconds, int codegen, int vpic)
 {
     result res = {0};
     char dir[4096], out[4200];
@@ -172,7 +268,7 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
         return res;
     }
     for (uint32_t r = 0; r < nranks; r++)
-        if (write_rank(dir, r, nranks, records) != 0)
+        if ((vpic ? write_vpic_rank(dir, r, nranks, records) : write_rank(dir, r, nranks, records)) != 0)
             return res;
     res.write_s = now() - t0;
     struct rlimit rl;
@@ -234,7 +330,7 @@ int main(int argc, char **argv)
 {
     uint64_t records = 10000;
     unsigned window = 200;
-    int keep = 0, repeat = 3, codegen = 0;
+    int keep = 0, repeat = 3, codegen = 0, vpic = 0;
     double min_seconds = 2;
     char ranks_list[256] = "64,256,1024,4096";
     for (int i = 1; i < argc; i++) {
@@ -248,6 +344,9 @@ int main(int argc, char **argv)
             keep = 1;
         else if (!strcmp(argv[i], "--codegen"))
             codegen = 1;
+        else if (!strcmp(argv[i], "--pattern") && i + 1 < argc &&
+                 (!strcmp(argv[i + 1], "vpic") || !strcmp(argv[i + 1], "pwrite")))
+            vpic = !strcmp(argv[++i], "vpic");
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
         else if (!strcmp(argv[i], "--min-seconds") && i + 1 < argc)
@@ -256,7 +355,7 @@ int main(int argc, char **argv)
             fprintf(
                 stderr,
                 "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--repeat R] "
-                "[--min-seconds S] [--keep] [--codegen]\n");
+                "[--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic]\n");
             return 2;
         }
     }
@@ -283,7 +382,7 @@ int main(int argc, char **argv)
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            result res = run_size(base, nranks, records, window, keep, repeat, min_seconds, codegen);
+            result res = run_size(base, nranks, records, window, keep, repeat, min_seconds, codegen, vpic);
             if (write(fds[1], &res, sizeof res) != sizeof res)
                 _exit(1);
             _exit(0);
