@@ -1,7 +1,5 @@
-        else if (!strcmp(argv[i], "--pattern") && i + 1 < argc &&
-                 (!strcmp(argv[i + 1], "vpic") || !strcmp(argv[i + 1], "pwrite")))
-            vpic = !strcmp(argv[++i], "vpic");/* bench-merge: merge throughput and its growth with the number of ranks.
-  *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R]
+/* bench-merge: merge throughput and its growth with the number of ranks.
+ *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R]
  *               [--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic]
  * For each rank count, writes a synthetic SPMD trace (N records per rank:
  * strided pwrites at rank-dependent offsets, a barrier every 50 calls, and
@@ -22,11 +20,11 @@
  * page cache, which on a virtual machine grows with the ranks too, as the
  * output does (each rank's times are kept).
  * --keep leaves each trace and its merge in place (their paths on stderr),
- * --pattern vpic writes, instead of the pwrite loop, what VPIC-IO's HDF5
- * calls make on each rank (write_vpic_rank).
  * to profile recorder-merge alone. --codegen also generates the kernel of
  * each merged trace (recorder-codegen's library, in a process of its own)
- * and prints its size against the first size's, the time and peak memory. */
+ * and prints its size against the first size's, the time and peak memory.
+ * --pattern vpic writes, instead of the pwrite loop, what VPIC-IO's HDF5
+ * calls make on each rank (write_vpic_rank). */
 #define _GNU_SOURCE
 #include "rec_function_ids.h"
 #include "recorder_codegen.h"
