@@ -20,9 +20,10 @@
 #include <hdf5.h>
 #include <mpi.h>
 
-/* The symbol for a binding macro: stored in *site once found; until then a
- * stand-in (a function that fails, a variable holding -1), so a use before
- * the library is loaded fails like a call on a bad handle, never crashes. */
+/* The symbol for a binding macro, stored in *site: the library's, or where
+ * no loaded library has it a stand-in (a function that fails, a variable
+ * holding -1), so that such a use fails like a call on a bad handle and
+ * never crashes. */
 void *rt_late_bind(void **site, const char *name, int variable);
 
 static inline void *rt_late_at(void **site, const char *name, int variable)

@@ -169,7 +169,12 @@ void *rt_late_bind(void **site, const char *name, int variable)
     static int warned;
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
         rt_warn("recorder: %s is in no loaded library: the tracer's calls of it fail", name);
-    return variable ? (void *)&absent_variable : (void *)absent_function;
+    /* Kept too: the tracer names a library only inside calls to it, so one
+     * not found then will not be found later, and searching every loaded
+     * object again at each call would cost far more than the call. */
+    p = variable ? (void *)&absent_variable : (void *)absent_function;
+    __atomic_store_n(site, p, __ATOMIC_RELAXED);
+    return p;
 }
 
 void rt_h5_quiet_begin(rt_h5_quiet *saved)

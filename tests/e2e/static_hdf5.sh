@@ -14,7 +14,12 @@ if grep -q libhdf5 <<<"$(ldd "$work/vpic-static")"; then # no SIGPIPE under pipe
 fi
 mpiexec -np 2 -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" "$work/vpic-static" "$work/plain-out" >/dev/null
 mpiexec -np 2 -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so" \
-  -genv RECORDER_TRACES_DIR "$work/trace" "$work/vpic-static" --expect "$work/out" > "$work/kernel.txt"
+  -genv RECORDER_TRACES_DIR "$work/trace" "$work/vpic-static" --expect "$work/out" > "$work/kernel.txt" 2> "$work/stderr.txt" ||
+  { cat "$work/stderr.txt" >&2; exit 1; }
+# The static copy's initialiser is found (the shim registers it).
+if grep -q "H5open is in no loaded library" "$work/stderr.txt"; then
+  echo "static_hdf5: the tracer missed H5open in the static copy" >&2; exit 1
+fi
 grep '^expect ' "$work/kernel.txt" > "$work/want.txt"
 "$build/tests/support/trace_expect" "$work/trace" > "$work/got.txt"
 diff -u "$work/want.txt" "$work/got.txt"
