@@ -99,44 +99,46 @@ int rec_h5store_parse(const char *text, size_t len, const char *name, rec_h5stor
     return rc;
 }
 
-/* 1 when the file does not exist. */
-static int read_file(const char *path, rec_h5store *s, rec_error *err)
+/* 1 when the rank (or the merged trace) has no h5store. */
+static int read_part(const rec_layout *l, uint32_t rank, rec_h5store *s, rec_error *err)
 {
-    FILE *in = fopen(path, "r");
-    if (!in)
-        return errno == ENOENT ? 1 : (snprintf(err->msg, sizeof err->msg, "%s: %s", path, strerror(errno)), -1);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    int c;
-    while (mem && (c = getc(in)) != EOF)
-        putc(c, mem);
-    fclose(in);
-    if (!mem || fclose(mem) != 0) {
-        snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
-        return -1;
-    }
-    int rc = rec_h5store_parse(text, len, path, s, err);
+    uint8_t *text;
+    size_t len;
+    int rc = rec_layout_read(l, rank, REC_PART_H5STORE, &text, &len, err);
+    if (rc != 0)
+        return rc;
+    rec_part_place at;
+    rec_layout_find(l, rank, REC_PART_H5STORE, &at);
+    rc = rec_h5store_parse((const char *)text, len, at.name, s, err);
     free(text);
     return rc;
 }
 
+/* 1 if the trace has the rank's stream (past the last rank it has none). */
+static int has_rank(const rec_layout *l, uint32_t rank)
+{
+    rec_part_place at;
+    if (rec_layout_find(l, rank, REC_PART_STREAM, &at) != 0)
+        return 0;
+    if (at.length != UINT64_MAX)
+        return 1;
+    FILE *probe = fopen(at.path, "r");
+    if (probe)
+        fclose(probe);
+    return probe != NULL;
+}
+
 int rec_h5store_read(const char *dir, rec_h5store *out, rec_error *err)
 {
-    char path[4096];
     memset(out, 0, sizeof *out);
-    snprintf(path, sizeof path, "%s/merged.h5store", dir);
-    int rc = read_file(path, out, err);
-    for (unsigned rank = 0; rc == 1 && rank < (1u << 24); rank++) {
-        snprintf(path, sizeof path, "%s/%u.rec", dir, rank);
-        FILE *probe = fopen(path, "r");
-        if (!probe)
-            return 0; /* past the last rank */
-        fclose(probe);
-        snprintf(path, sizeof path, "%s/%u.h5store", dir, rank);
-        if (read_file(path, out, err) < 0)
+    rec_layout *l = rec_layout_open(dir, err);
+    if (!l)
+        return -1;
+    int rc = read_part(l, REC_MERGED_STREAM, out, err);
+    for (unsigned rank = 0; rc == 1 && rank < (1u << 24) && has_rank(l, rank); rank++)
+        if (read_part(l, rank, out, err) < 0)
             rc = -1;
-    }
+    rec_layout_close(l);
     if (rc < 0)
         rec_h5store_free(out);
     return rc < 0 ? -1 : 0;

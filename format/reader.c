@@ -39,20 +39,12 @@ struct rec_trace {
     rank_slot *ranks;
     rank_slot missing; /* the last rank found without N.meta (not kept) */
     rank_slot merged; /* merged traces: merged.meta, shared by every rank */
+    rec_layout *layout; /* where each rank's files are */
 };
 
 int rec_trace_is_merged(const rec_trace *t)
 {
     return (t->g.info.flags & REC_TRACE_MERGED) != 0;
-}
-
-/* The file stem of a rank's stream: "N", or "merged" for merged traces. */
-static void stream_name(const rec_trace *t, uint32_t rank, char *out, size_t cap)
-{
-    if (rec_trace_is_merged(t))
-        snprintf(out, cap, "merged");
-    else
-        snprintf(out, cap, "%u", rank);
 }
 
 rec_trace *rec_trace_open(const char *dir, rec_error *err)
@@ -90,6 +82,10 @@ rec_trace *rec_trace_open(const char *dir, rec_error *err)
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return NULL;
     }
+    if (!(t->layout = rec_layout_open(dir, err))) {
+        rec_trace_close(t);
+        return NULL;
+    }
     return t;
 }
 
@@ -104,6 +100,7 @@ void rec_trace_close(rec_trace *t)
         rec_rank_meta_free(&s->meta);
         free(s);
     }
+    rec_layout_close(t->layout);
     rec_rank_meta_free(&t->merged.meta);
     rec_global_free(&t->g);
     free(t->dir);
@@ -125,6 +122,11 @@ const char *rec_trace_dir(const rec_trace *t)
     return t->dir;
 }
 
+const rec_layout *rec_trace_layout(const rec_trace *t)
+{
+    return t->layout;
+}
+
 /* Loads N.meta once. Returns the slot (NULL: out of memory); state 2
  * (missing) is not an error. */
 static rank_slot *load_rank(rec_trace *t, uint32_t rank)
@@ -142,15 +144,16 @@ static rank_slot *load_rank(rec_trace *t, uint32_t rank)
     }
     if (s->state)
         return s;
-    char path[4200], stem[32];
-    stream_name(t, rank, stem, sizeof stem);
-    snprintf(path, sizeof path, "%s/%s.meta", t->dir, stem);
     uint32_t expect_rank = merged ? REC_MERGED_STREAM : rank;
+    rec_part_place at;
+    rec_layout_find(t->layout, expect_rank, REC_PART_META, &at);
+    const char *path = at.name;
     uint8_t *data;
     size_t n;
     rec_error err;
-    if (rec_read_file(path, &data, &n, &err) != 0) {
-        int missing = errno == ENOENT;
+    int rc = rec_layout_read(t->layout, expect_rank, REC_PART_META, &data, &n, &err);
+    if (rc != 0) {
+        int missing = rc == 1;
         if (missing && !merged) { /* common (crashed ranks) and cheap to find again */
             HASH_DEL(t->ranks, s);
             free(s);
@@ -199,7 +202,9 @@ typedef struct alias {
 struct rec_cursor {
     rec_trace *t;
     uint32_t rank;
-    char path[4200];
+    char path[4300];      /* for messages: the file, or the aggregate and the member */
+    char file_path[4200]; /* the file the stream is in */
+    uint64_t base, limit; /* the stream's bytes in it: from base, limit of them (UINT64_MAX: to its end) */
     rec_stream_file file; /* opened at its first read, parked past the budget (files.h) */
     int swap;
     uint64_t offset;       /* file offset of the next block header */
@@ -250,6 +255,15 @@ static int cursor_error(rec_cursor *c, rec_error *err, const char *fmt, ...)
     return -1;
 }
 
+/* fread of the stream's bytes from `at` on: an aggregate holds other
+ * ranks' parts after them, which the stream must not run into. */
+static size_t stream_read(const rec_cursor *c, uint64_t at, void *buf, size_t n, FILE *file)
+{
+    if (c->limit != UINT64_MAX)
+        n = at >= c->limit ? 0 : c->limit - at < n ? (size_t)(c->limit - at) : n;
+    return n ? fread(buf, 1, n, file) : 0;
+}
+
 static rec_cursor *open_cursor(rec_trace *t, uint32_t rank, int mode, rec_error *err)
 {
     if (mode != 2 && rank >= t->g.info.nranks) {
@@ -270,19 +284,24 @@ static rec_cursor *open_cursor(rec_trace *t, uint32_t rank, int mode, rec_error 
     c->rank = rank;
     c->mode = mode;
     c->meta = s->state == 1 ? &s->meta : NULL;
-    char stem[32];
-    stream_name(t, rank, stem, sizeof stem);
-    snprintf(c->path, sizeof c->path, "%s/%s.rec", t->dir, stem);
-    c->file.path = c->path;
-    FILE *file = rec_stream_file_use(&c->file);
-    if (!file) {
+    rec_part_place at;
+    int absent = rec_layout_find(t->layout, mode ? REC_MERGED_STREAM : rank, REC_PART_STREAM, &at);
+    snprintf(c->path, sizeof c->path, "%s", at.name);
+    snprintf(c->file_path, sizeof c->file_path, "%s", at.path);
+    c->base = at.base;
+    c->limit = at.length;
+    c->file.path = c->file_path;
+    FILE *file = absent ? NULL : rec_stream_file_use(&c->file);
+    if (!file || fseeko(file, (off_t)c->base, SEEK_SET) != 0) {
+        if (absent)
+            errno = ENOENT;
         snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", c->path, strerror(errno));
         free(c);
         return NULL;
     }
     rec_decoder_init(&c->dec, t->g.table, t->g.info.window);
     uint8_t header[REC_FILE_HEADER_SIZE + 4];
-    size_t got = fread(header, 1, sizeof header, file);
+    size_t got = stream_read(c, 0, header, sizeof header, file);
     rec_fixed f = {0};
     rec_in_init(&f.in, header, got);
     uint32_t major, minor;
@@ -423,9 +442,9 @@ static int next_block(rec_cursor *c, rec_error *err)
         FILE *file = rec_stream_file_use(&c->file);
         if (!file)
             return cursor_error(c, err, "cannot reopen: %s", strerror(errno));
-        if (fseeko(file, (off_t)c->offset, SEEK_SET) != 0)
+        if (fseeko(file, (off_t)(c->base + c->offset), SEEK_SET) != 0)
             return cursor_error(c, err, "seek to byte %llu failed", (unsigned long long)c->offset);
-        size_t got = fread(raw_header, 1, sizeof raw_header, file);
+        size_t got = stream_read(c, c->offset, raw_header, sizeof raw_header, file);
         if (got == 0)
             return stream_stops(c, err, "stream ends without its end marker");
         if (got < sizeof raw_header)
@@ -444,7 +463,7 @@ static int next_block(rec_cursor *c, rec_error *err)
             if (c->meta && c->meta->records != c->records_seen)
                 return cursor_error(c, err, "the stream holds %llu records, its .meta file says %llu",
                                     (unsigned long long)c->records_seen, (unsigned long long)c->meta->records);
-            if (fgetc(file) != EOF)
+            if (c->limit != UINT64_MAX ? c->offset != c->limit : fgetc(file) != EOF)
                 return cursor_error(c, err, "unexpected bytes after the end marker at byte %llu",
                                     (unsigned long long)c->offset);
             c->done = 1;
@@ -460,7 +479,7 @@ static int next_block(rec_cursor *c, rec_error *err)
         }
         if (grow(&c->stored, &c->stored_cap, h.stored_size) != 0)
             return cursor_error(c, err, "out of memory");
-        got = fread(c->stored, 1, h.stored_size, file);
+        got = stream_read(c, c->offset, c->stored, h.stored_size, file);
         if (got < h.stored_size)
             return stream_stops(c, err, "truncated block");
         c->offset += h.stored_size;

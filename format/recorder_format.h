@@ -178,6 +178,60 @@ void rec_trace_close(rec_trace *t);
 const rec_trace_info *rec_trace_get_info(const rec_trace *t);
 const rec_table *rec_trace_table(const rec_trace *t);
 const char *rec_trace_dir(const rec_trace *t);
+/* Where the trace's ranks' files are (below). */
+const struct rec_layout *rec_trace_layout(const rec_trace *t);
+
+/* ---- where a rank's files are ----
+ * A rank's files (N.rec, N.meta, N.h5store) are files of their own in the
+ * trace directory, or members of its aggregate files aggregate.0 ...
+ * aggregate.K-1 (the tracer writes those when RECORDER_AGGREGATE asks): a
+ * member holds the bytes the file would, from an offset of the aggregate.
+ * The reader above goes through this; tools that read a rank's file
+ * themselves (h5store) ask it too. Format: docs/reference/format.md, 14. */
+enum { REC_PART_STREAM, REC_PART_META, REC_PART_H5STORE, REC_PART_COUNT };
+typedef struct rec_part_place {
+    char path[4200]; /* the file to open */
+    char name[4300]; /* for messages: the path, or "DIR/aggregate.K (N.rec)" */
+    uint64_t base;   /* where the part starts in the file */
+    uint64_t length; /* its bytes; UINT64_MAX: up to the end of the file */
+} rec_part_place;
+typedef struct rec_layout rec_layout;
+/* Reads DIR's aggregate member tables, if it has any; NULL with err when one
+ * is corrupt. */
+rec_layout *rec_layout_open(const char *dir, rec_error *err);
+void rec_layout_close(rec_layout *l);
+/* Aggregate files in the trace; 0: a file per rank. */
+uint32_t rec_layout_aggregates(const rec_layout *l);
+/* Where rank's part is (REC_MERGED_STREAM: merged.rec, ...). 0, or 1 when an
+ * aggregate holds the rank but not that part (a rank that did not close
+ * cleanly has no meta). A file of its own is not checked for. */
+int rec_layout_find(const rec_layout *l, uint32_t rank, unsigned part, rec_part_place *out);
+/* The whole part, malloc'ed into *data. 0; 1 when it does not exist
+ * (errno ENOENT); -1 with err. */
+int rec_layout_read(const rec_layout *l, uint32_t rank, unsigned part, uint8_t **data, size_t *n, rec_error *err);
+
+/* The aggregate file's header and member table, for a writer. */
+typedef struct rec_aggregate_member {
+    uint32_t rank;
+    uint64_t offset[REC_PART_COUNT], length[REC_PART_COUNT]; /* length 0: the rank has no such part */
+} rec_aggregate_member;
+size_t rec_aggregate_header_size(uint32_t nmembers);
+/* Writes rec_aggregate_header_size(n) bytes at out: aggregate `index` of
+ * `count`, holding these members. */
+void rec_aggregate_header_pack(uint8_t *out, uint32_t index, uint32_t count, const rec_aggregate_member *m,
+                               uint32_t n);
+/* For a reader doing its own I/O (a replay reads untraced): the first
+ * REC_AGGREGATE_HEAD_BYTES bytes of an aggregate tell the size of its
+ * header and member table (0: no aggregate), which rec_aggregate_parse
+ * reads; file_size bounds the members. members is malloc'ed. */
+#define REC_AGGREGATE_HEAD_BYTES 28 /* file header, index, count, members, reserved */
+typedef struct rec_aggregate_info {
+    uint32_t index, count, n;
+    rec_aggregate_member *members;
+} rec_aggregate_info;
+size_t rec_aggregate_table_size(const uint8_t *head, size_t n);
+int rec_aggregate_parse(const uint8_t *table, size_t n, uint64_t file_size, const char *path, rec_aggregate_info *out,
+                        rec_error *err);
 
 /* Per-rank metadata (N.meta). complete is 0 when the rank never closed its
  * stream cleanly (crash, kill): its records up to the last full block are

@@ -39,7 +39,65 @@ static char *slurp(const char *path, size_t *len)
     return text;
 }
 
-/* The trace's merged.h5store, or this rank's RANK.h5store. */
+/* Bytes [at, at + n) of the file, read untraced; NULL when they cannot be.
+ * *size: the file's size. */
+static uint8_t *read_range(const char *path, uint64_t at, size_t n, uint64_t *size)
+{
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    off_t end = (off_t)syscall(SYS_lseek, fd, 0, SEEK_END);
+    uint8_t *buf = malloc(n ? n : 1);
+    int ok = buf && end >= 0 && (off_t)syscall(SYS_lseek, fd, (off_t)at, SEEK_SET) == (off_t)at &&
+             rp_sys_read_all(fd, buf, n) == 0;
+    rp_sys_close(fd);
+    if (!ok) {
+        free(buf);
+        return NULL;
+    }
+    *size = (uint64_t)end;
+    return buf;
+}
+
+/* The rank's h5store when the trace keeps it in an aggregate file
+ * (aggregate.K, docs/reference/format.md section 14), else NULL. */
+static char *aggregated_h5store(const char *dir, uint32_t rank, size_t *len, char *name, size_t name_cap)
+{
+    uint32_t count = 1;
+    for (uint32_t k = 0; k < count; k++) {
+        char path[RP_PATH_MAX];
+        uint64_t size;
+        rec_aggregate_info info;
+        rec_error err;
+        snprintf(path, sizeof path, "%s/aggregate.%u", dir, k);
+        uint8_t *head = read_range(path, 0, REC_AGGREGATE_HEAD_BYTES, &size);
+        size_t table_size = head ? rec_aggregate_table_size(head, REC_AGGREGATE_HEAD_BYTES) : 0;
+        free(head);
+        uint8_t *table = table_size ? read_range(path, 0, table_size, &size) : NULL;
+        int parsed = table && rec_aggregate_parse(table, table_size, size, path, &info, &err) == 0;
+        free(table);
+        if (!parsed)
+            return NULL;
+        count = info.count;
+        for (uint32_t i = 0; i < info.n; i++) {
+            const rec_aggregate_member *m = &info.members[i];
+            if (m->rank != rank)
+                continue;
+            char *text = m->length[REC_PART_H5STORE] && m->length[REC_PART_H5STORE] < SIZE_MAX
+                             ? (char *)read_range(path, m->offset[REC_PART_H5STORE],
+                                                  (size_t)m->length[REC_PART_H5STORE], &size)
+                             : NULL;
+            *len = text ? (size_t)m->length[REC_PART_H5STORE] : 0;
+            snprintf(name, name_cap, "%s (%u.h5store)", path, rank);
+            free(info.members);
+            return text;
+        }
+        free(info.members);
+    }
+    return NULL;
+}
+
+/* The trace's merged.h5store, or this rank's RANK.h5store (a file, or a member of an aggregate). */
 static void load_targets(const rp_ctx *x)
 {
     char path[RP_PATH_MAX];
@@ -52,6 +110,8 @@ static void load_targets(const rp_ctx *x)
         snprintf(path, sizeof path, "%s/%d.h5store", x->opt.trace_dir, x->rank);
         text = slurp(path, &len);
     }
+    if (!text)
+        text = aggregated_h5store(x->opt.trace_dir, (uint32_t)x->rank, &len, path, sizeof path);
     if (text && rec_h5store_parse(text, len, path, &s, &err) != 0)
         rp_say(2, "recorder-replay: %s: filtered writes get the pattern\n", err.msg);
     free(text);

@@ -65,6 +65,28 @@ static long long env_int(rt_config *c, const char *key, long long dflt, long lon
     return v;
 }
 
+/* RECORDER_AGGREGATE: off (or 0), node, or a number of files. */
+static int env_aggregate(rt_config *c)
+{
+    const char *s = getenv("RECORDER_AGGREGATE");
+    if (!s || !*s)
+        return RT_AGGREGATE_AUTO;
+    if (strcmp(s, "node") == 0 || strcmp(s, "off") == 0) {
+        remember(c, "RECORDER_AGGREGATE", s);
+        return *s == 'n' ? RT_AGGREGATE_NODE : RT_AGGREGATE_OFF;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < 0 || v > (1 << 24)) {
+        rt_warn("recorder: RECORDER_AGGREGATE=%s: not off, node or a number of files in [0, %d]; using the default",
+                s, 1 << 24);
+        return RT_AGGREGATE_AUTO;
+    }
+    remember(c, "RECORDER_AGGREGATE", s);
+    return (int)v;
+}
+
 static void load_prefixes(rt_config *c, const char *key, char **list, size_t *n)
 {
     const char *path = getenv(key);
@@ -119,6 +141,11 @@ void rt_config_load(rt_config *c)
     c->window = (unsigned)env_int(c, "RECORDER_WINDOW", REC_WINDOW_DEFAULT, 0, REC_WINDOW_MAX);
     c->buffer_size = (size_t)env_int(c, "RECORDER_BUFFER_SIZE", 1 << 20, 4096, 32 << 20);
     c->compression_level = (int)env_int(c, "RECORDER_COMPRESSION_LEVEL", 1, -50, 19);
+    c->aggregate = env_aggregate(c);
+    const char *stage = getenv("RECORDER_STAGE_DIR");
+    if (!stage || !*stage)
+        stage = getenv("TMPDIR");
+    snprintf(c->stage_dir, sizeof c->stage_dir, "%s", stage && *stage ? stage : "/tmp");
     static const char *const layer_keys[REC_LAYER_COUNT] = {"RECORDER_POSIX_TRACING", "RECORDER_MPI_TRACING",
                                                             "RECORDER_MPIIO_TRACING", "RECORDER_HDF5_TRACING"};
     for (int l = 0; l < REC_LAYER_COUNT; l++)

@@ -199,6 +199,12 @@ static void emit_ret_convert(const rec_func_desc *f)
     }
 }
 
+/* The function's RT_BEFORE_ hook (hooks.h), if it has one. */
+static void emit_before(const rec_func_desc *f, const char *call, const char *indent)
+{
+    fprintf(out, "#ifdef RT_BEFORE_%s\n%sRT_BEFORE_%s(%s);\n#endif\n", f->name, indent, f->name, call);
+}
+
 static void emit_wrapper(const rec_func_desc *f)
 {
     int is_void = strcmp(f->ret_ctype, "void") == 0;
@@ -236,7 +242,9 @@ static void emit_wrapper(const rec_func_desc *f)
     /* the untraced path */
     fprintf(out, "    rt_call call;\n    if (!rt_enter(&call, %u, %s)) {\n", f->id, layer_macro(f->layer));
     if (f->flags & REC_FN_OPAQUE) { /* its layer is off: what it calls inside is still its own business */
-        fprintf(out, "        int rt_own = rt_opaque_enter();\n        %s%sREAL(", is_void ? "" : f->ret_ctype,
+        fprintf(out, "        int rt_own = rt_opaque_enter();\n");
+        emit_before(f, "NULL", "        ");
+        fprintf(out, "        %s%sREAL(", is_void ? "" : f->ret_ctype,
                 is_void ? "" : " ret = ");
         print_call_args(f, extra);
         fprintf(out, ");\n#ifdef RT_AFTER_%s\n        if (rt_own) {\n"
@@ -245,10 +253,12 @@ static void emit_wrapper(const rec_func_desc *f)
                 f->name, is_void ? "1" : gen_success_test(f), f->name);
         fprintf(out, "%s        return%s;\n    }\n", vform ? "        va_end(ap);\n" : "", is_void ? "" : " ret");
     } else if (is_void) {
+        emit_before(f, "NULL", "        ");
         fprintf(out, "        REAL(");
         print_call_args(f, extra);
         fprintf(out, ");\n%s        return;\n    }\n", vform ? "        va_end(ap);\n" : "");
     } else {
+        emit_before(f, "NULL", "        ");
         fprintf(out, "        %s ret = REAL(", f->ret_ctype);
         print_call_args(f, extra);
         fprintf(out, ");\n%s        return ret;\n    }\n", vform ? "        va_end(ap);\n" : "");
@@ -260,8 +270,9 @@ static void emit_wrapper(const rec_func_desc *f)
     int written = (f->flags & REC_FN_WRITE) ? rec_arg_with_role(f, REC_AROLE_DATASET) : -1;
     if ((f->roles & REC_ROLE_CLOSES_DATASET) && f->nargs > REC_ARG_SUBJECT)
         fprintf(out, "    rt_h5store_before_close((hid_t)call.raw[%u]);\n", REC_ARG_SUBJECT);
-    fprintf(out, "    rt_start%s(&call);\n    %s%sREAL(", f->flags & REC_FN_OPAQUE ? "_opaque" : "",
-            is_void ? "" : f->ret_ctype, is_void ? "" : " ret = ");
+    fprintf(out, "    rt_start%s(&call);\n", f->flags & REC_FN_OPAQUE ? "_opaque" : "");
+    emit_before(f, "&call", "    ");
+    fprintf(out, "    %s%sREAL(", is_void ? "" : f->ret_ctype, is_void ? "" : " ret = ");
     print_call_args(f, extra);
     fprintf(out, ");\n    rt_stop(&call);\n");
     if (vform)

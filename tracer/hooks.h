@@ -12,6 +12,9 @@
 #define RT_AFTER_MPI_Init rt_after_mpi_init(ok)
 #define RT_AFTER_MPI_Init_thread rt_after_mpi_init(ok)
 #define RT_AFTER_MPI_Finalize rt_after_mpi_finalize()
+/* RT_BEFORE_<function>(call) runs right before the real call; call is NULL
+ * when the call is not recorded. */
+#define RT_BEFORE_MPI_Finalize(call) rt_before_mpi_finalize(call)
 
 /* H5Idec_ref releases its handle only when the count it returns is 0 (an
  * H5Iinc_ref'd handle lives on): then, and only then, the handle is gone. */

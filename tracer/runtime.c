@@ -41,6 +41,9 @@ static rt_config config;
 static uint64_t start_wall_ns;
 static int mpi_started, warned;
 RT_HOT static int finalize_pending;
+/* An aggregated trace (aggregate.c): the rank's files wait in stage_dir. */
+static int aggregating, world_rank, world_size;
+static char stage_dir[PATH_MAX];
 static uint32_t next_thread_id;
 
 /* ---- real functions ---- */
@@ -119,6 +122,15 @@ static void default_dir(char *out, size_t cap, long pid)
     snprintf(out, cap, "recorder-traces/%s-%ld", stamp, pid);
 }
 
+/* A trace directory used again: an aggregate of an earlier run would be
+ * read in place of this run's files. */
+static void remove_stale_aggregate(const char *dir)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/aggregate.0", dir);
+    rt_real.unlink(path);
+}
+
 static int write_global_meta(const char *dir, uint32_t nranks)
 {
     rec_option opts[RT_MAX_OPTIONS];
@@ -170,6 +182,7 @@ static int attach(const char *dir, uint32_t rank)
 }
 
 static void rt_stop_tracing(void);
+static void close_writer(int complete, int quiet);
 
 /* Called from the MPI_Init/MPI_Init_thread wrappers (lock held). */
 void rt_after_mpi_init(int ok)
@@ -198,7 +211,7 @@ void rt_after_mpi_init(int ok)
         if (make_dirs(dir) != 0) {
             rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
             dir[0] = 0;
-        } else if (write_global_meta(dir, (uint32_t)size) != 0) {
+        } else if (remove_stale_aggregate(dir), write_global_meta(dir, (uint32_t)size) != 0) {
             /* hardening: without recorder.meta no rank's records can be read,
              * so no rank writes any (and only rank 0 warns, once) */
             dir[0] = 0;
@@ -212,7 +225,33 @@ void rt_after_mpi_init(int ok)
         rt_active = 0;
         return;
     }
-    attach(dir, (uint32_t)rank);
+    world_rank = rank;
+    world_size = size;
+    aggregating = rt_aggregate_begin(&config, rank, size, stage_dir, sizeof stage_dir);
+    attach(aggregating ? stage_dir : dir, (uint32_t)rank);
+    snprintf(trace_dir, sizeof trace_dir, "%s", dir); /* where h5skel files go, aggregating or not */
+}
+
+void rt_before_mpi_finalize(rt_call *c)
+{
+    if (!aggregating)
+        return;
+    aggregating = 0;
+    rt_lock();
+    /* The record of MPI_Finalize ends here: what follows is the tracer's. */
+    if (c && writer && !c->skip) {
+        rec_error err;
+        c->rec.tend = rt_ticks();
+        c->rec.ret.i = 0;
+        c->rec.err = 0;
+        if (rec_writer_append(writer, &c->rec, &err) != 0 && !warned++)
+            rt_warn("recorder: %s", err.msg);
+    }
+    if (c)
+        c->skip = 1;
+    close_writer(1, 0);
+    rt_unlock();
+    rt_aggregate_finish(&config, stage_dir, trace_dir, world_rank, world_size);
 }
 
 void rt_after_mpi_finalize(void)
@@ -383,7 +422,8 @@ void rt_real_resolve(void)
      * never through its wrappers (C symbols here, not table lookups): the
      * one place the tracer names them. */
     rt_real = (rt_libc){rt_resolve("open"),   rt_resolve("write"), rt_resolve("close"), rt_resolve("mkdir"),
-                        rt_resolve("unlink"), rt_resolve("stat"),  rt_resolve("fstat")};
+                        rt_resolve("unlink"), rt_resolve("stat"),  rt_resolve("fstat"),
+                        rt_resolve("read"),   rt_resolve("rmdir")};
 }
 
 __attribute__((constructor)) static void rt_start_tracing(void)
@@ -458,6 +498,10 @@ __attribute__((destructor)) static void rt_stop_tracing(void)
     }
     /* An MPI program that never reached MPI_Finalize did not finish cleanly. */
     close_writer(!mpi_started, 0);
+    if (aggregating) { /* and its aggregate will never be written: its files go where readers look */
+        aggregating = 0;
+        rt_aggregate_salvage(stage_dir, trace_dir, (uint32_t)world_rank);
+    }
     rt_unlock();
 }
 

@@ -11,6 +11,12 @@
 #include "recorder_format.h"
 
 #define RT_MAX_OPTIONS 16
+
+/* RECORDER_AGGREGATE: a file per rank and part (off), one aggregate per node,
+ * K aggregates of contiguous ranks; by default off below
+ * RT_AGGREGATE_AUTO_RANKS ranks and per node from there on. */
+enum { RT_AGGREGATE_OFF = 0, RT_AGGREGATE_NODE = -1, RT_AGGREGATE_AUTO = -2 };
+#define RT_AGGREGATE_AUTO_RANKS 1024
 #define RT_MAX_PREFIXES 64
 
 typedef struct rt_config {
@@ -19,6 +25,8 @@ typedef struct rt_config {
     unsigned window;           /* RECORDER_WINDOW */
     size_t buffer_size;        /* RECORDER_BUFFER_SIZE, bytes per block */
     int compression_level;     /* RECORDER_COMPRESSION_LEVEL, zstd's; 0: no compression */
+    int aggregate;             /* RECORDER_AGGREGATE: RT_AGGREGATE_* or K files (K > 0) */
+    char stage_dir[PATH_MAX];  /* RECORDER_STAGE_DIR: where ranks keep their files until then */
     unsigned char layer_on[REC_LAYER_COUNT];
     /* RECORDER_EXCLUSION_FILE / RECORDER_INCLUSION_FILE path prefixes */
     char *exclude[RT_MAX_PREFIXES];
@@ -82,6 +90,8 @@ typedef struct rt_libc {
     int (*unlink)(const char *);
     int (*stat)(const char *, struct stat *);
     int (*fstat)(int, struct stat *);
+    ssize_t (*read)(int, void *, size_t);
+    int (*rmdir)(const char *);
 } rt_libc;
 extern rt_libc rt_real;
 /* Fills rt_real (the constructor does; a call made before it may too). */
@@ -89,5 +99,19 @@ void rt_real_resolve(void);
 /* The wall clock when tracing started, ns since the epoch. */
 uint64_t rt_start_wall_ns(void);
 void rt_after_mpi_finalize(void);
+struct rt_call;
+/* Before the real MPI_Finalize: an aggregated trace is written now, while MPI runs. */
+void rt_before_mpi_finalize(struct rt_call *c);
+
+/* ---- aggregate files (aggregate.c; collective over MPI_COMM_WORLD) ---- */
+/* Whether this run aggregates: 1, with the directory the rank writes its
+ * files into until MPI_Finalize in stage; 0: a file per rank in the trace
+ * directory (as well when a rank cannot make its stage directory). */
+int rt_aggregate_begin(const rt_config *c, int rank, int size, char *stage, size_t cap);
+/* Writes the ranks' staged files into DIR's aggregates and removes them;
+ * when that fails anywhere, every rank moves its own into DIR instead. */
+void rt_aggregate_finish(const rt_config *c, const char *stage, const char *dir, int rank, int size);
+/* A rank that will not reach MPI_Finalize: its staged files go to DIR. */
+void rt_aggregate_salvage(const char *stage, const char *dir, uint32_t rank);
 
 #endif

@@ -14,7 +14,8 @@
 set -euo pipefail
 mode=$1 build=$(cd "$2" && pwd) ompi=$(cd "$3" && pwd) kernel=$4 np=$5
 . "$(dirname "$0")/../support/testlib.sh"
-begin_test "openmpi_pipeline: $mode.$kernel.np$np" "$build/openmpi-runs/$mode.$kernel.np$np" logs
+begin_test "openmpi_pipeline: $mode.$kernel.np$np${PIPELINE_SUFFIX:-}" \
+  "$build/openmpi-runs/$mode.$kernel.np$np${PIPELINE_SUFFIX:-}" logs
 logs=$work/logs
 # Open MPI refuses root without these, and more ranks than cores without --oversubscribe.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -33,7 +34,9 @@ run_under() {
   local flavour=$1 trace=$2
   shift 2
   if [ "$flavour" = openmpi ]; then
-    "$ompi/mpi-bin/mpiexec" -np "$np" -x LD_PRELOAD="$ompi/tracer/librecorder.so" -x RECORDER_TRACES_DIR="$trace" "$@"
+    # Open MPI passes on only the variables named (Hydra passes every one).
+    "$ompi/mpi-bin/mpiexec" -np "$np" -x LD_PRELOAD="$ompi/tracer/librecorder.so" -x RECORDER_TRACES_DIR="$trace" \
+      ${RECORDER_AGGREGATE:+-x RECORDER_AGGREGATE} "$@"
   else
     "$build/mpi-bin/mpiexec" -np "$np" -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so" \
       -genv RECORDER_TRACES_DIR "$trace" "$@"
@@ -55,6 +58,10 @@ equivalent() { # NAME TRACE: recorder-diff finds TRACE equal to the original
 # 1. The original, traced under one MPI.
 run_under "$traced" "$work/trace" "$(tree_of "$traced")/kernels/$kernel" "$work/out" > "$logs/original.txt" 2>&1 ||
   { tail -n 20 "$logs/original.txt" >&2; fail "the kernel traced under $traced failed"; }
+if [ -n "${RECORDER_AGGREGATE:-}" ]; then
+  [ -e "$work/trace/aggregate.0" ] && [ ! -e "$work/trace/0.rec" ] ||
+    fail "RECORDER_AGGREGATE=$RECORDER_AGGREGATE: the trace holds $(ls "$work/trace" | head -5 | tr '\n' ' ')"
+fi
 grep -q "MPI_Init" < <("$build/analysis/recorder2text" --rank 0 "$work/trace" 2> /dev/null) ||
   fail "the trace made under $traced has no MPI_Init"
 

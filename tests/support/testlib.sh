@@ -24,6 +24,9 @@
 #       fails when either is more than P % apart. Only where set: a file
 #       with a filtered dataset also holds what the rest of the program
 #       wrote, whose fidelity other checks judge.
+#   h5store_texts TRACE_DIR
+#       the trace's h5store files, one after the other (an aggregated
+#       trace's through $build/aggregate/recorder-aggregate --split).
 #   no_new_hdf5_errors ORIGINAL_LOG COPY_LOG WHOSE
 #       COPY_LOG holds no more HDF5 error stacks ("HDF5-DIAG") than
 #       ORIGINAL_LOG: a call the copy makes with a wrong handle or buffer
@@ -54,7 +57,7 @@ same_output_files() {
     [ -f "$copy" ] || fail "no counterpart of $f ($copy) $whose"
     a=$(stat -c %s "$f") b=$(stat -c %s "$copy")
     if [ "$a" != "$b" ] && [ -n "${SAME_FILES_FILTERED:-}" ] &&
-      cat "$SAME_FILES_FILTERED"/*.h5store 2> /dev/null | cut -f2 | grep -qxF "$f"; then
+      h5store_texts "$SAME_FILES_FILTERED" | cut -f2 | grep -qxF "$f"; then
       [ $(((a > b ? a - b : b - a) * 100)) -le "$a" ] ||
         fail "$rel: $a bytes originally, $b $whose: more than 1 % apart, although written through filters"
       echo "$test_name: $rel: written through filters: $a bytes originally, $b $whose" \
@@ -68,9 +71,21 @@ same_output_files() {
   done < <(find "$original" -type f -print0)
 }
 
+h5store_texts() {
+  if [ -e "$1/aggregate.0" ]; then
+    local split
+    split=$(mktemp -d)
+    "$build/aggregate/recorder-aggregate" "$1" -o "$split/trace" --split > /dev/null &&
+      cat "$split"/trace/*.h5store 2> /dev/null || true
+    rm -rf "$split"
+  else
+    cat "$1"/*.h5store 2> /dev/null || true
+  fi
+}
+
 filtered_write_bytes() {
   local summary=$1 original=$2 copy=$3 whose=$4 line
-  ls "$original"/*.h5store > /dev/null 2>&1 || return 0
+  [ -n "$(h5store_texts "$original")" ] || return 0
   # MPI-IO and POSIX bytes written per file (by base name: the copy's are re-rooted).
   per_file() {
     "$summary" --csv "$1" | awk -F, 'NR > 1 && ($2 == "MPI-IO" || $2 == "POSIX") && $3 ~ /write/ && $4 != "" {
