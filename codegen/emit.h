@@ -13,6 +13,8 @@ typedef struct cg_table {
     unsigned per_line;         /* values a line when it takes several */
     uint32_t n;
     int local; /* inside main (its values are not constant expressions) */
+    int64_t *values; /* a table of integers by rank: its values (emit_prefix.c), else NULL */
+    int dropped;     /* written as the running sum of another (emit_prefix.c): not declared */
 } cg_table;
 
 /* What one statement node knows at emission. */
@@ -60,7 +62,7 @@ typedef struct cg_emitter {
     cg_dims dims;
     /* statistics for the header */
     uint32_t n_affine, n_ranks_nranks, n_div, n_grid, n_rank_table, n_ternary, n_ctr_affine, n_ctr_table,
-        n_patterns, n_guards, n_statements, n_ctr_choice, n_nranks;
+        n_patterns, n_guards, n_statements, n_ctr_choice, n_nranks, n_prefix;
     char example_affine[160], example_grid[160], example_pattern[160];
 } cg_emitter;
 
@@ -139,6 +141,13 @@ void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
 /* The kernel's filtered-data generator and its table, when a write uses them
  * (emit_h5fill.c); -1 with err when its template cannot be read. */
 int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap);
+/* ---- emit_prefix.c ---- */
+/* Keeps the values of the rank table `name` (integers only), for cg_prefix_tables. */
+void cg_table_keep_values(cg_emitter *e, const char *name, const char *ctype, const int64_t *values, uint32_t n);
+/* Writes each rank table that is a running sum of another as that sum, in
+ * body; the table is then not declared. Fixed rank counts only. */
+void cg_prefix_tables(cg_emitter *e, sb *body);
+
 const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb *body, uint32_t n, int local,
                          const char *label, unsigned per_line);
 /* A unique C identifier starting with base. */

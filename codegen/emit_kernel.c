@@ -316,6 +316,7 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
     relation(&rank, "rank / q or rank % q", e->n_div, NULL);
     relation(&rank, "grid coordinates", e->n_grid, e->example_grid);
     relation(&rank, "tables", e->n_rank_table, NULL);
+    relation(&rank, "running sums of a table", e->n_prefix, NULL);
     relation(&rank, "choices", e->n_ternary, NULL);
     relation(&rank, "per-rank runs made SPMD", (uint32_t)m->remerged_groups, NULL);
     if (rel.len || rank.len)
@@ -500,6 +501,8 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
     cg_emitter *e = &k->e;
     for (size_t i = 0; i < e->ntables; i++) {
         cg_table *t = &e->tables[i];
+        if (t->dropped)
+            continue;
         tpl_ctx *x = tpl_new();
         tpl_flag(x, "static", !t->local);
         size_t clen = strlen(t->ctype);
@@ -646,6 +649,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     free(all);
     sb body = {0};
     render_block(&k, t->top, t->ntop, everyone, 0, &body);
+    cg_prefix_tables(e, &body);
     while (body.len && body.s[body.len - 1] == '\n')
         body.s[--body.len] = 0;
     const char *b = sb_str(&body);
@@ -700,8 +704,12 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
         free(e->protos);
         e->protos = sb_take(&all);
     }
-    if (e->protos)
+    if (e->protos) { /* the template puts a line break after it */
+        size_t len = strlen(e->protos);
+        while (len && e->protos[len - 1] == '\n')
+            e->protos[--len] = 0;
         tpl_set(c, "protos", e->protos);
+    }
     tpl_setf(c, "nranks", "%u", m->nranks);
     tpl_flag(c, "fixed", !o->elastic);
     tpl_flag(c, "elastic", o->elastic);
@@ -749,6 +757,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
         free(e->tables[i].name);
         free(e->tables[i].ctype);
         sb_free(&e->tables[i].body);
+        free(e->tables[i].values);
     }
     free(e->tables);
     free(e->protos);

@@ -57,6 +57,8 @@ const char *cg_table_add(cg_emitter *e, const char *base, const char *ctype, sb 
     t->local = local;
     t->label = label;
     t->per_line = per_line;
+    t->values = NULL;
+    t->dropped = 0;
     return t->name;
 }
 
@@ -449,8 +451,10 @@ static const char *table_for(cg_emitter *e, const int64_t *tab, uint32_t n, int 
     }
     sb_putc(&body, '}');
     sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
-    const char *name = cg_table_add(e, sb_str(&base), fits_int(tab, n) ? "int" : "long long", &body, n, 0,
-                                    by_rank ? "rank" : "iteration", 1);
+    const char *ctype = fits_int(tab, n) ? "int" : "long long";
+    const char *name = cg_table_add(e, sb_str(&base), ctype, &body, n, 0, by_rank ? "rank" : "iteration", 1);
+    if (by_rank)
+        cg_table_keep_values(e, name, ctype, tab, n);
     sb_free(&body);
     sb_free(&base);
     return name;
@@ -630,6 +634,8 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
     const char *name = cg_table_add(e, sb_str(&base), strings ? "const char *const" : ctype, &body, c->ntab,
                                     !strings, by_rank ? "rank" : "iteration", 1);
     sb_printf(out, "%s[%s]", name, by_rank ? "rank" : cg_counter_name(c->table_ctr));
+    if (by_rank && !strings)
+        cg_table_keep_values(e, name, ctype, c->tab, c->ntab);
     if (by_rank)
         e->n_rank_table++;
     else

@@ -339,3 +339,41 @@ RK_TEST(codegen, block_starts_and_strided_rank_sets)
     free(k);
     free(dir);
 }
+
+/* Uneven blocks (counts with no model) one after the other: the offsets are
+ * the running sum of the counts, so on 64 ranks the kernel keeps the
+ * counts' table alone and adds them up; on 4 ranks the offsets' table is
+ * shorter than the helper, and stays. */
+RK_TEST(codegen, offsets_that_are_running_sums_of_the_counts)
+{
+    for (uint32_t nranks = 4; nranks <= 64; nranks += 60) {
+        char name[32];
+        snprintf(name, sizeof name, "running_sum%u", nranks);
+        char *dir = rk_test_dir(name);
+        rec_trace_info info = {.nranks = nranks, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+        rk_trace_write_global(dir, &info);
+        int64_t offset = 0;
+        for (int64_t rank = 0; rank < nranks; rank++) {
+            tracer t = {.w = rk_trace_open_rank(dir, (uint32_t)rank, NULL)};
+            int64_t count = 8 * (100 + (rank * 7) % 13);
+            call(&t, REC_ID_open, (int64_t[]){rec_writer_path_id(t.w, "/data/cells"), O_WRONLY | O_CREAT, 0644}, 3,
+                 64);
+            call(&t, REC_ID_pwrite, (int64_t[]){64, 0, count, offset}, 4, count);
+            call(&t, REC_ID_close, (int64_t[]){64}, 1, 0);
+            CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
+            offset += count;
+        }
+        char *k = generate(dir, 1);
+        if (nranks == 64) {
+            CU_ASSERT(strstr(k, "sum_before(count_by_rank, rank)") != NULL);
+            CU_ASSERT(strstr(k, "static long long sum_before(const int *table, int n)") != NULL);
+            CU_ASSERT_PTR_NULL(strstr(k, "offset_by_rank"));
+            CU_ASSERT(strstr(k, "running sums of a table (1)") != NULL);
+        } else {
+            CU_ASSERT_PTR_NULL(strstr(k, "sum_before"));
+            CU_ASSERT(strstr(k, "offset_by_rank[4] = {0, 800, 1656, 2464}") != NULL);
+        }
+        free(k);
+        free(dir);
+    }
+}
