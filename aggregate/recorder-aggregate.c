@@ -72,13 +72,13 @@ static int close_out(FILE *f, const char *path)
     return 0;
 }
 
-static int write_split(const rec_layout *l, uint32_t nranks, const char *out)
+static int write_split(const rec_parts *l, uint32_t nranks, const char *out)
 {
     char path[4300];
     for (uint32_t r = 0; r < nranks; r++)
         for (unsigned k = 0; k < REC_PART_COUNT; k++) {
             rec_part_place at;
-            uint64_t size = rec_layout_find(l, r, k, &at) == 0 ? part_size(&at) : 0;
+            uint64_t size = rec_parts_find(l, r, k, &at) == 0 ? part_size(&at) : 0;
             if (!size)
                 continue;
             snprintf(path, sizeof path, "%s/%u.%s", out, r, part_suffix[k]);
@@ -95,7 +95,7 @@ static int write_split(const rec_layout *l, uint32_t nranks, const char *out)
 }
 
 /* Ranks [first, first + n) into aggregate.<index>. */
-static int write_aggregate(const rec_layout *l, uint32_t first, uint32_t n, uint32_t index, uint32_t count,
+static int write_aggregate(const rec_parts *l, uint32_t first, uint32_t n, uint32_t index, uint32_t count,
                            const char *out)
 {
     rec_aggregate_member *m = calloc(n ? n : 1, sizeof *m);
@@ -113,7 +113,7 @@ static int write_aggregate(const rec_layout *l, uint32_t first, uint32_t n, uint
         m[i].rank = first + i;
         for (unsigned k = 0; k < REC_PART_COUNT; k++) {
             rec_part_place *p = &at[(size_t)i * REC_PART_COUNT + k];
-            m[i].length[k] = rec_layout_find(l, first + i, k, p) == 0 ? part_size(p) : 0;
+            m[i].length[k] = rec_parts_find(l, first + i, k, p) == 0 ? part_size(p) : 0;
             m[i].offset[k] = m[i].length[k] ? offset : 0;
             offset += m[i].length[k];
         }
@@ -233,7 +233,7 @@ int main(int argc, char **argv)
         rec_trace_close(t);
         return 1;
     }
-    const rec_layout *l = rec_trace_layout(t);
+    const rec_parts *l = rec_trace_parts(t);
     int rc = copy_the_rest(dir, out);
     if (rc == 0 && split)
         rc = write_split(l, nranks, out);

@@ -1,4 +1,4 @@
-/* aggregate.c: where a rank's files are (rec_layout), and the aggregate
+/* aggregate.c: where a rank's files are (rec_parts), and the aggregate
  * files' header and member table (docs/reference/format.md, section 14).
  *
  * A trace written with RECORDER_AGGREGATE holds, in place of a file per rank
@@ -130,7 +130,7 @@ typedef struct placed_member {
     uint32_t file; /* aggregate.<file> */
 } placed_member;
 
-struct rec_layout {
+struct rec_parts {
     char *dir;
     uint32_t count; /* aggregate files; 0: a file per rank and part */
     uint32_t n;
@@ -151,7 +151,7 @@ static int by_rank(const void *a, const void *b)
 /* Reads aggregate.<index>'s member table into l. *count: the number of
  * aggregate files (as the first one says; the others must agree). 1: there
  * is no aggregate.0. */
-static int load_one(rec_layout *l, uint32_t index, uint32_t *count, rec_error *err)
+static int load_one(rec_parts *l, uint32_t index, uint32_t *count, rec_error *err)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/aggregate.%u", l->dir, index);
@@ -195,9 +195,9 @@ static int load_one(rec_layout *l, uint32_t index, uint32_t *count, rec_error *e
     return 0;
 }
 
-rec_layout *rec_layout_open(const char *dir, rec_error *err)
+rec_parts *rec_parts_open(const char *dir, rec_error *err)
 {
-    rec_layout *l = calloc(1, sizeof *l);
+    rec_parts *l = calloc(1, sizeof *l);
     if (!l || !(l->dir = strdup(dir))) {
         free(l);
         snprintf(err->msg, sizeof err->msg, "out of memory");
@@ -210,7 +210,7 @@ rec_layout *rec_layout_open(const char *dir, rec_error *err)
     for (uint32_t i = 1; rc == 0 && i < count; i++)
         rc = load_one(l, i, &count, err);
     if (rc != 0) {
-        rec_layout_close(l);
+        rec_parts_close(l);
         return NULL;
     }
     l->count = count;
@@ -219,13 +219,13 @@ rec_layout *rec_layout_open(const char *dir, rec_error *err)
         if (l->members[i].m.rank == l->members[i - 1].m.rank) {
             snprintf(err->msg, sizeof err->msg, "%s: rank %u is a member of both aggregate.%u and aggregate.%u", dir,
                      l->members[i].m.rank, l->members[i - 1].file, l->members[i].file);
-            rec_layout_close(l);
+            rec_parts_close(l);
             return NULL;
         }
     return l;
 }
 
-void rec_layout_close(rec_layout *l)
+void rec_parts_close(rec_parts *l)
 {
     if (!l)
         return;
@@ -234,12 +234,12 @@ void rec_layout_close(rec_layout *l)
     free(l);
 }
 
-uint32_t rec_layout_aggregates(const rec_layout *l)
+uint32_t rec_parts_aggregates(const rec_parts *l)
 {
     return l->count;
 }
 
-static const placed_member *member_of(const rec_layout *l, uint32_t rank)
+static const placed_member *member_of(const rec_parts *l, uint32_t rank)
 {
     size_t lo = 0, hi = l->n;
     while (lo < hi) {
@@ -252,7 +252,7 @@ static const placed_member *member_of(const rec_layout *l, uint32_t rank)
     return lo < l->n && l->members[lo].m.rank == rank ? &l->members[lo] : NULL;
 }
 
-int rec_layout_find(const rec_layout *l, uint32_t rank, unsigned part, rec_part_place *out)
+int rec_parts_find(const rec_parts *l, uint32_t rank, unsigned part, rec_part_place *out)
 {
     char stem[16];
     if (rank == REC_MERGED_STREAM)
@@ -274,10 +274,10 @@ int rec_layout_find(const rec_layout *l, uint32_t rank, unsigned part, rec_part_
     return out->length ? 0 : 1;
 }
 
-int rec_layout_read(const rec_layout *l, uint32_t rank, unsigned part, uint8_t **data, size_t *n, rec_error *err)
+int rec_parts_read(const rec_parts *l, uint32_t rank, unsigned part, uint8_t **data, size_t *n, rec_error *err)
 {
     rec_part_place at;
-    if (rec_layout_find(l, rank, part, &at) != 0) {
+    if (rec_parts_find(l, rank, part, &at) != 0) {
         snprintf(err->msg, sizeof err->msg, "%s: no such member", at.name);
         errno = ENOENT;
         return 1;

@@ -100,25 +100,25 @@ int rec_h5store_parse(const char *text, size_t len, const char *name, rec_h5stor
 }
 
 /* 1 when the rank (or the merged trace) has no h5store. */
-static int read_part(const rec_layout *l, uint32_t rank, rec_h5store *s, rec_error *err)
+static int read_part(const rec_parts *l, uint32_t rank, rec_h5store *s, rec_error *err)
 {
     uint8_t *text;
     size_t len;
-    int rc = rec_layout_read(l, rank, REC_PART_H5STORE, &text, &len, err);
+    int rc = rec_parts_read(l, rank, REC_PART_H5STORE, &text, &len, err);
     if (rc != 0)
         return rc;
     rec_part_place at;
-    rec_layout_find(l, rank, REC_PART_H5STORE, &at);
+    rec_parts_find(l, rank, REC_PART_H5STORE, &at);
     rc = rec_h5store_parse((const char *)text, len, at.name, s, err);
     free(text);
     return rc;
 }
 
 /* 1 if the trace has the rank's stream (past the last rank it has none). */
-static int has_rank(const rec_layout *l, uint32_t rank)
+static int has_rank(const rec_parts *l, uint32_t rank)
 {
     rec_part_place at;
-    if (rec_layout_find(l, rank, REC_PART_STREAM, &at) != 0)
+    if (rec_parts_find(l, rank, REC_PART_STREAM, &at) != 0)
         return 0;
     if (at.length != UINT64_MAX)
         return 1;
@@ -131,14 +131,14 @@ static int has_rank(const rec_layout *l, uint32_t rank)
 int rec_h5store_read(const char *dir, rec_h5store *out, rec_error *err)
 {
     memset(out, 0, sizeof *out);
-    rec_layout *l = rec_layout_open(dir, err);
+    rec_parts *l = rec_parts_open(dir, err);
     if (!l)
         return -1;
     int rc = read_part(l, REC_MERGED_STREAM, out, err);
     for (unsigned rank = 0; rc == 1 && rank < (1u << 24) && has_rank(l, rank); rank++)
         if (read_part(l, rank, out, err) < 0)
             rc = -1;
-    rec_layout_close(l);
+    rec_parts_close(l);
     if (rc < 0)
         rec_h5store_free(out);
     return rc < 0 ? -1 : 0;

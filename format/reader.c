@@ -39,7 +39,7 @@ struct rec_trace {
     rank_slot *ranks;
     rank_slot missing; /* the last rank found without N.meta (not kept) */
     rank_slot merged; /* merged traces: merged.meta, shared by every rank */
-    rec_layout *layout; /* where each rank's files are */
+    rec_parts *parts; /* where each rank's files are */
 };
 
 int rec_trace_is_merged(const rec_trace *t)
@@ -82,7 +82,7 @@ rec_trace *rec_trace_open(const char *dir, rec_error *err)
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return NULL;
     }
-    if (!(t->layout = rec_layout_open(dir, err))) {
+    if (!(t->parts = rec_parts_open(dir, err))) {
         rec_trace_close(t);
         return NULL;
     }
@@ -100,7 +100,7 @@ void rec_trace_close(rec_trace *t)
         rec_rank_meta_free(&s->meta);
         free(s);
     }
-    rec_layout_close(t->layout);
+    rec_parts_close(t->parts);
     rec_rank_meta_free(&t->merged.meta);
     rec_global_free(&t->g);
     free(t->dir);
@@ -122,9 +122,9 @@ const char *rec_trace_dir(const rec_trace *t)
     return t->dir;
 }
 
-const rec_layout *rec_trace_layout(const rec_trace *t)
+const rec_parts *rec_trace_parts(const rec_trace *t)
 {
-    return t->layout;
+    return t->parts;
 }
 
 /* Loads N.meta once. Returns the slot (NULL: out of memory); state 2
@@ -146,12 +146,12 @@ static rank_slot *load_rank(rec_trace *t, uint32_t rank)
         return s;
     uint32_t expect_rank = merged ? REC_MERGED_STREAM : rank;
     rec_part_place at;
-    rec_layout_find(t->layout, expect_rank, REC_PART_META, &at);
+    rec_parts_find(t->parts, expect_rank, REC_PART_META, &at);
     const char *path = at.name;
     uint8_t *data;
     size_t n;
     rec_error err;
-    int rc = rec_layout_read(t->layout, expect_rank, REC_PART_META, &data, &n, &err);
+    int rc = rec_parts_read(t->parts, expect_rank, REC_PART_META, &data, &n, &err);
     if (rc != 0) {
         int missing = rc == 1;
         if (missing && !merged) { /* common (crashed ranks) and cheap to find again */
@@ -285,7 +285,7 @@ static rec_cursor *open_cursor(rec_trace *t, uint32_t rank, int mode, rec_error 
     c->mode = mode;
     c->meta = s->state == 1 ? &s->meta : NULL;
     rec_part_place at;
-    int absent = rec_layout_find(t->layout, mode ? REC_MERGED_STREAM : rank, REC_PART_STREAM, &at);
+    int absent = rec_parts_find(t->parts, mode ? REC_MERGED_STREAM : rank, REC_PART_STREAM, &at);
     snprintf(c->path, sizeof c->path, "%s", at.name);
     snprintf(c->file_path, sizeof c->file_path, "%s", at.path);
     c->base = at.base;

@@ -179,7 +179,7 @@ const rec_trace_info *rec_trace_get_info(const rec_trace *t);
 const rec_table *rec_trace_table(const rec_trace *t);
 const char *rec_trace_dir(const rec_trace *t);
 /* Where the trace's ranks' files are (below). */
-const struct rec_layout *rec_trace_layout(const rec_trace *t);
+const struct rec_parts *rec_trace_parts(const rec_trace *t);
 
 /* ---- where a rank's files are ----
  * A rank's files (N.rec, N.meta, N.h5store) are files of their own in the
@@ -195,20 +195,20 @@ typedef struct rec_part_place {
     uint64_t base;   /* where the part starts in the file */
     uint64_t length; /* its bytes; UINT64_MAX: up to the end of the file */
 } rec_part_place;
-typedef struct rec_layout rec_layout;
+typedef struct rec_parts rec_parts;
 /* Reads DIR's aggregate member tables, if it has any; NULL with err when one
  * is corrupt. */
-rec_layout *rec_layout_open(const char *dir, rec_error *err);
-void rec_layout_close(rec_layout *l);
+rec_parts *rec_parts_open(const char *dir, rec_error *err);
+void rec_parts_close(rec_parts *l);
 /* Aggregate files in the trace; 0: a file per rank. */
-uint32_t rec_layout_aggregates(const rec_layout *l);
+uint32_t rec_parts_aggregates(const rec_parts *l);
 /* Where rank's part is (REC_MERGED_STREAM: merged.rec, ...). 0, or 1 when an
  * aggregate holds the rank but not that part (a rank that did not close
  * cleanly has no meta). A file of its own is not checked for. */
-int rec_layout_find(const rec_layout *l, uint32_t rank, unsigned part, rec_part_place *out);
+int rec_parts_find(const rec_parts *l, uint32_t rank, unsigned part, rec_part_place *out);
 /* The whole part, malloc'ed into *data. 0; 1 when it does not exist
  * (errno ENOENT); -1 with err. */
-int rec_layout_read(const rec_layout *l, uint32_t rank, unsigned part, uint8_t **data, size_t *n, rec_error *err);
+int rec_parts_read(const rec_parts *l, uint32_t rank, unsigned part, uint8_t **data, size_t *n, rec_error *err);
 
 /* The aggregate file's header and member table, for a writer. */
 typedef struct rec_aggregate_member {

@@ -1,4 +1,4 @@
-/* Unit tests of aggregate files (rec_layout, the format's section 14): a
+/* Unit tests of aggregate files (rec_parts, the format's section 14): a
  * trace packed into aggregates reads back as the same trace with a file per
  * rank, every stream stays within its member, and damaged member tables are
  * refused naming the file and the reason. */
@@ -147,23 +147,23 @@ RK_TEST(aggregate, members_read_back_as_the_files_they_were)
     CU_ASSERT_PTR_NOT_NULL(strstr(got, "rank 1 complete 1 meta 1"));
 
     rec_error err;
-    rec_layout *l = rec_layout_open(dir, &err);
+    rec_parts *l = rec_parts_open(dir, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(l);
-    CU_ASSERT_EQUAL(rec_layout_aggregates(l), 2);
+    CU_ASSERT_EQUAL(rec_parts_aggregates(l), 2);
     rec_part_place at;
-    CU_ASSERT_EQUAL(rec_layout_find(l, 1, REC_PART_STREAM, &at), 0);
+    CU_ASSERT_EQUAL(rec_parts_find(l, 1, REC_PART_STREAM, &at), 0);
     char name[4300];
     snprintf(name, sizeof name, "%s/aggregate.0 (1.rec)", dir);
     CU_ASSERT_STRING_EQUAL(at.name, name);
-    CU_ASSERT_EQUAL(rec_layout_find(l, 2, REC_PART_META, &at), 1); /* rank 2 never closed */
+    CU_ASSERT_EQUAL(rec_parts_find(l, 2, REC_PART_META, &at), 1); /* rank 2 never closed */
     uint8_t *data;
     size_t n;
-    CU_ASSERT_EQUAL(rec_layout_read(l, 1, REC_PART_H5STORE, &data, &n, &err), 0);
+    CU_ASSERT_EQUAL(rec_parts_read(l, 1, REC_PART_H5STORE, &data, &n, &err), 0);
     CU_ASSERT_EQUAL(n, strlen(h5store_text));
     CU_ASSERT_EQUAL(memcmp(data, h5store_text, n), 0);
     free(data);
-    CU_ASSERT_EQUAL(rec_layout_read(l, 0, REC_PART_H5STORE, &data, &n, &err), 1);
-    rec_layout_close(l);
+    CU_ASSERT_EQUAL(rec_parts_read(l, 0, REC_PART_H5STORE, &data, &n, &err), 1);
+    rec_parts_close(l);
 
     rec_h5store s;
     CU_ASSERT_EQUAL_FATAL(rec_h5store_read(dir, &s, &err), 0);
