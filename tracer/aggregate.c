@@ -23,8 +23,10 @@
 
 static const char *const part_suffix[REC_PART_COUNT] = {"rec", "meta", "h5store"};
 
-/* Copying goes this many bytes at a time. */
-enum { COPY_CHUNK = 4 << 20 };
+/* Copying goes this many bytes at a time, through one buffer (untouched,
+ * it costs no memory). */
+enum { COPY_CHUNK = 1 << 20 };
+static char copy_buf[COPY_CHUNK];
 
 static void part_path(char *out, size_t cap, const char *dir, uint32_t rank, unsigned part)
 {
@@ -115,15 +117,13 @@ static void remove_stage(const char *stage, uint32_t rank)
 
 void rt_aggregate_salvage(const char *stage, const char *dir, uint32_t rank)
 {
-    char *buf = malloc(COPY_CHUNK);
     char from[PATH_MAX + 32], to[PATH_MAX + 32];
-    int rc = buf ? 0 : -1;
+    int rc = 0;
     for (unsigned k = 0; rc == 0 && k < REC_PART_COUNT; k++) {
         part_path(from, sizeof from, stage, rank, k);
         part_path(to, sizeof to, dir, rank, k);
-        rc = copy_out(from, to, buf);
+        rc = copy_out(from, to, copy_buf);
     }
-    free(buf);
     if (rc == 0)
         remove_stage(stage, rank);
     else
@@ -145,7 +145,7 @@ static MPI_Comm group_of(const rt_config *c, int rank, int size)
 
 /* One group's aggregate: 0, or -1 when this rank's part failed. */
 static int write_group(MPI_Comm g, const char *stage, const char *dir, uint32_t rank, int index, int count,
-                       char *buf, char *name, size_t name_cap)
+                       char *name, size_t name_cap)
 {
     int grank, gsize;
     PMPI_Comm_rank(g, &grank);
@@ -162,9 +162,11 @@ static int write_group(MPI_Comm g, const char *stage, const char *dir, uint32_t 
     rec_aggregate_member *members = grank == 0 ? calloc((size_t)gsize, sizeof *members) : NULL;
     size_t header_size = rec_aggregate_header_size((uint32_t)gsize);
     uint8_t *header = grank == 0 ? malloc(header_size) : NULL;
-    int leader_ok = grank != 0 || (all && all_offsets && members && header), ok = 0;
-    PMPI_Bcast(&leader_ok, 1, MPI_INT, 0, g);
-    if (!leader_ok)
+    /* The leader's index (numbered by the leaders' ranks, in order) and whether it has its tables. */
+    int ok = 0, leader[2] = {index, grank != 0 || (all && all_offsets && members && header)};
+    PMPI_Bcast(leader, 2, MPI_INT, 0, g);
+    index = leader[0];
+    if (!leader[1])
         goto out;
     PMPI_Gather(mine, 1 + REC_PART_COUNT, MPI_UINT64_T, all, 1 + REC_PART_COUNT, MPI_UINT64_T, 0, g);
     if (grank == 0) {
@@ -185,17 +187,14 @@ static int write_group(MPI_Comm g, const char *stage, const char *dir, uint32_t 
     MPI_File fh;
     if (PMPI_File_open(g, name, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS)
         goto out;
-    ok = 1;
-    /* A file left by an earlier run in this directory must not keep its tail. */
-    if (PMPI_File_set_size(fh, 0) != MPI_SUCCESS)
-        ok = 0;
+    ok = 1; /* the file is new: rank 0 removed those of an earlier run at MPI_Init (rt_aggregate_clear) */
     if (grank == 0) {
         MPI_Status st;
         ok = ok && PMPI_File_write_at(fh, 0, header, (int)header_size, MPI_BYTE, &st) == MPI_SUCCESS;
     }
     for (unsigned k = 0; ok && k < REC_PART_COUNT; k++) {
         part_path(path, sizeof path, stage, rank, k);
-        ok = !mine[1 + k] || copy_in(fh, path, offsets[k], mine[1 + k], buf) == 0;
+        ok = !mine[1 + k] || copy_in(fh, path, offsets[k], mine[1 + k], copy_buf) == 0;
     }
     if (PMPI_File_close(&fh) != MPI_SUCCESS)
         ok = 0;
@@ -209,7 +208,7 @@ out:
 
 void rt_aggregate_finish(const rt_config *c, const char *stage, const char *dir, int rank, int size)
 {
-    char *buf = malloc(COPY_CHUNK), name[PATH_MAX + 32] = "";
+    char name[PATH_MAX + 32] = "";
     MPI_Comm g = group_of(c, rank, size);
     int grank = 1, leader, index = 0, count = 0, ok = 0, all_ok = 0;
     if (g != MPI_COMM_NULL)
@@ -220,12 +219,8 @@ void rt_aggregate_finish(const rt_config *c, const char *stage, const char *dir,
     if (rank == 0)
         index = 0;
     PMPI_Allreduce(&leader, &count, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    int have_buf = buf != NULL, all_have = 0;
-    PMPI_Allreduce(&have_buf, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (g != MPI_COMM_NULL && all_have) {
-        PMPI_Bcast(&index, 1, MPI_INT, 0, g);
-        ok = write_group(g, stage, dir, (uint32_t)rank, index, count, buf, name, sizeof name) == 0;
-    }
+    if (g != MPI_COMM_NULL)
+        ok = write_group(g, stage, dir, (uint32_t)rank, index, count, name, sizeof name) == 0;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (all_ok) {
         remove_stage(stage, (uint32_t)rank);
@@ -240,5 +235,14 @@ void rt_aggregate_finish(const rt_config *c, const char *stage, const char *dir,
     }
     if (g != MPI_COMM_NULL)
         PMPI_Comm_free(&g);
-    free(buf);
+}
+
+void rt_aggregate_clear(const char *dir)
+{
+    char path[PATH_MAX + 32];
+    for (unsigned k = 0;; k++) {
+        snprintf(path, sizeof path, "%s/aggregate.%u", dir, k);
+        if (rt_real.unlink(path) != 0)
+            return;
+    }
 }

@@ -122,15 +122,6 @@ static void default_dir(char *out, size_t cap, long pid)
     snprintf(out, cap, "recorder-traces/%s-%ld", stamp, pid);
 }
 
-/* A trace directory used again: an aggregate of an earlier run would be
- * read in place of this run's files. */
-static void remove_stale_aggregate(const char *dir)
-{
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/aggregate.0", dir);
-    rt_real.unlink(path);
-}
-
 static int write_global_meta(const char *dir, uint32_t nranks)
 {
     rec_option opts[RT_MAX_OPTIONS];
@@ -211,7 +202,7 @@ void rt_after_mpi_init(int ok)
         if (make_dirs(dir) != 0) {
             rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
             dir[0] = 0;
-        } else if (remove_stale_aggregate(dir), write_global_meta(dir, (uint32_t)size) != 0) {
+        } else if (rt_aggregate_clear(dir), write_global_meta(dir, (uint32_t)size) != 0) {
             /* hardening: without recorder.meta no rank's records can be read,
              * so no rank writes any (and only rank 0 warns, once) */
             dir[0] = 0;

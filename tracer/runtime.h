@@ -111,6 +111,10 @@ int rt_aggregate_begin(const rt_config *c, int rank, int size, char *stage, size
 /* Writes the ranks' staged files into DIR's aggregates and removes them;
  * when that fails anywhere, every rank moves its own into DIR instead. */
 void rt_aggregate_finish(const rt_config *c, const char *stage, const char *dir, int rank, int size);
+/* A trace directory used again (rank 0, at MPI_Init): the aggregates of an
+ * earlier run would be read in place of this run's files, or be
+ * overwritten only in part. */
+void rt_aggregate_clear(const char *dir);
 /* A rank that will not reach MPI_Finalize: its staged files go to DIR. */
 void rt_aggregate_salvage(const char *stage, const char *dir, uint32_t rank);
 

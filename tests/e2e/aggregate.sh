@@ -8,7 +8,8 @@
 #      both layouts merge to the same bytes and generate the same kernel;
 #   3. that kernel, compiled and run traced (aggregated too), and the replay
 #      of the aggregated trace are recorder-diff equivalent to it;
-#   4. at 4 ranks: RECORDER_AGGREGATE=3 makes 3 files; a stage directory
+#   4. at 4 ranks: RECORDER_AGGREGATE=3 makes 3 files; a trace directory
+#      used again holds the last run alone, in either layout; a stage directory
 #      that cannot be made falls back to a file per rank, said once; a rank
 #      that never calls MPI_Finalize leaves its files where readers find
 #      them; corrupt aggregates are refused with the file and the reason.
@@ -92,6 +93,20 @@ got=$(layout_of "$work/tf")
   "$logs/fallback.txt")" = 1 ] || fail "not one warning about the stage directory: $(cat "$logs/fallback.txt")"
 "$build/analysis/recorder-diff" "$work/tf" "$work/t3" > "$logs/diff-t3.txt" 2>&1 ||
   { cat "$logs/diff-t3.txt" >&2; fail "the run in 3 aggregates and the run with a file per rank differ"; }
+
+# The same trace directory again: nothing of the earlier run's aggregates is left to be read.
+rm -rf "$work/out3"
+traced "$work/t3" 2 "$small" "$prog" "$work/out3" > "$logs/again.txt" 2>&1 || fail "the run again, in 2 aggregates, failed"
+got=$(layout_of "$work/t3")
+[ "$got" = "aggregate.0 aggregate.1 recorder.meta + 0 per-rank files" ] || fail "again in 2 aggregates: the trace holds $got"
+rm -rf "$work/out3"
+traced "$work/t3" off "$small" "$prog" "$work/out3" > "$logs/again.txt" 2>&1 || fail "the run again, per rank, failed"
+got=$(layout_of "$work/t3")
+[ "$got" = "recorder.meta + $((2 * small)) per-rank files" ] || fail "again with a file per rank: the trace holds $got"
+"$build/analysis/recorder-diff" "$work/tf" "$work/t3" > "$logs/diff-again.txt" 2>&1 ||
+  { cat "$logs/diff-again.txt" >&2; fail "the trace written again in the same directory differs"; }
+rm -rf "$work/out3"
+traced "$work/t3" 3 "$small" "$prog" "$work/out3" > "$logs/again.txt" 2>&1 || fail "the run again, in 3 aggregates, failed"
 
 mkdir -p "$work/outn"
 traced "$work/tn" node 2 "$build/tests/tracer/tracer-mpi-no-finalize" "$work/outn" 3 > "$logs/no-finalize.txt" 2>&1 ||

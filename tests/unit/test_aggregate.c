@@ -272,3 +272,43 @@ RK_TEST(aggregate, damaged_member_tables_are_refused)
     free(copy);
     free(dir);
 }
+
+/* Any one byte of an aggregate's header and member table changed, and the
+ * file cut at any byte of them: the trace is refused, never read wrong. */
+RK_TEST(aggregate, every_damaged_or_missing_byte_of_a_table_is_caught)
+{
+    char *dir = write_trace("aggregate_every_byte");
+    pack(dir, 0, 1, 0, 3);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/aggregate.0", dir);
+    size_t n;
+    uint8_t *good = slurp(path, &n);
+    size_t table = rec_aggregate_header_size(3);
+    CU_ASSERT_FATAL(n > table);
+    unsigned refused = 0, cases = 0;
+    for (size_t at = 0; at < 2 * table; at++) {
+        uint8_t *bad = malloc(n);
+        memcpy(bad, good, n);
+        size_t len = n;
+        if (at < table)
+            bad[at] ^= 0x5a; /* a changed byte */
+        else
+            len = at - table; /* cut there */
+        FILE *f = fopen(path, "wb");
+        fwrite(bad, 1, len, f);
+        fclose(f);
+        free(bad);
+        rec_error err = {{0}};
+        rec_trace *t = rec_trace_open(dir, &err);
+        cases++;
+        if (!t && strstr(err.msg, "aggregate.0"))
+            refused++;
+        else
+            fprintf(stderr, "%s at byte %zu: %s\n", at < table ? "changed" : "cut", at % table,
+                    t ? "read" : err.msg);
+        rec_trace_close(t);
+    }
+    CU_ASSERT_EQUAL(refused, cases);
+    free(good);
+    free(dir);
+}
