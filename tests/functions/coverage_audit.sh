@@ -16,14 +16,14 @@ untraced=("$src"/functions/untraced_*.def)
 table=$(mktemp) exact=$(mktemp) prefixes=$(mktemp)
 trap 'rm -f "$table" "$exact" "$prefixes"' EXIT
 grep -ho 'FN([0-9]*, *[A-Za-z0-9_]*' "${defs[@]}" | sed 's/.*, *//' | sort -u >"$table"
-# U(name, "reason") and UP(prefix, "reason"); a reason is required
-bad=$(grep -nE '^U[P]?\(' "${untraced[@]}" | grep -vE ':[0-9]+:U[P]?\([A-Za-z0-9_]+, "[^"]+"\)$')
+# U(name, "reason"), UT(name, "reason") and UP(prefix, "reason"); a reason is required
+bad=$(grep -nE '^U[PT]?\(' "${untraced[@]}" | grep -vE ':[0-9]+:U[PT]?\([A-Za-z0-9_]+, "[^"]+"\)$')
 if [ -n "$bad" ]; then
   echo "coverage_audit: entries without the form U(name, \"reason\") or UP(prefix, \"reason\"):"
   echo "$bad"
   exit 1
 fi
-sed -nE 's/^U\(([A-Za-z0-9_]+),.*/\1/p' "${untraced[@]}" | sort -u >"$exact"
+sed -nE 's/^UT?\(([A-Za-z0-9_]+),.*/\1/p' "${untraced[@]}" | sort -u >"$exact"
 sed -nE 's/^UP\(([A-Za-z0-9_]+),.*/\1/p' "${untraced[@]}" | sort -u >"$prefixes"
 both=$(comm -12 "$table" "$exact")
 if [ -n "$both" ]; then
