@@ -129,6 +129,14 @@ static int print_info(rec_trace *t)
            "peephole window: %u\nfunctions in table: %zu\n",
            rec_trace_dir(t), info->version_major, info->version_minor, info->nranks, info->time_resolution,
            (unsigned long long)info->start_time_ns, info->window, rec_table_count(rec_trace_table(t)));
+    uint32_t aggregates = rec_parts_aggregates(rec_trace_parts(t));
+    if (rec_trace_is_merged(t))
+        printf("files: merged (merged.rec, merged.meta)\n");
+    else if (aggregates)
+        printf("files: %u aggregate file%s (aggregate.0%s)\n", aggregates, aggregates > 1 ? "s" : "",
+               aggregates > 1 ? " ..." : "");
+    else
+        printf("files: a file per rank (N.rec, N.meta)\n");
     for (size_t i = 0; i < info->noptions; i++)
         printf("option: %s=%s\n", info->options[i].key, info->options[i].value);
     int failed = 0;
