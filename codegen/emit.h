@@ -141,6 +141,9 @@ void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
 /* The kernel's filtered-data generator and its table, when a write uses them
  * (emit_h5fill.c); -1 with err when its template cannot be read. */
 int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap);
+/* Adds a declaration the kernel needs before main (once). */
+void cg_add_proto(cg_emitter *e, const char *text);
+
 /* ---- emit_prefix.c ---- */
 /* Keeps the values of the rank table `name` (integers only), for cg_prefix_tables. */
 void cg_table_keep_values(cg_emitter *e, const char *name, const char *ctype, const int64_t *values, uint32_t n);

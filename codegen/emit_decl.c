@@ -63,6 +63,14 @@ static void add_once(char **list, sb *d)
     *list = sb_take(&all);
 }
 
+void cg_add_proto(cg_emitter *e, const char *text)
+{
+    sb d = {0};
+    sb_puts(&d, text);
+    add_once(&e->protos, &d);
+    sb_free(&d);
+}
+
 /* A variadic stand-in for a function taking a va_list, or a prototype for
  * one the headers do not declare. */
 void cg_need_declaration(cg_emitter *e, const rec_func_desc *f)

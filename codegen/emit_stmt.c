@@ -586,6 +586,11 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     char elem[128];
     element_type(a->ctype, elem, sizeof elem);
     int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
+    if (a->role == REC_AROLE_CACHE_CONFIG) { /* one struct at the library's version: a set takes what a get filled */
+        cg_add_proto(e, "static H5AC_cache_config_t cache_config = {.version = H5AC__CURR_CACHE_CONFIG_VERSION};\n");
+        sb_puts(out, "&cache_config");
+        return;
+    }
     switch (a->kind) {
     case REC_KIND_BUFFER:
         if (in && (filtered_text(e, s, f, out) ||

@@ -296,7 +296,8 @@ typedef enum rec_header {
     X(COORDS, "points' coordinates, one point after another")                                   \
     X(INFO_KEY, "an info object's key")                                                         \
     X(INFO_VALUE, "the value of an info object's key")                                          \
-    X(DELIMITER, "the byte that ends what a line-oriented read reads")
+    X(DELIMITER, "the byte that ends what a line-oriented read reads")                        \
+    X(CACHE_CONFIG, "an HDF5 metadata cache configuration, a get fills, a set takes")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,

@@ -2,8 +2,9 @@
  * HDF5 application's I/O, used the way simulation checkpoint writers and
  * their readers (h5bench, VPIC, AMReX-like plotfile writers) use them.
  *   write: a file access list with MPI-IO, H5Pset_alignment (large objects
- *     on 64 KiB boundaries, as on Lustre stripes), H5Pset_meta_block_size and
- *     H5Pset_libver_bounds; then H5Fset_libver_bounds on the open file, as a
+ *     on 64 KiB boundaries, as on Lustre stripes), H5Pset_meta_block_size,
+ *     H5Pset_libver_bounds and, as h5bench does, its metadata cache's
+ *     configuration read and set again larger (H5Pget/set_mdc_config); then H5Fset_libver_bounds on the open file, as a
  *     code that switches to the 1.8 format for its readers does. A group
  *     "fields" with an attribute; contiguous datasets with a fill value
  *     (H5Pset_fill_value) and a "units" string attribute; each rank's band of
@@ -97,6 +98,12 @@ static hid_t file_access(void)
     H5OK(H5Pset_alignment(fapl, 4096, 65536));
     H5OK(H5Pset_meta_block_size(fapl, 8192));
     H5OK(H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST));
+    /* h5bench's tuning of the metadata cache: its configuration read, changed, set */
+    H5AC_cache_config_t mdc = {.version = H5AC__CURR_CACHE_CONFIG_VERSION};
+    H5OK(H5Pget_mdc_config(fapl, &mdc));
+    mdc.set_initial_size = 1;
+    mdc.initial_size = 16 * 1024 * 1024;
+    H5OK(H5Pset_mdc_config(fapl, &mdc));
     return fapl;
 }
 
