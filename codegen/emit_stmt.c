@@ -187,7 +187,13 @@ static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         sb_puts(out, rec_predefined_handle_name(kind, 0)); /* not created by the application's own calls */
     else if (ptr)
         null_pointer_text(e, out);
-    else
+    else if (rec_handle_is_dynamic(v) && rec_kind_handle_space(kind) == REC_SPACE_HDF5) {
+        /* A handle no call of the trace made: one the program had closed (h5bench_read closes its file
+         * twice) or never had. An id that names nothing fails alike, and is traced as such a handle. */
+        cg_add_proto(e, "/* An HDF5 id that names nothing: the traced call was given a handle it had closed,\n"
+                        " * or never had. */\n#define STALE_HID(n) ((hid_t)0x7f00000000000000 + (n))\n");
+        sb_printf(out, "STALE_HID(%lld)", (long long)v);
+    } else
         sb_puts(out, rec_handle_is_predefined(v) ? "0" : "-1");
 }
 

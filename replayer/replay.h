@@ -213,6 +213,10 @@ const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_spac
 void *rp_h5_enum_value(rp_ctx *x, hid_t type);
 /* A cache configuration of the current version; obj >= 0: obj's current one. */
 void *rp_h5_mdc_config(rp_ctx *x, hid_t obj, int is_file);
+/* The handles a skipped call would have made (handles.c). */
+void rp_handles_not_made(const rec_func_desc *f, const rp_rec *r);
+/* An HDF5 id that names nothing (kernels write STALE_HID(n) alike). */
+#define RP_STALE_HID(n) ((int64_t)0x7f00000000000000 + (n))
 long rp_fcntl_arg(rp_ctx *x, int cmd, long recorded);
 /* A function the current headers do not declare, found the way the dynamic
  * linker would (so a preloaded tracer still sees the call). */

@@ -305,6 +305,8 @@ void rp_skip(rp_ctx *x, const rp_rec *r)
     if (i < s->nskips)
         s->skips[i].count++;
     const rec_func_desc *f = rec_function_by_id(r->func);
+    if (f) /* what it would have made: the calls that use it are skipped too, not tried */
+        rp_handles_not_made(f, r);
     if (f && (f->flags & REC_FN_COLLECTIVE) && (reason == too_big || reason == no_memory))
         /* Other ranks may well have issued it: said even without -v, as
          * the replay may never reach its summary. */

@@ -2,7 +2,8 @@
 # bench/real-apps/run.sh PREFIX [CASE...]: real HPC I/O programs through the
 # whole pipeline. PREFIX holds what bench/real-apps/build.sh built there:
 # bin/ior, bin/mdtest, h5bench's bin/h5bench_write and h5bench_read (each
-# optional), and Darshan (lib/libdarshan.so, bin/darshan-parser), whose
+# optional; h5bench-read reads a file h5bench_write made, untraced, before
+# it), and Darshan (lib/libdarshan.so, bin/darshan-parser), whose
 # counters are an independent check. Every case is run plain, traced, then
 #   trace -> recorder-merge -> recorder-codegen -> compile (-Wall -Werror) ->
 #   kernel run traced -> recorder-diff, and trace -> recorder-replay -> recorder-diff;
@@ -55,6 +56,9 @@ all_cases=(
 )
 if [ -x "$prefix/bin/h5bench_write" ]; then
   all_cases+=("h5bench-vpic|$prefix/bin/h5bench_write $src/bench/real-apps/h5bench-vpic.cfg vpic.h5")
+  # A reader of a file it did not write: h5bench_write makes it first, untraced (a third field: the setup).
+  [ -x "$prefix/bin/h5bench_read" ] && all_cases+=(
+    "h5bench-read|$prefix/bin/h5bench_read $src/bench/real-apps/h5bench-vpic-read.cfg vpic.h5|$prefix/bin/h5bench_write $src/bench/real-apps/h5bench-vpic.cfg vpic.h5")
 fi
 selected=("$@")
 
@@ -96,9 +100,20 @@ printf '%-14s %3s %9s %7s %8s %7s %7s %9s %9s %8s\n' case np records merged kern
 for entry in "${all_cases[@]}"; do
   name=${entry%%|*}
   cmd=${entry#*|}
+  setup="" # run untraced in each directory the case runs in, before it
+  if [[ "$cmd" == *"|"* ]]; then
+    setup=${cmd#*|}
+    cmd=${cmd%%|*}
+  fi
   if [ ${#selected[@]} -gt 0 ] && [[ " ${selected[*]} " != *" $name "* ]]; then continue; fi
   run=$work/$name
   rm -rf "$run" && mkdir -p "$run/plain" "$run/orig" "$run/kernel-out"
+  prepare() { # prepare DIR: the case's inputs, made untraced
+    # shellcheck disable=SC2086
+    [ -z "$setup" ] || (cd "$1" && "$mpirun" -np "$np" $setup > "$1.setup.txt" 2>&1)
+  }
+  prepare "$run/plain"
+  prepare "$run/orig"
   # shellcheck disable=SC2086 # the case's command line is split on purpose
   read -r _ plain_t < <(cd "$run/plain" && timed "$run/plain.txt" "$mpirun" -np "$np" $cmd)
   # shellcheck disable=SC2086
@@ -132,6 +147,7 @@ for entry in "${all_cases[@]}"; do
     # the verdict says so ("same*").
     for k in 1 2; do
       mkdir -p "$run/d-orig$k"
+      prepare "$run/d-orig$k"
       # shellcheck disable=SC2086
       (cd "$run/d-orig$k" && under_darshan "$run/darshan-orig$k" $cmd)
       darshan_view "$run/darshan-orig$k" "$run/d-orig$k" > "$run/darshan-orig$k.txt"
