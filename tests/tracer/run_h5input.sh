@@ -2,7 +2,8 @@
 # run_h5input.sh BUILD_DIR -- the structure of HDF5 inputs (h5skel/):
 #   - h5_reader at 4 ranks (MPI-IO, collective metadata reads) opens a file
 #     its untraced --setup step wrote: the trace gets exactly one skeleton of
-#     it, with its objects; the traced run prints nothing on stderr and
+#     it, with its objects; the traced run prints on stderr only what the
+#     untraced one does (HDF5's stacks of h5_reader's second close), and
 #     reads the same values as the untraced one (h5_reader checks them);
 #   - h5_dataspace_props reads back the file it wrote: no skeleton.
 set -euo pipefail
@@ -16,10 +17,13 @@ corpus=$build/tests/corpus
 bash "$src/kernels/run_kernel.sh" "$work/out" mpiexec -np 4 -genv LD_PRELOAD "$preload" \
   -genv RECORDER_TRACES_DIR "$work/trace" "$corpus/h5_reader" > "$work/traced.txt" 2> "$work/traced.err" ||
   { cat "$work/traced.err" >&2; fail "the traced h5_reader failed"; }
-[ ! -s "$work/traced.err" ] || { cat "$work/traced.err" >&2; fail "the traced run wrote on stderr"; }
 bash "$src/kernels/run_kernel.sh" "$work/plain" mpiexec -np 4 -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" \
-  "$corpus/h5_reader" > "$work/untraced.txt" 2>&1 || { cat "$work/untraced.txt" >&2; fail "h5_reader failed"; }
+  "$corpus/h5_reader" > "$work/untraced.txt" 2> "$work/untraced.err" ||
+  { cat "$work/untraced.err" >&2; fail "h5_reader failed"; }
 diff "$work/untraced.txt" "$work/traced.txt" || fail "the traced run's output differs from the untraced one's"
+# h5_reader's rank 0 closes its file twice on purpose (HDF5 prints two error
+# stacks): the traced run's stderr is the untraced one's, nothing of the tracer.
+diff "$work/untraced.err" "$work/traced.err" || fail "the traced run wrote on stderr what the untraced one did not"
 
 skeletons=$(find "$work/trace" -name 'h5skel-*' | wc -l)
 [ "$skeletons" = 1 ] || fail "$skeletons skeletons in the trace, 1 expected (one capture for the 4 ranks)"
