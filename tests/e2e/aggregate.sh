@@ -65,7 +65,9 @@ diff <(sed 1d "$work/kernel-t.c") <(sed 1d "$work/kernel-split.c") > "$logs/kern
 echo "aggregate: $kernel.np$np: both layouts merge to the same bytes and generate the same kernel"
 
 # 3. The kernel and the replay, traced with aggregation, do the same I/O.
-(cd "$work" && h5pcc -shlib -Wall -Wextra -Werror kernel-t.c -o kernel) > "$logs/compile.txt" 2>&1 ||
+# With the build's own flags: under the sanitizers the kernel runs beside the instrumented tracer.
+read -r -a cflags <<< "$(sed -n 's/^CMAKE_C_FLAGS:STRING=//p' "$build/CMakeCache.txt")"
+(cd "$work" && h5pcc -shlib -Wall -Wextra -Werror "${cflags[@]}" kernel-t.c -o kernel) > "$logs/compile.txt" 2>&1 ||
   { cat "$logs/compile.txt" >&2; fail "the kernel does not compile"; }
 traced "$work/ktrace" node "$np" "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 ||
   { cat "$logs/kernel.txt" >&2; fail "the kernel failed"; }
