@@ -36,7 +36,7 @@ void fuzz_clear_dir(const char *dir)
     closedir(d);
 }
 
-static void remove_scratch(void)
+void fuzz_remove_scratch(void)
 {
     if (!scratch[0])
         return;
@@ -47,6 +47,7 @@ static void remove_scratch(void)
     snprintf(sub, sizeof sub, "%s/in", scratch);
     fuzz_clear_dir(sub);
     rmdir(sub);
+    fuzz_clear_dir(scratch); /* the codegen target's kernel.c and compile.txt */
     rmdir(scratch);
 }
 
@@ -61,7 +62,7 @@ const char *fuzz_scratch_dir(void)
         fprintf(stderr, "fuzz: cannot create %s: %s\n", scratch, strerror(errno));
         abort();
     }
-    atexit(remove_scratch);
+    atexit(fuzz_remove_scratch);
     return scratch;
 }
 

@@ -30,6 +30,9 @@ extern const char *const fuzz_file_names[FUZZ_NFILES];
 /* A private scratch directory for this process (on /dev/shm when it
  * exists), created on first use and removed at exit. */
 const char *fuzz_scratch_dir(void);
+/* Removes the scratch directory and what is in it (also at exit; a target
+ * that aborts on purpose calls it first). */
+void fuzz_remove_scratch(void);
 
 /* Serves the container's files to the reader (format/reader_fs.h) as the
  * trace directory FUZZ_MEMORY_DIR, until the next call; paths elsewhere

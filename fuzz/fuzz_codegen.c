@@ -55,6 +55,7 @@ static void compile_check(const char *kernel)
         if (l)
             fclose(l);
         fputs(kernel, stderr);
+        fuzz_remove_scratch(); /* abort() runs no exit handler */
         abort();
     }
 }
