@@ -439,6 +439,14 @@ static void ternary_text(cg_emitter *e, const int64_t *tab, uint32_t ntab, unsig
     e->n_ternary++;
 }
 
+/* Values a line in a table of n numbers: one, labelled, in a short table;
+ * eight in a long one (a table by rank at 65,536 ranks), each line
+ * labelled with its first index. */
+static unsigned numbers_per_line(uint32_t n)
+{
+    return n > 16 ? 8 : 1;
+}
+
 static const char *table_for(cg_emitter *e, const int64_t *tab, uint32_t n, int by_rank, const char *field,
                              unsigned kind)
 {
@@ -452,7 +460,8 @@ static const char *table_for(cg_emitter *e, const int64_t *tab, uint32_t n, int 
     sb_putc(&body, '}');
     sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
     const char *ctype = fits_int(tab, n) ? "int" : "long long";
-    const char *name = cg_table_add(e, sb_str(&base), ctype, &body, n, 0, by_rank ? "rank" : "iteration", 1);
+    const char *name = cg_table_add(e, sb_str(&base), ctype, &body, n, 0, by_rank ? "rank" : "iteration",
+                                    numbers_per_line(n));
     if (by_rank)
         cg_table_keep_values(e, name, ctype, tab, n);
     sb_free(&body);
@@ -632,7 +641,7 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
     int strings = (rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH) &&
                   kind != REC_KIND_H5_ENCODED;
     const char *name = cg_table_add(e, sb_str(&base), strings ? "const char *const" : ctype, &body, c->ntab,
-                                    !strings, by_rank ? "rank" : "iteration", 1);
+                                    !strings, by_rank ? "rank" : "iteration", strings ? 1 : numbers_per_line(c->ntab));
     sb_printf(out, "%s[%s]", name, by_rank ? "rank" : cg_counter_name(c->table_ctr));
     if (by_rank && !strings)
         cg_table_keep_values(e, name, ctype, c->tab, c->ntab);

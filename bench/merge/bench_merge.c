@@ -1,6 +1,6 @@
 /* bench-merge: merge throughput and its growth with the number of ranks.
  *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R]
- *               [--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic]
+ *               [--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic|cells]
  * For each rank count, writes a synthetic SPMD trace (N records per rank:
  * strided pwrites at rank-dependent offsets, a barrier every 50 calls, and
  * now and then a call only some ranks make), merges it, and prints records
@@ -24,7 +24,9 @@
  * each merged trace (recorder-codegen's library, in a process of its own)
  * and prints its size against the first size's, the time and peak memory.
  * --pattern vpic writes, instead of the pwrite loop, what VPIC-IO's HDF5
- * calls make on each rank (write_vpic_rank). */
+ * calls make on each rank (write_vpic_rank); --pattern cells the same with
+ * a number of cells per rank that has no model, each rank's start the sum of
+ * the counts before it. */
 #define _GNU_SOURCE
 #include "rec_function_ids.h"
 #include "recorder_codegen.h"
@@ -140,7 +142,30 @@ static int64_t vpic_call(vpic_writer *v, unsigned func, const rec_value *args, u
 #define STR(s) ((rec_value){.ptr = (s), .len = (uint32_t)strlen(s)})
 #define ARR(a, n) ((rec_value){.ptr = (a), .len = (n)})
 
-static int write_vpic_rank(const char *dir, uint32_t rank, uint32_t nranks, uint64_t records)
+/* --pattern cells: each rank holds 4,096 cells and a few more, a number of
+ * no model (a hash of the rank): its start is the sum of the counts before
+ * it, as in an unstructured mesh's writers (gcrm-like). */
+static int64_t extra_cells(uint32_t rank)
+{
+    return (int64_t)(((uint64_t)rank * 2654435761u >> 13) % 13);
+}
+
+/* The running sums of extra_cells, computed once per rank count. */
+static int64_t extra_before(uint32_t rank, uint32_t nranks)
+{
+    static int64_t *sums;
+    static uint32_t n;
+    if (n != nranks + 1) {
+        free(sums);
+        n = nranks + 1;
+        sums = calloc(n, sizeof *sums);
+        for (uint32_t r = 0; sums && r < nranks; r++)
+            sums[r + 1] = sums[r] + extra_cells(r);
+    }
+    return sums ? sums[rank] : 0;
+}
+
+static int write_vpic_rank(const char *dir, uint32_t rank, uint32_t nranks, uint64_t records, int uneven)
 {
     enum { P = 4096, FLOAT_TYPE = 12, FILE_ACCESS = 3, DATASET_XFER = 6, COMM_WORLD = 1 };
     rec_writer_options o;
@@ -152,6 +177,11 @@ static int write_vpic_rank(const char *dir, uint32_t rank, uint32_t nranks, uint
         return -1;
     }
     int64_t id = REC_HANDLE_DYNAMIC_BASE, all = (int64_t)P * nranks, mine = P, start = (int64_t)P * rank;
+    if (uneven) {
+        mine += extra_cells(rank);
+        start += extra_before(rank, nranks);
+        all += extra_before(nranks, nranks);
+    }
     int64_t fapl = vpic_call(&v, REC_ID_H5Pcreate, (rec_value[]){I(FILE_ACCESS)}, 1, id++);
     vpic_call(&v, REC_ID_H5Pset_fapl_mpio, (rec_value[]){I(fapl), I(COMM_WORLD), I(0)}, 3, 0);
     int64_t dxpl = vpic_call(&v, REC_ID_H5Pcreate, (rec_value[]){I(DATASET_XFER)}, 1, id++);
@@ -266,7 +296,7 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
         return res;
     }
     for (uint32_t r = 0; r < nranks; r++)
-        if ((vpic ? write_vpic_rank(dir, r, nranks, records) : write_rank(dir, r, nranks, records)) != 0)
+        if ((vpic ? write_vpic_rank(dir, r, nranks, records, vpic == 2) : write_rank(dir, r, nranks, records)) != 0)
             return res;
     res.write_s = now() - t0;
     struct rlimit rl;
@@ -343,8 +373,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--codegen"))
             codegen = 1;
         else if (!strcmp(argv[i], "--pattern") && i + 1 < argc &&
-                 (!strcmp(argv[i + 1], "vpic") || !strcmp(argv[i + 1], "pwrite")))
-            vpic = !strcmp(argv[++i], "vpic");
+                 (!strcmp(argv[i + 1], "vpic") || !strcmp(argv[i + 1], "pwrite") || !strcmp(argv[i + 1], "cells")))
+            vpic = !strcmp(argv[++i], "vpic") ? 1 : !strcmp(argv[i], "cells") ? 2 : 0;
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
         else if (!strcmp(argv[i], "--min-seconds") && i + 1 < argc)
@@ -353,7 +383,7 @@ int main(int argc, char **argv)
             fprintf(
                 stderr,
                 "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--repeat R] "
-                "[--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic]\n");
+                "[--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic|cells]\n");
             return 2;
         }
     }
