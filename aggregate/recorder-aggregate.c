@@ -14,7 +14,6 @@
 #include "recorder_format.h"
 
 static const char *tool = "recorder-aggregate";
-static const char *const part_suffix[REC_PART_COUNT] = {"rec", "meta", "h5store"};
 
 static void usage(FILE *out)
 {
@@ -81,7 +80,7 @@ static int write_split(const rec_parts *l, uint32_t nranks, const char *out)
             uint64_t size = rec_parts_find(l, r, k, &at) == 0 ? part_size(&at) : 0;
             if (!size)
                 continue;
-            snprintf(path, sizeof path, "%s/%u.%s", out, r, part_suffix[k]);
+            snprintf(path, sizeof path, "%s/%u.%s", out, r, rec_part_suffix(k));
             FILE *f = fopen(path, "wb");
             if (!f) {
                 fprintf(stderr, "%s: %s: cannot create: %s\n", tool, path, strerror(errno));
@@ -146,7 +145,7 @@ static int is_layout_file(const char *name)
     if (!dot || dot == name || strspn(name, "0123456789") != (size_t)(dot - name))
         return 0;
     for (unsigned k = 0; k < REC_PART_COUNT; k++)
-        if (strcmp(dot + 1, part_suffix[k]) == 0)
+        if (strcmp(dot + 1, rec_part_suffix(k)) == 0)
             return 1;
     return 0;
 }

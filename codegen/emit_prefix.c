@@ -6,7 +6,6 @@
 #include "emit.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void cg_table_keep_values(cg_emitter *e, const char *name, const char *ctype, const int64_t *values, uint32_t n)
@@ -77,24 +76,16 @@ static const char *helper_for(cg_emitter *e, const char *ctype, int add, size_t 
 {
     int ll = strcmp(ctype, "long long") == 0;
     const char *name = ll ? "sum_before_ll" : "sum_before";
-    char decl[64];
-    snprintf(decl, sizeof decl, "static long long %s(", name);
-    *bytes = 0;
-    if (e->protos && strstr(e->protos, decl))
-        return name;
-    *bytes = 280;
-    if (!add)
-        return name;
-    sb d = {0};
-    if (e->protos)
-        sb_puts(&d, e->protos);
-    sb_printf(&d,
-              "/* The sum of a table's first n entries: where a rank's block starts when the blocks\n"
-              " * are as long as the table says. */\n%sconst %s *table, int n)\n{\n    long long sum = 0;\n"
-              "    for (int i = 0; i < n; i++)\n        sum += table[i];\n    return sum;\n}\n",
-              decl, ctype);
-    free(e->protos);
-    e->protos = sb_take(&d);
+    char text[512];
+    snprintf(text, sizeof text,
+             "/* The sum of a table's first n entries: where a rank's block starts when the blocks\n"
+             " * are as long as the table says. */\nstatic long long %s(const %s *table, int n)\n{\n"
+             "    long long sum = 0;\n    for (int i = 0; i < n; i++)\n        sum += table[i];\n"
+             "    return sum;\n}\n",
+             name, ctype);
+    *bytes = e->protos && strstr(e->protos, text) ? 0 : strlen(text);
+    if (add)
+        cg_add_proto(e, text);
     return name;
 }
 

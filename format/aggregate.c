@@ -22,7 +22,11 @@
 /* More aggregate files or members than this is a corrupt header. */
 #define AGGREGATE_LIMIT (1u << 24)
 
-static const char *const part_suffix[REC_PART_COUNT] = {"rec", "meta", "h5store"};
+const char *rec_part_suffix(unsigned part)
+{
+    static const char *const suffix[REC_PART_COUNT] = {"rec", "meta", "h5store"};
+    return part < REC_PART_COUNT ? suffix[part] : "";
+}
 
 size_t rec_aggregate_header_size(uint32_t nmembers)
 {
@@ -115,7 +119,7 @@ int rec_aggregate_parse(const uint8_t *table, size_t n, uint64_t file_size, cons
             if (m->length[k] && (m->offset[k] > file_size || m->length[k] > file_size - m->offset[k])) {
                 snprintf(err->msg, sizeof err->msg,
                          "%s: member %u (rank %u): its %s part ends past the end of the file (byte %llu)", path, i,
-                         m->rank, part_suffix[k], (unsigned long long)file_size);
+                         m->rank, rec_part_suffix(k), (unsigned long long)file_size);
                 free(out->members);
                 out->members = NULL;
                 return -1;
@@ -261,14 +265,14 @@ int rec_parts_find(const rec_parts *l, uint32_t rank, unsigned part, rec_part_pl
         snprintf(stem, sizeof stem, "%u", rank);
     const placed_member *p = rank == REC_MERGED_STREAM ? NULL : member_of(l, rank);
     if (!p) { /* its own file (a rank the aggregates lack kept one: see tracer.md) */
-        snprintf(out->path, sizeof out->path, "%s/%s.%s", l->dir, stem, part_suffix[part]);
+        snprintf(out->path, sizeof out->path, "%s/%s.%s", l->dir, stem, rec_part_suffix(part));
         snprintf(out->name, sizeof out->name, "%s", out->path);
         out->base = 0;
         out->length = UINT64_MAX;
         return 0;
     }
     snprintf(out->path, sizeof out->path, "%s/aggregate.%u", l->dir, p->file);
-    snprintf(out->name, sizeof out->name, "%s (%s.%s)", out->path, stem, part_suffix[part]);
+    snprintf(out->name, sizeof out->name, "%s (%s.%s)", out->path, stem, rec_part_suffix(part));
     out->base = p->m.offset[part];
     out->length = p->m.length[part];
     return out->length ? 0 : 1;

@@ -195,6 +195,8 @@ typedef struct rec_part_place {
     uint64_t base;   /* where the part starts in the file */
     uint64_t length; /* its bytes; UINT64_MAX: up to the end of the file */
 } rec_part_place;
+/* A part's file name suffix: "rec", "meta", "h5store" (N.rec, ...). */
+const char *rec_part_suffix(unsigned part);
 typedef struct rec_parts rec_parts;
 /* Reads DIR's aggregate member tables, if it has any; NULL with err when one
  * is corrupt. */

@@ -21,7 +21,6 @@
 #include "rt.h"
 #include "runtime.h"
 
-static const char *const part_suffix[REC_PART_COUNT] = {"rec", "meta", "h5store"};
 
 /* Copying goes this many bytes at a time, through one buffer (untouched,
  * it costs no memory). */
@@ -30,7 +29,7 @@ static char copy_buf[COPY_CHUNK];
 
 static void part_path(char *out, size_t cap, const char *dir, uint32_t rank, unsigned part)
 {
-    snprintf(out, cap, "%s/%u.%s", dir, rank, part_suffix[part]);
+    snprintf(out, cap, "%s/%u.%s", dir, rank, rec_part_suffix(part));
 }
 
 int rt_aggregate_begin(const rt_config *c, int rank, int size, char *stage, size_t cap)

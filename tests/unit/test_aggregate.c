@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const part_suffix[REC_PART_COUNT] = {"rec", "meta", "h5store"};
 static const char h5store_text[] = "recorder-kit h5store 1\n2128 8 32768 1\t/out/f.h5\t/low\n";
 
 /* The file's bytes (NULL and 0 when it does not exist). */
@@ -81,7 +80,7 @@ static void pack(const char *dir, uint32_t index, uint32_t count, uint32_t first
         for (unsigned k = 0; k < REC_PART_COUNT; k++) {
             char path[4200];
             size_t len;
-            snprintf(path, sizeof path, "%s/%u.%s", dir, first + i, part_suffix[k]);
+            snprintf(path, sizeof path, "%s/%u.%s", dir, first + i, rec_part_suffix(k));
             data[i][k] = slurp(path, &len);
             unlink(path);
             m[i].length[k] = len;
