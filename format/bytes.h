@@ -123,6 +123,8 @@ static inline uint8_t rec_get_u8(rec_in *in)
 
 static inline uint64_t rec_get_varint(rec_in *in)
 {
+    if (in->p < in->end && *in->p < 0x80) /* most are one byte: small deltas and counts */
+        return *in->p++;
     uint64_t v = 0;
     for (unsigned shift = 0; shift < 64; shift += 7) {
         if (in->p >= in->end) {

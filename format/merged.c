@@ -226,7 +226,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 }
 
 int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const rec_layout *lay,
-                    const rec_record *base, uint32_t nranks_total, const char **why)
+                    const rec_record *base, uint32_t nranks_total, int sets_only, const char **why)
 {
     rec_in in;
     rec_in_init(&in, bytes, len);
@@ -250,6 +250,14 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
         }
         *g = (rec_rank_range){(uint32_t)first, (uint32_t)count, (uint32_t)stride};
         members += count;
+    }
+    if (sets_only) { /* the variations are not looked at */
+        if (in.failure || members == 0 || members > nranks_total) {
+            *why = "bad rank set in a merge annotation";
+            return -1;
+        }
+        s->info = (rec_merge_info){.nranges = (uint32_t)nranges, .ranges = s->ranges, .nranks = (uint32_t)members};
+        return 0;
     }
     uint64_t nvars = rec_get_varint(&in);
     size_t vidx_cap = s->vars_cap;

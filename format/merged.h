@@ -17,9 +17,10 @@ typedef struct rec_merge_state {
 } rec_merge_state;
 
 void rec_merge_encode(rec_buf *b, const rec_layout *lay, const rec_record *base, const rec_merge_info *mi);
-/* Parses an annotation for the record `base` that followed it. */
+/* Parses an annotation for the record `base` that followed it; with
+ * sets_only its rank set alone (no variation: values are not read). */
 int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const rec_layout *lay,
-                    const rec_record *base, uint32_t nranks_total, const char **why);
+                    const rec_record *base, uint32_t nranks_total, int sets_only, const char **why);
 void rec_merge_apply(const rec_merge_info *mi, const rec_layout *lay, rec_record *r, uint32_t rank, uint32_t index);
 void rec_merge_state_free(rec_merge_state *s);
 

@@ -193,8 +193,13 @@ const rec_rank_meta *rec_trace_rank_meta(rec_trace *t, uint32_t rank, rec_error 
 
 /* ---- cursor ---- */
 
+typedef struct alias_key {
+    uint64_t who; /* rank << 8 | handle space */
+    int64_t merged_id;
+} alias_key;
+
 typedef struct alias {
-    uint64_t key; /* space << 56 ^ merged id */
+    alias_key key;
     int64_t rank_id;
     UT_hash_handle hh;
 } alias;
@@ -233,7 +238,9 @@ struct rec_cursor {
     const uint8_t *annotation; /* the merge annotation for the next record, in the block */
     uint32_t annotation_len;
     rec_merge_state merge;
-    struct alias *aliases; /* expanded rank: unified handle id -> the rank's own */
+    struct alias *aliases; /* expanded rank (or the merged stream, when kept): unified handle id -> the rank's own */
+    int keep_aliases;      /* the merged stream keeps every rank's aliases (rec_cursor_keep_aliases) */
+    int sets_only;         /* the merged stream gives rank sets, no variations (rec_cursor_sets_only) */
     int64_t *own_handles[REC_MAX_ARGS]; /* handle arrays with the rank's own ids */
     size_t own_handles_cap[REC_MAX_ARGS];
     uint8_t synthetic_next; /* a REC_DEF_SYNTHETIC mark was read: the next record is rebuilt */
@@ -532,6 +539,9 @@ static int add_path(rec_cursor *c, const rec_def *def, rec_error *err)
     return 0;
 }
 
+#define ALIAS_COUNT ((uint64_t)1 << 63)
+static int set_alias(rec_cursor *c, alias_key key, int64_t rank_id);
+
 /* Definitions: paths, and in merged streams annotations and handle aliases. */
 static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
 {
@@ -546,7 +556,7 @@ static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
         c->synthetic_next = 1;
         return 0;
     }
-    if (def->kind == REC_DEF_ALIAS && c->mode == 1) {
+    if (def->kind == REC_DEF_ALIAS && (c->mode == 1 || c->keep_aliases)) {
         rec_in in;
         rec_in_init(&in, def->bytes, def->len);
         uint64_t rank = rec_get_varint(&in), space = rec_get_varint(&in);
@@ -554,29 +564,67 @@ static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
         if (in.failure || space >= REC_SPACE_COUNT)
             return cursor_error(c, err, "block at byte %llu: malformed handle alias",
                                 (unsigned long long)c->block_offset);
-        if (rank != c->rank)
+        if (c->mode == 1 && rank != c->rank)
             return 0;
-        uint64_t key = space << 56 ^ (uint64_t)merged_id;
-        alias *a;
-        HASH_FIND(hh, c->aliases, &key, sizeof key, a);
-        if (!a) {
-            a = calloc(1, sizeof *a);
-            if (!a)
-                return cursor_error(c, err, "out of memory");
-            a->key = key;
-            HASH_ADD(hh, c->aliases, key, sizeof a->key, a);
-        }
-        a->rank_id = rank_id;
+        /* hardening: a rank past 2^55 would wrap into the counts' keys */
+        if (rank >= (uint64_t)1 << 55 || set_alias(c, (alias_key){rank << 8 | space, merged_id}, rank_id) != 0 ||
+            (c->mode == 2 && set_alias(c, (alias_key){ALIAS_COUNT | space, merged_id}, -1) != 0))
+            return cursor_error(c, err, "out of memory");
     }
     return 0; /* other kinds: written by a newer version, safe to skip */
 }
 
-static int64_t own_handle(const rec_cursor *c, unsigned space, int64_t id)
+/* The merged stream counts, per unified handle, how many aliases it has, in
+ * entries of their own (key.who ALIAS_COUNT | space; rank_id: the count). */
+
+/* rank_id -1 on a count entry: one more. */
+static int set_alias(rec_cursor *c, alias_key key, int64_t rank_id)
 {
-    uint64_t key = (uint64_t)space << 56 ^ (uint64_t)id;
     alias *a;
     HASH_FIND(hh, c->aliases, &key, sizeof key, a);
-    return a ? a->rank_id : id;
+    if (!a) {
+        if (!(a = calloc(1, sizeof *a)))
+            return -1;
+        a->key = key;
+        HASH_ADD(hh, c->aliases, key, sizeof a->key, a);
+    }
+    a->rank_id = key.who & ALIAS_COUNT ? a->rank_id + 1 : rank_id;
+    return 0;
+}
+
+int64_t rec_cursor_aliased(const rec_cursor *c, unsigned space, int64_t merged_id)
+{
+    alias_key key = {ALIAS_COUNT | space, merged_id};
+    alias *a = NULL;
+    if (c->aliases)
+        HASH_FIND(hh, c->aliases, &key, sizeof key, a);
+    return a ? a->rank_id : 0;
+}
+
+static int64_t own_handle(const rec_cursor *c, unsigned space, int64_t id)
+{
+    return rec_cursor_own_handle(c, c->rank, space, id);
+}
+
+void rec_cursor_sets_only(rec_cursor *c)
+{
+    if (c->mode == 2)
+        c->sets_only = 1;
+}
+
+void rec_cursor_keep_aliases(rec_cursor *c)
+{
+    c->keep_aliases = 1;
+}
+
+int64_t rec_cursor_own_handle(const rec_cursor *c, uint32_t rank, unsigned space, int64_t merged_id)
+{
+    if (!c->aliases)
+        return merged_id;
+    alias_key key = {(uint64_t)rank << 8 | space, merged_id};
+    alias *a;
+    HASH_FIND(hh, c->aliases, &key, sizeof key, a);
+    return a ? a->rank_id : merged_id;
 }
 
 /* Field `field` as the rank's own: its handle, or each handle of its array
@@ -619,7 +667,7 @@ static int merged_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_e
     const rec_merge_info *info = &all;
     if (note) {
         const char *why = NULL;
-        if (rec_merge_parse(&c->merge, note, c->annotation_len, lay, r, c->t->g.info.nranks, &why) != 0)
+        if (rec_merge_parse(&c->merge, note, c->annotation_len, lay, r, c->t->g.info.nranks, c->sets_only, &why) != 0)
             return cursor_error(c, err, "block at byte %llu: record %u: %s", (unsigned long long)c->block_offset,
                                 c->block_records - 1, why);
         info = &c->merge.info;

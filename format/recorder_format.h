@@ -322,6 +322,19 @@ int rec_writer_handle_alias(rec_writer *w, uint32_t rank, unsigned kind, int64_t
 /* The merged stream itself: *mi describes each record (valid until the next call). */
 rec_cursor *rec_cursor_open_merged(rec_trace *t, rec_error *err);
 int rec_cursor_next_merged(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_error *err);
+/* The merged stream gives each record's rank set only: no variations
+ * (nvars 0), their values not even decoded. For readers that look at the
+ * calls and their sets alone. */
+void rec_cursor_sets_only(rec_cursor *c);
+/* The merged stream keeps the handle aliases of every rank as it reads them
+ * (call before the first record), for rec_cursor_own_handle. */
+void rec_cursor_keep_aliases(rec_cursor *c);
+/* The id `rank` knows the unified handle merged_id (of this handle space) by,
+ * as far as the cursor has read. */
+int64_t rec_cursor_own_handle(const rec_cursor *c, uint32_t rank, unsigned space, int64_t merged_id);
+/* How many aliases of the unified handle merged_id the merged stream has
+ * read (0: every rank knows it by that id). */
+int64_t rec_cursor_aliased(const rec_cursor *c, unsigned space, int64_t merged_id);
 /* 1 if the rank is in the set, with its position in *index. */
 int rec_merge_info_find(const rec_merge_info *mi, uint32_t rank, uint32_t *index);
 

@@ -117,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         const char *why;
         const rec_layout *lay = rec_table_layout(table, r->func);
-        if (rec_merge_parse(&ms, note, note_len, lay, r, nranks, &why) == 0) {
+        if (rec_merge_parse(&ms, note, note_len, lay, r, nranks, 0, &why) == 0) {
             for (uint32_t rank = 0; rank < nranks; rank++) {
                 uint32_t index;
                 if (!rec_merge_info_find(&ms.info, rank, &index))

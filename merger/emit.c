@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns per merged record: every field, then the start and end times. */
-enum { EMIT_COLUMNS = REC_MAX_FIELDS + 2, COL_TSTART = REC_MAX_FIELDS, COL_TEND = REC_MAX_FIELDS + 1 };
 _Static_assert(EMIT_COLUMNS <= 32, "emit_buffers.varying holds a bit per column");
 
 /* The columns of a batch stay under this many bytes (a small batch at most). */
@@ -71,6 +69,18 @@ static int64_t *first_slot(const emit_buffers *b, unsigned record, unsigned col)
 static int64_t first_value(const emit_buffers *b, unsigned record, unsigned col)
 {
     return *first_slot(b, record, col);
+}
+
+/* The first member's value of a column (a column written whole holds it too). */
+static int64_t member0(const emit_buffers *b, unsigned record, unsigned col)
+{
+    return b->varying[record] >> col & 1 ? column(b, record, col)[0] : first_value(b, record, col);
+}
+
+int64_t *emit_column(emit_buffers *b, unsigned record, unsigned col)
+{
+    b->varying[record] |= 1u << col;
+    return column(b, record, col);
 }
 
 static int same_value(unsigned cls, const rec_value *a, const rec_value *b)
@@ -131,15 +141,22 @@ static void vary_column(const uint32_t *ranks, uint32_t n, unsigned field, const
         b->values[(*nvalues)++] = (rec_value){.i = col[k]};
 }
 
+/* Member k's string or array in `field`: its window record's, or what the
+ * caller that has no window records gives (emit_buffers.bytes_of). */
+static rec_value member_bytes(const emit_buffers *b, unsigned cls, unsigned field, uint32_t k)
+{
+    return b->bytes_of ? b->bytes_of(b->bytes_ctx, k, field) : wrec_value(b->recs[k], cls, field);
+}
+
 /* The same for a string or an array field: a vector when the members disagree. */
 static void vary_bytes(uint32_t n, const rec_layout_view *lay, unsigned field, emit_buffers *b,
                        uint32_t *nvars, size_t *nvalues)
 {
     unsigned cls = lay->cls[field];
-    rec_value first = wrec_value(b->recs[0], cls, field);
+    rec_value first = member_bytes(b, cls, field, 0);
     uint32_t same = 1;
     for (; same < n; same++) {
-        rec_value v = wrec_value(b->recs[same], cls, field);
+        rec_value v = member_bytes(b, cls, field, same);
         if (!same_value(cls, &first, &v))
             break;
     }
@@ -149,14 +166,19 @@ static void vary_bytes(uint32_t n, const rec_layout_view *lay, unsigned field, e
     *var =
         (rec_variation){.field = (uint16_t)field, .relation = REC_REL_VECTOR, .values = b->values + *nvalues};
     for (uint32_t k = 0; k < n; k++)
-        b->values[(*nvalues)++] = wrec_value(b->recs[k], cls, field);
+        b->values[(*nvalues)++] = member_bytes(b, cls, field, k);
 }
 
-/* Writes the merged record whose member values are in the columns of
- * `record`; `first` is the first member's window record (strings and arrays
- * come from b->recs). */
 static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *lay, const wrec *first,
                   unsigned record, emit_buffers *b, rec_merge_stats *st, rec_error *err)
+{
+    rec_record base;
+    wrec_to_record(first, lay, &base);
+    return emit_finish(m, w, n, lay, &base, record, b, st, err);
+}
+
+int emit_finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *lay, const rec_record *first,
+                unsigned record, emit_buffers *b, rec_merge_stats *st, rec_error *err)
 {
     uint32_t nvars = 0;
     size_t nvalues = 0;
@@ -176,14 +198,13 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
     }
     rec_merge_info mi = {.nranks = n, .nvars = nvars, .vars = b->vars, .ranges = b->ranges};
     mi.nranges = rank_ranges(b->ranks, n, b->ranges);
-    int everyone = n == m->nranks && nvars == 0;
-    rec_record base;
-    wrec_to_record(first, lay, &base);
+    int everyone = n == m->total_ranks && nvars == 0;
+    rec_record base = *first;
     /* the first member's values as the merged trace knows them (handles unified) */
     for (unsigned i = 0; i < lay->nfields; i++) {
         if (lay->bytes_fields >> i & 1)
             continue;
-        int64_t v = first_value(b, record, i);
+        int64_t v = member0(b, record, i);
         if (i < lay->nargs)
             base.args[i].i = v;
         else if (i == lay->nargs)
@@ -191,12 +212,12 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
         else
             base.err = v;
     }
-    base.tstart = (uint64_t)first_value(b, record, COL_TSTART);
-    base.tend = (uint64_t)first_value(b, record, COL_TEND);
+    base.tstart = (uint64_t)member0(b, record, COL_TSTART);
+    base.tend = (uint64_t)member0(b, record, COL_TEND);
     if (rec_writer_append_merged(w, &base, everyone ? NULL : &mi, err) != 0)
         return -1;
     st->records_out++;
-    if (n == m->nranks)
+    if (n == m->total_ranks)
         st->merged_all++;
     else if (n > 1)
         st->merged_group++;
@@ -211,7 +232,7 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
  * before it get member 0's value then). Most fields never differ, so most
  * columns are never written: at thousands of ranks writing every column of
  * every member cost as much memory traffic as the records. */
-static void put(emit_buffers *b, unsigned record, uint32_t k, unsigned c, int64_t v)
+void emit_put(emit_buffers *b, unsigned record, uint32_t k, unsigned c, int64_t v)
 {
     int64_t *first = first_slot(b, record, c);
     if (b->varying[record] >> c & 1) {
@@ -242,10 +263,10 @@ static int gather(const wrec *r, const rec_layout_view *lay, rank_state *unify, 
         if (unify && (lay->used_handles >> i & 1) && rec_handle_is_dynamic(v) &&
             !keymap_get(&unify->unified, handle_key(lay->space[i], v), &v))
             return 0;
-        put(b, record, k, i, v);
+        emit_put(b, record, k, i, v);
     }
-    put(b, record, k, COL_TSTART, (int64_t)r->tstart);
-    put(b, record, k, COL_TEND, (int64_t)r->tend);
+    emit_put(b, record, k, COL_TSTART, (int64_t)r->tstart);
+    emit_put(b, record, k, COL_TEND, (int64_t)r->tend);
     return 1;
 }
 
@@ -258,7 +279,7 @@ static int64_t unify_lookup(rank_state *rs, unsigned space, int64_t id)
 /* The merged trace's id for a handle numbered `own` on the first rank that
  * has it: that number if no other handle took it, else a fresh one; -1: out
  * of memory. */
-static int64_t claim_merged_id(merger *m, unsigned space, int64_t own)
+int64_t claim_merged_id(merger *m, unsigned space, int64_t own)
 {
     int64_t merged = own, used;
     if (keymap_get(&m->merged_ids_used, handle_key(space, merged), &used))

@@ -72,7 +72,7 @@ const rec_layout_view *layout_for(merger *m, unsigned func)
     return &m->layouts[func];
 }
 
-static double now(void)
+double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -164,7 +164,7 @@ static uint32_t choose(merger *m, int paper_rule, rank_state **group, rec_merge_
 
 /* ---- the driver ---- */
 
-static int make_dirs(const char *path)
+int make_dirs(const char *path)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s", path);
@@ -213,11 +213,11 @@ static void merger_free(merger *m)
     free(m->bucket);
 }
 
-static int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options *o, const char *in_dir,
+int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options *o, const char *in_dir,
                       uint64_t start_ns, rec_error *err)
 {
     const rec_trace_info *in = rec_trace_get_info(t);
-    rec_option *opts = calloc(in->noptions + 3, sizeof *opts);
+    rec_option *opts = calloc(in->noptions + 4, sizeof *opts);
     if (!opts) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return -1;
@@ -230,6 +230,11 @@ static int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_o
     opts[n++] = (rec_option){"merge.source", in_dir};
     opts[n++] = (rec_option){"merge.window", window};
     opts[n++] = (rec_option){"merge.rule", o->paper_rule ? "farthest-match" : "complete-group"};
+    char block[64];
+    if (o->part) { /* a part of a parallel merge: its ranks, which the merge of the parts reads back */
+        snprintf(block, sizeof block, "%u-%u", o->first_rank, o->first_rank + o->rank_count - 1);
+        opts[n++] = (rec_option){"merge.part", block};
+    }
     rec_trace_info info = *in;
     info.flags |= REC_TRACE_MERGED;
     info.start_time_ns = start_ns;
@@ -256,6 +261,15 @@ static int carry_h5store(const char *in_dir, const char *out_dir, const char *to
     int rc = s.n ? rec_h5store_write(path, &s, err) : 0;
     rec_h5store_free(&s);
     return rc;
+}
+
+/* What goes with the merged records: the HDF5 inputs' skeletons (replays
+ * and kernels make the inputs from them) and the filters' stored data. */
+int carry_inputs(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_error *err)
+{
+    if (h5skel_copy_dir(in_dir, out_dir, err->msg, sizeof err->msg) != 0)
+        return -1;
+    return carry_h5store(in_dir, out_dir, o->tool, err);
 }
 
 int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_merge_stats *st,
@@ -286,7 +300,17 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         return -1;
     }
     rec_cursor_close(last);
-    merger m = {.table = rec_trace_table(t), .window = o->window ? o->window : 200, .nranks = info->nranks};
+    uint32_t first_rank = o->rank_count ? o->first_rank : 0, count = o->rank_count ? o->rank_count : info->nranks;
+    if (first_rank >= info->nranks || count > info->nranks - first_rank) {
+        snprintf(err->msg, sizeof err->msg, "%s: ranks %u to %u asked for, the trace has %u", in_dir, first_rank,
+                 first_rank + count - 1, info->nranks);
+        rec_trace_close(t);
+        return -1;
+    }
+    merger m = {.table = rec_trace_table(t),
+                .window = o->window ? o->window : 200,
+                .nranks = count,
+                .total_ranks = info->nranks};
     for (int s = 0; s < REC_SPACE_COUNT; s++)
         m.next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;
     st->nranks = info->nranks;
@@ -311,7 +335,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     uint64_t start_ns = UINT64_MAX, total = 0;
     for (uint32_t r = 0; r < m.nranks; r++) {
         rec_error ignored;
-        const rec_rank_meta *meta = rec_trace_rank_meta(t, r, &ignored);
+        const rec_rank_meta *meta = rec_trace_rank_meta(t, first_rank + r, &ignored);
         uint64_t s = meta ? meta->start_time_ns : info->start_time_ns;
         m.ranks[r].tick_offset = (int64_t)s; /* the ns for now: made ticks below */
         if (s < start_ns)
@@ -322,9 +346,11 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
                 st->max_rank_records = meta->records;
         }
     }
+    if (o->start_ns)
+        start_ns = o->start_ns;
     for (uint32_t r = 0; r < m.nranks; r++) {
         rank_state *rs = &m.ranks[r];
-        rs->rank = r;
+        rs->rank = first_rank + r;
         double ticks = (double)((uint64_t)rs->tick_offset - start_ns) / (info->time_resolution * 1e9) + 0.5;
         /* hardening: a tiny time resolution (any in (0, 1000) s is valid) can
          * put this past int64_t, and converting such a double is undefined */
@@ -333,7 +359,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         rs->ring = (wslot *)(void *)((char *)m.rank_slots + r * slots_bytes);
         rs->sig_tab = m.sig_tabs + (size_t)r * SIG_TAB_FIRST;
         rs->sig_cap = SIG_TAB_FIRST;
-        if (!(rs->cursor = rec_cursor_open(t, r, err)))
+        if (!(rs->cursor = rec_cursor_open(t, rs->rank, err)))
             goto done;
     }
     if (make_dirs(out_dir) != 0) {
@@ -392,11 +418,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     w = NULL;
     if (rc == 0)
         rc = write_meta(out_dir, t, o, in_dir, start_ns, err);
-    /* The HDF5 inputs' skeletons go with the records: replays and kernels make the inputs from them. */
-    if (rc == 0)
-        rc = h5skel_copy_dir(in_dir, out_dir, err->msg, sizeof err->msg);
-    if (rc == 0)
-        rc = carry_h5store(in_dir, out_dir, o->tool, err);
+    if (rc == 0 && !o->part)
+        rc = carry_inputs(in_dir, out_dir, o, err);
 done:
     st->records_in = m.records_in;
     st->seconds = now() - t0;

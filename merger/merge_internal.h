@@ -26,7 +26,8 @@ const rec_layout_view *layout_for(struct merger *m, unsigned func);
 typedef struct merger {
     const rec_table *table;
     unsigned window;
-    uint32_t nranks;
+    uint32_t nranks;      /* ranks merged here (ranks[i] is rank first_rank + i) */
+    uint32_t total_ranks; /* the trace's: a record of that many stands for everyone */
     rank_state *ranks;
     sig_entry *sigs;
     sig_entry **bucket; /* bucket[c]: complete signatures whose head_count is c */
@@ -70,6 +71,16 @@ static inline wslot *window_slot(const merger *m, const rank_state *rs, unsigned
 {
     return &rs->ring[window_index(m, rs, k)];
 }
+
+/* merge.c's helpers, for combine.c */
+double now(void);
+int make_dirs(const char *path);
+int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options *o, const char *in_dir,
+               uint64_t start_ns, rec_error *err);
+int carry_inputs(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_error *err);
+/* The signature of a record read on its own (a record of a merged part), as
+ * fill() gives a window record its, noting the handles it creates. */
+int record_signature(rank_state *rs, const rec_layout_view *lay, const rec_record *r, uint64_t *sig);
 
 void prefetch_ahead(const merger *m, rank_state *const *group, uint32_t n, uint32_t k);
 void prefetch_heads(const merger *m, rank_state *const *group, uint32_t n, uint32_t k);

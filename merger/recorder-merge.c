@@ -1,7 +1,10 @@
 /* recorder-merge: merges a trace's per-rank streams into one merged trace.
- *   recorder-merge TRACE_DIR [-o MERGED_DIR] [--window M] [--farthest-match] [--quiet]
+ *   [mpirun -np P] recorder-merge TRACE_DIR [-o MERGED_DIR] [--window M] [--farthest-match] [--quiet]
+ * Under mpirun with P > 1 the processes share the work (parallel.c).
  * --paper, the option's first name, is still accepted. */
-#include "recorder_merge.h"
+#include "parallel.h"
+
+#include <mpi.h>
 
 #include <getopt.h>
 #include <stdio.h>
@@ -33,6 +36,28 @@ static void raise_file_limit(uint32_t need)
         rl.rlim_cur = need + 64 < rl.rlim_max ? need + 64 : rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
+}
+
+void merge_print_summary(const char *name, const rec_merge_stats *st, const char *out)
+{
+    printf("%s: %u ranks, %llu records -> %llu merged records (%llu for every rank, %llu for groups, %llu "
+           "single; %.2fx the longest rank) in %.2f s: %s\n",
+           name, st->nranks, (unsigned long long)st->records_in, (unsigned long long)st->records_out,
+           (unsigned long long)st->merged_all, (unsigned long long)st->merged_group, (unsigned long long)st->single,
+           st->max_rank_records ? (double)st->records_out / (double)st->max_rank_records : 0.0, st->seconds, out);
+}
+
+static int merge_serial(const char *in, const char *out, const rec_merge_options *o, int quiet)
+{
+    rec_merge_stats st;
+    rec_error err;
+    if (rec_merge_traces(in, out, o, &st, &err) != 0) {
+        fprintf(stderr, "%s: %s\n", tool, err.msg);
+        return 1;
+    }
+    if (!quiet)
+        merge_print_summary(tool, &st, out);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -81,22 +106,19 @@ int main(int argc, char **argv)
     }
     rec_error err;
     rec_trace *probe = rec_trace_open(in, &err);
-    if (!probe) {
-        fprintf(stderr, "%s: %s\n", tool, err.msg);
-        return 1;
+    if (probe) { /* else the merge says why, once */
+        raise_file_limit(rec_trace_get_info(probe)->nranks);
+        rec_trace_close(probe);
     }
-    raise_file_limit(rec_trace_get_info(probe)->nranks);
-    rec_trace_close(probe);
-    rec_merge_stats st;
-    if (rec_merge_traces(in, out, &o, &st, &err) != 0) {
-        fprintf(stderr, "%s: %s\n", tool, err.msg);
-        return 1;
+    int status;
+    if (merge_launched_by_mpi()) {
+        MPI_Init(&argc, &argv);
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        status = size > 1 ? merge_parallel(in, out, &o, quiet) : merge_serial(in, out, &o, quiet);
+        MPI_Finalize();
+    } else {
+        status = merge_serial(in, out, &o, quiet);
     }
-    if (!quiet)
-        printf("%s: %u ranks, %llu records -> %llu merged records (%llu for every rank, %llu for groups, %llu "
-               "single; %.2fx the longest rank) in %.2f s: %s\n",
-               tool, st.nranks, (unsigned long long)st.records_in, (unsigned long long)st.records_out,
-               (unsigned long long)st.merged_all, (unsigned long long)st.merged_group, (unsigned long long)st.single,
-               st.max_rank_records ? (double)st.records_out / (double)st.max_rank_records : 0.0, st.seconds, out);
-    return 0;
+    return status;
 }

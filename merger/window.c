@@ -314,6 +314,18 @@ void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r)
     r->err = lay->nfields > lay->nargs + 1 ? w->v[lay->nargs + 1] : 0;
 }
 
+int record_signature(rank_state *rs, const rec_layout_view *lay, const rec_record *r, uint64_t *sig)
+{
+    wrec *w = copy_record(rs, lay, r);
+    if (!w)
+        return -1;
+    uint64_t coarse;
+    *sig = signature(rs, lay, w, &coarse);
+    int rc = note_created(rs, lay, w, coarse);
+    chunk_release(rs, w);
+    return rc;
+}
+
 /* ---- complete groups ---- */
 
 void update_complete(merger *m, sig_entry *s)

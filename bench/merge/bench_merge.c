@@ -26,7 +26,12 @@
  * --pattern vpic writes, instead of the pwrite loop, what VPIC-IO's HDF5
  * calls make on each rank (write_vpic_rank); --pattern cells the same with
  * a number of cells per rank that has no model, each rank's start the sum of
- * the counts before it. */
+ * the counts before it.
+ * --mpi P also merges each trace with recorder-merge under the build's
+ * mpiexec at P processes (fastest of as many runs as the serial merge had,
+ * launch included) and prints both times, the speedup, the peak memory of
+ * the largest process against the serial merge's, and whether the two
+ * merged traces are the same bytes. */
 #define _GNU_SOURCE
 #include "rec_function_ids.h"
 #include "recorder_codegen.h"
@@ -238,7 +243,70 @@ typedef struct result {
     long codegen_peak_kb;
     int merges; /* how many times the trace was merged */
     int ok;
+    /* --mpi: recorder-merge under mpiexec */
+    double mpi_s;
+    double mpi_peak_mb; /* its largest process's */
+    int mpi_equal;      /* its merged trace is the serial one, byte for byte */
+    int mpi_ok;
 } result;
+
+/* Whether two files hold the same bytes. */
+static int same_file(const char *a, const char *b)
+{
+    FILE *x = fopen(a, "rb"), *y = fopen(b, "rb");
+    int same = x && y;
+    while (same) {
+        int p = getc(x), q = getc(y);
+        same = p == q;
+        if (p == EOF)
+            break;
+    }
+    if (x)
+        fclose(x);
+    if (y)
+        fclose(y);
+    return same;
+}
+
+/* recorder-merge under mpiexec at np processes, `times` times: the fastest
+ * run, its largest process's peak and whether its output is the serial one. */
+static void merge_mpi(const char *dir, const char *serial_out, int np, int times, result *res)
+{
+    char out[4300], cmd[9000], line[1024];
+    snprintf(out, sizeof out, "%s/merged-mpi", dir);
+    snprintf(cmd, sizeof cmd, "'%s' -np %d '%s' '%s' -o '%s'", MPIEXEC_EXE, np, RECORDER_MERGE_EXE, dir, out);
+    for (int t = 0; t < times; t++) {
+        double t0 = now();
+        FILE *p = popen(cmd, "r");
+        if (!p)
+            return;
+        double peak = 0;
+        while (fgets(line, sizeof line, p)) {
+            const char *at = strstr(line, ", peak ");
+            if (at)
+                peak = atof(at + 7);
+        }
+        int status = pclose(p);
+        double took = now() - t0;
+        if (status != 0) {
+            fprintf(stderr, "bench-merge: %s failed\n", cmd);
+            return;
+        }
+        if (!res->mpi_ok || took < res->mpi_s)
+            res->mpi_s = took;
+        if (peak > res->mpi_peak_mb)
+            res->mpi_peak_mb = peak;
+        res->mpi_ok = 1;
+    }
+    static const char *const files[] = {"merged.rec", "merged.meta", "recorder.meta"};
+    res->mpi_equal = 1;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char a[4400], b[4400];
+        snprintf(a, sizeof a, "%s/%s", serial_out, files[i]);
+        snprintf(b, sizeof b, "%s/%s", out, files[i]);
+        res->mpi_equal &= same_file(a, b);
+    }
+}
 
 /* The kernel recorder-codegen makes of the merged trace in out, generated in
  * a child of its own so that its peak memory is its own. */
@@ -281,7 +349,7 @@ static void generate_kernel(const char *out, result *res)
 }
 
 static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window, int keep,
-                       int repeat, double min_seconds, int codegen, int vpic)
+                       int repeat, double min_seconds, int codegen, int vpic, int mpi)
 {
     result res = {0};
     char dir[4096], out[4200];
@@ -341,6 +409,8 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
     getrusage(RUSAGE_SELF, &ru);
     res.peak_kb = ru.ru_maxrss;
     res.ok = 1;
+    if (mpi > 1)
+        merge_mpi(dir, out, mpi, res.merges, &res);
     if (codegen)
         generate_kernel(out, &res);
     if (keep) {
@@ -358,7 +428,7 @@ int main(int argc, char **argv)
 {
     uint64_t records = 10000;
     unsigned window = 200;
-    int keep = 0, repeat = 3, codegen = 0, vpic = 0;
+    int keep = 0, repeat = 3, codegen = 0, vpic = 0, mpi = 0;
     double min_seconds = 2;
     char ranks_list[256] = "64,256,1024,4096";
     for (int i = 1; i < argc; i++) {
@@ -372,6 +442,8 @@ int main(int argc, char **argv)
             keep = 1;
         else if (!strcmp(argv[i], "--codegen"))
             codegen = 1;
+        else if (!strcmp(argv[i], "--mpi") && i + 1 < argc && atoi(argv[i + 1]) > 1)
+            mpi = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--pattern") && i + 1 < argc &&
                  (!strcmp(argv[i + 1], "vpic") || !strcmp(argv[i + 1], "pwrite") || !strcmp(argv[i + 1], "cells")))
             vpic = !strcmp(argv[++i], "vpic") ? 1 : !strcmp(argv[i], "cells") ? 2 : 0;
@@ -383,7 +455,7 @@ int main(int argc, char **argv)
             fprintf(
                 stderr,
                 "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--repeat R] "
-                "[--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic|cells]\n");
+                "[--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic|cells] [--mpi P]\n");
             return 2;
         }
     }
@@ -410,7 +482,7 @@ int main(int argc, char **argv)
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            result res = run_size(base, nranks, records, window, keep, repeat, min_seconds, codegen, vpic);
+            result res = run_size(base, nranks, records, window, keep, repeat, min_seconds, codegen, vpic, mpi);
             if (write(fds[1], &res, sizeof res) != sizeof res)
                 _exit(1);
             _exit(0);
@@ -434,6 +506,14 @@ int main(int argc, char **argv)
                res.user_s * per_record, res.sys_s * per_record, cold_ns, res.cold_sys_s * per_record,
                cold_ns / first_cold_ns, (double)res.out_bytes * 1e-9 * per_record,
                (unsigned long long)res.records_out, (double)res.records_out / (double)records);
+        if (mpi > 1 && res.mpi_ok)
+            printf("%8u mpi %d processes: serial %.2f s, parallel %.2f s, speedup %.2f, peak %.1f MB a process "
+                   "(%.2fx the serial merge's %.1f MB), outputs %s\n",
+                   nranks, mpi, res.merge_s, res.mpi_s, res.merge_s / res.mpi_s, res.mpi_peak_mb,
+                   res.mpi_peak_mb / (res.peak_kb / 1024.0), res.peak_kb / 1024.0,
+                   res.mpi_equal ? "equal" : "DIFFER");
+        else if (mpi > 1)
+            printf("%8u mpi %d processes: the parallel merge failed\n", nranks, mpi);
         if (codegen) {
             if (!first_kernel)
                 first_kernel = res.kernel_bytes;
@@ -447,6 +527,9 @@ int main(int argc, char **argv)
         rmdir(base);
     printf("goals: 4096 ranks x 10k records merged in <= 60 s; per-record time grows <= 1.3x from 64 to 4096 "
            "ranks\n");
+    if (mpi > 1)
+        printf("goals: at 2 processes on 2 cores, speedup >= 1.70 and peak memory a process <= 0.6x the serial "
+               "merge's, outputs equal\n");
     if (codegen)
         printf("goals: the kernel of the largest size <= 1.1x the first size's, generated in <= 60 s\n");
     return 0;

@@ -29,6 +29,14 @@ typedef struct rec_merge_options {
     int paper_rule;   /* 1: the paper's rule only (no group merges) */
     int progress;     /* 1: progress on stderr after a second */
     const char *tool; /* name for progress lines */
+    /* A part of a parallel merge (recorder-merge under mpirun): only the
+     * ranks first_rank .. first_rank + rank_count - 1 (rank_count 0: every
+     * rank), times on the clock starting at start_ns (0: the earliest merged
+     * rank's start), and with `part` no HDF5 skeletons or stored filter data
+     * (the final merge copies those). */
+    uint32_t first_rank, rank_count;
+    uint64_t start_ns;
+    int part;
 } rec_merge_options;
 
 typedef struct rec_merge_stats {
@@ -48,5 +56,14 @@ void rec_merge_options_init(rec_merge_options *o);
  * (created if missing). 0, or -1 with err naming the file and reason. */
 int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o,
                      rec_merge_stats *stats, rec_error *err);
+
+/* Merges the merged traces `parts` of consecutive blocks of in_dir's ranks
+ * (each written by rec_merge_traces with a block, or by this function), in
+ * rank order, into out_dir: the records of the blocks that are the same call
+ * become one, with the rule and window of rec_merge_traces, each part's
+ * records staying in their order. Unless o->part, out_dir is then in_dir's
+ * merged trace as rec_merge_traces writes it. 0, or -1 with err. */
+int rec_merge_combine(const char *in_dir, const char *const *parts, unsigned nparts, const char *out_dir,
+                      const rec_merge_options *o, rec_merge_stats *stats, rec_error *err);
 
 #endif

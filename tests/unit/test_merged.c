@@ -72,7 +72,7 @@ static size_t round_trip(annotation_case *c, const unsigned *codes)
     CU_ASSERT_EQUAL_FATAL(rec_get_varint(&in), c->mi.nvars);
     rec_merge_state s = {0};
     const char *why = NULL;
-    CU_ASSERT_EQUAL_FATAL(rec_merge_parse(&s, b.data, b.len, lay, &c->base, MEMBERS, &why), 0);
+    CU_ASSERT_EQUAL_FATAL(rec_merge_parse(&s, b.data, b.len, lay, &c->base, MEMBERS, 0, &why), 0);
     CU_ASSERT_EQUAL_FATAL(s.info.nvars, c->mi.nvars);
     for (uint32_t v = 0; v < c->mi.nvars; v++) {
         CU_ASSERT_EQUAL(s.info.vars[v].field, c->vars[v].field);
@@ -203,7 +203,7 @@ RK_TEST(merged, new_forms_out_of_place_are_rejected)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rec_merge_state s = {0};
         const char *why = NULL;
-        CU_ASSERT_EQUAL(rec_merge_parse(&s, bad[i].bytes, bad[i].len, lay, &base, 4, &why), -1);
+        CU_ASSERT_EQUAL(rec_merge_parse(&s, bad[i].bytes, bad[i].len, lay, &base, 4, 0, &why), -1);
         CU_ASSERT_STRING_EQUAL(why ? why : "", bad[i].why);
         rec_merge_state_free(&s);
     }

@@ -1,0 +1,893 @@
+/* combine.c: merging merged traces. A parallel merge (recorder-merge under
+ * mpirun) merges consecutive blocks of ranks on its processes, then merges
+ * those parts in a tree. Each part is a lane: its records, in order, are
+ * what its ranks' heads were in the merge of the block. The lanes are
+ * merged with the rule of merge.c, a lane counting for the ranks of its
+ * record: the records of several lanes that are the same call (the same
+ * signature, handles taken by what created them) become one, whose members
+ * are the lanes' members in rank order and whose values, handles and
+ * aliases are made as emit.c makes them for the ranks themselves, so that
+ * where the blocks merged as the whole trace would, the result is the
+ * serial merge's, byte for byte. */
+#define _GNU_SOURCE
+#include "emit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A record of a part held after its cursor moved on: a later record of the
+ * part, of other ranks, was merged first. One allocation. */
+typedef struct held_record {
+    rec_record rec;
+    rec_merge_info mi;
+} held_record;
+
+typedef struct lane_entry {
+    uint64_t sig;
+    uint32_t nranks, nranges;
+    rec_rank_range *ranges; /* the record's rank set */
+    uint16_t func;
+    uint8_t collective, merged;
+    held_record *held; /* read already (merged.c's cursor is past it) */
+} lane_entry;
+
+typedef struct lane {
+    rank_state rs;       /* the signatures' handle identities (rs.canon) and paths (rs.cursor: ahead) */
+    rec_trace *t;
+    rec_cursor *ahead;   /* reads the window's records: their signatures */
+    rec_cursor *now;     /* reads the records as they are merged, keeping every rank's handle aliases */
+    uint64_t head_pos, now_pos; /* the window's first record's place in the part, and now's next */
+    uint32_t block_first, block_ranks; /* the part's ranks (its merge.part), 0: not known */
+    chunk_pool pool;
+    lane_entry *ring; /* the window: ring[head] and count - 1 after it, some merged already */
+    unsigned head, count;
+    int eof;
+    keymap held;      /* signature -> window entries with it not merged yet */
+    keymap final_ids; /* handle_key(space, the part's id) -> the merged trace's */
+    /* the record being merged */
+    rec_record rec;
+    rec_merge_info mi;
+    unsigned pick;            /* its entry in the window */
+    uint32_t offset;          /* its first member's place in the group */
+    int var_of[EMIT_COLUMNS]; /* each column's variation in mi, -1: none */
+    rec_value bytes[REC_MAX_FIELDS]; /* strings and arrays of its base, decoded and translated */
+} lane;
+
+/* Entries of a window looked at for records of other ranks that may go
+ * before the lane's first (the rest wait). */
+enum { REORDER_SCAN = 32 };
+
+typedef struct combiner {
+    merger m;
+    lane *lanes;
+    unsigned nlanes, window;
+    rec_writer *w;
+    emit_buffers b;
+    lane *group[64];
+    unsigned ngroup;
+    const rec_layout_view *lay;
+    /* strings and arrays of members that differ from their lane's base */
+    int64_t *arena, **spent; /* the block in use, and full ones */
+    size_t arena_used, arena_cap, nspent;
+    int oom;
+    uint8_t *taken; /* a bit per rank: the ranks of a window's earlier records */
+    uint8_t *usable[64]; /* per lane: which of its first REORDER_SCAN entries may go first */
+} combiner;
+
+static lane_entry *entry(const combiner *c, const lane *L, unsigned k)
+{
+    return &L->ring[(L->head + k) % c->window];
+}
+
+static int64_t held(lane *L, uint64_t sig)
+{
+    int64_t n;
+    return keymap_get(&L->held, sig, &n) ? n : 0;
+}
+
+static int lane_fill(combiner *c, lane *L, rec_error *err)
+{
+    while (!L->eof && L->count < c->window) {
+        rec_record r;
+        rec_merge_info mi;
+        int rc = rec_cursor_next_merged(L->ahead, &r, &mi, err);
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            L->eof = 1;
+            break;
+        }
+        const rec_layout_view *lay = layout_for(&c->m, r.func);
+        uint64_t sig;
+        rec_rank_range *ranges = malloc(mi.nranges * sizeof *ranges);
+        if (!ranges || record_signature(&L->rs, lay, &r, &sig) != 0 ||
+            keymap_put(&L->held, sig, held(L, sig) + 1) != 0) {
+            free(ranges);
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return -1;
+        }
+        memcpy(ranges, mi.ranges, mi.nranges * sizeof *ranges);
+        const rec_func_desc *f = rec_table_lookup(c->m.table, r.func);
+        *entry(c, L, L->count++) = (lane_entry){.sig = sig,
+                                                .nranks = mi.nranks,
+                                                .nranges = mi.nranges,
+                                                .ranges = ranges,
+                                                .func = r.func,
+                                                .collective = (f->flags & REC_FN_COLLECTIVE) != 0};
+        c->m.records_in += mi.nranks;
+    }
+    return 0;
+}
+
+/* ---- which records go next: merge.c's rule, a record counting for its ranks ---- */
+
+/* How far into lane L's window the first record with sig is; UINT64_MAX: nowhere. */
+static uint64_t lane_distance(const combiner *c, const lane *L, uint64_t sig)
+{
+    if (!held((lane *)L, sig))
+        return UINT64_MAX;
+    for (unsigned k = 0; k < L->count; k++)
+        if (!entry(c, L, k)->merged && entry(c, L, k)->sig == sig)
+            return k;
+    return UINT64_MAX;
+}
+
+/* The group of records with sig: the first usable one of each lane holding
+ * it (heads only: the lanes' first records). */
+static unsigned group_with(combiner *c, uint64_t sig, int heads_only)
+{
+    c->ngroup = 0;
+    for (unsigned g = 0; g < c->nlanes; g++) {
+        lane *L = &c->lanes[g];
+        unsigned most = heads_only ? 1 : REORDER_SCAN;
+        for (unsigned k = 0; k < L->count && k < most; k++) {
+            const lane_entry *e = entry(c, L, k);
+            if (!e->merged && e->sig == sig && (heads_only || c->usable[g][k])) {
+                L->pick = k;
+                c->group[c->ngroup++] = L;
+                break;
+            }
+        }
+    }
+    return c->ngroup;
+}
+
+static void mark_ranks(uint8_t *bits, const lane_entry *e, int set, int *hit)
+{
+    for (uint32_t r = 0; r < e->nranges; r++) {
+        const rec_rank_range *g = &e->ranges[r];
+        for (uint32_t x = 0; x < g->count; x++) {
+            uint32_t rank = g->first + x * (g->count > 1 ? g->stride : 1);
+            if (set)
+                bits[rank >> 3] |= (uint8_t)(1u << (rank & 7));
+            else if (bits[rank >> 3] >> (rank & 7) & 1)
+                *hit = 1;
+        }
+    }
+}
+
+/* Which of the lane's first entries may go first: those none of whose
+ * ranks has an earlier record in the window (a part's records of disjoint
+ * rank sets came in an order of the part's own choosing). The scan stops
+ * where every rank of the part has had a record. */
+static void find_usable(combiner *c, unsigned g)
+{
+    lane *L = &c->lanes[g];
+    unsigned most = L->count < REORDER_SCAN ? L->count : REORDER_SCAN;
+    memset(c->usable[g], 0, REORDER_SCAN);
+    memset(c->taken, 0, ((size_t)c->m.total_ranks + 7) / 8);
+    uint64_t marked = 0;
+    for (unsigned k = 0; k < most; k++) {
+        const lane_entry *e = entry(c, L, k);
+        if (e->merged)
+            continue;
+        if (L->block_ranks && marked >= L->block_ranks)
+            break;
+        int hit = 0;
+        mark_ranks(c->taken, e, 0, &hit);
+        c->usable[g][k] = !hit;
+        if (!hit)
+            marked += e->nranks;
+        if (k + 1 < most)
+            mark_ranks(c->taken, e, 1, &hit);
+    }
+}
+
+/* Whether lane H's records with sig may all go now, as the part's entry k
+ * (usable): every rank holding sig in the window holds it there. Known for
+ * sure when it is the lane's only record with sig, or when it covers every
+ * rank of the part; otherwise taken as no. */
+static int whole_in_lane(const lane *H, const lane_entry *e, uint64_t sig)
+{
+    int64_t n = held((lane *)H, sig);
+    return n == 1 || (H->block_ranks && e->nranks == H->block_ranks);
+}
+
+/* The complete group of most ranks: a signature every lane holding it has
+ * in a record that may go now (heads only: at its head). 0: none. */
+static unsigned complete_group(combiner *c, int heads_only)
+{
+    uint64_t best_weight = 0, chosen = 0;
+    unsigned most = heads_only ? 1 : REORDER_SCAN;
+    for (unsigned g = 0; g < c->nlanes; g++) {
+        lane *L = &c->lanes[g];
+        for (unsigned k = 0; k < L->count && k < most; k++) {
+            const lane_entry *e = entry(c, L, k);
+            if (e->merged || (!heads_only && !c->usable[g][k]))
+                continue;
+            uint64_t sig = e->sig, weight = 0;
+            int complete = 1;
+            for (unsigned h = 0; h < c->nlanes && complete; h++) {
+                lane *H = &c->lanes[h];
+                if (!held(H, sig))
+                    continue;
+                const lane_entry *x = NULL;
+                for (unsigned j = 0; j < H->count && j < most && !x; j++) {
+                    const lane_entry *y = entry(c, H, j);
+                    if (!y->merged && y->sig == sig && (heads_only || c->usable[h][j]))
+                        x = y;
+                }
+                complete = x && whole_in_lane(H, x, sig);
+                weight += x ? x->nranks : 0;
+            }
+            if (complete && weight > best_weight)
+                best_weight = weight, chosen = sig;
+        }
+    }
+    return best_weight ? group_with(c, chosen, heads_only) : 0;
+}
+
+static unsigned choose_lanes(combiner *c, int paper_rule, rec_merge_stats *st)
+{
+    int any = 0, all_same = 1;
+    for (unsigned g = 0; g < c->nlanes; g++)
+        if (c->lanes[g].count) {
+            for (unsigned h = 0; h < g; h++)
+                all_same &= !c->lanes[h].count || entry(c, &c->lanes[h], 0)->sig == entry(c, &c->lanes[g], 0)->sig;
+            any = 1;
+        }
+    if (!any)
+        return 0;
+    if (paper_rule && all_same)
+        return group_with(c, entry(c, &c->lanes[0], 0)->sig, 1) ? c->ngroup
+                                                                 : group_with(c, entry(c, &c->lanes[c->nlanes - 1], 0)->sig, 1);
+    if (!paper_rule) {
+        if (complete_group(c, 1))
+            return c->ngroup;
+        for (unsigned g = 0; g < c->nlanes; g++)
+            find_usable(c, g);
+        if (complete_group(c, 0))
+            return c->ngroup;
+    }
+    /* None is complete: the head whose nearest match elsewhere is farthest
+     * away, a collective one waiting while another can move. */
+    st->fallbacks++;
+    lane *best = NULL;
+    uint64_t best_d = 0;
+    int best_coll = 1;
+    for (unsigned g = 0; g < c->nlanes; g++) {
+        lane *L = &c->lanes[g];
+        if (!L->count)
+            continue;
+        const lane_entry *e = entry(c, L, 0);
+        int coll = !paper_rule && e->collective;
+        if (coll && !best_coll)
+            continue;
+        uint64_t d = UINT64_MAX;
+        for (unsigned h = 0; h < c->nlanes; h++)
+            if (h != g && c->lanes[h].count) {
+                uint64_t dh = lane_distance(c, &c->lanes[h], e->sig);
+                d = dh < d ? dh : d;
+            }
+        if (!best || (best_coll && !coll) || d > best_d)
+            best = L, best_d = d, best_coll = coll;
+    }
+    if (paper_rule) {
+        best->pick = 0;
+        c->group[0] = best;
+        return c->ngroup = 1;
+    }
+    return group_with(c, entry(c, best, 0)->sig, 1);
+}
+
+/* ---- a part's records, as merged.c's cursor reads them ---- */
+
+static held_record *hold(const rec_layout_view *lay, const rec_record *r, const rec_merge_info *mi)
+{
+    size_t bytes = sizeof(held_record) + mi->nranges * sizeof(rec_rank_range) + mi->nvars * sizeof(rec_variation);
+    for (unsigned f = 0; f < lay->nfields; f++)
+        if (lay->bytes_fields >> f & 1) {
+            const rec_value *v = f < lay->nargs ? &r->args[f] : &r->ret;
+            bytes += lay->cls[f] == REC_CLASS_ARRAY ? v->len * sizeof(int64_t) : v->len;
+        }
+    for (uint32_t v = 0; v < mi->nvars; v++) {
+        const rec_variation *var = &mi->vars[v];
+        unsigned f = var->field;
+        if (var->relation != REC_REL_VECTOR)
+            continue;
+        bytes += mi->nranks * sizeof(rec_value);
+        if (f < lay->nfields && (lay->bytes_fields >> f & 1))
+            for (uint32_t k = 0; k < mi->nranks; k++)
+                bytes += lay->cls[f] == REC_CLASS_ARRAY ? var->values[k].len * sizeof(int64_t) : var->values[k].len;
+    }
+    held_record *h = malloc(bytes + 16);
+    if (!h)
+        return NULL;
+    uint8_t *p = (uint8_t *)(h + 1);
+    h->rec = *r;
+    h->mi = *mi;
+    h->mi.ranges = memcpy(p, mi->ranges, mi->nranges * sizeof(rec_rank_range));
+    p += mi->nranges * sizeof(rec_rank_range);
+    rec_variation *vars = (rec_variation *)(void *)(((uintptr_t)p + 7) & ~(uintptr_t)7);
+    memcpy(vars, mi->vars, mi->nvars * sizeof *vars);
+    h->mi.vars = vars;
+    p = (uint8_t *)(vars + mi->nvars);
+    /* a value's bytes: arrays decoded (8-aligned, first), strings after */
+    rec_value *values = (rec_value *)(void *)p;
+    for (uint32_t v = 0; v < mi->nvars; v++)
+        if (vars[v].relation == REC_REL_VECTOR) {
+            memcpy(values, vars[v].values, mi->nranks * sizeof *values);
+            vars[v].values = values;
+            values += mi->nranks;
+        }
+    p = (uint8_t *)values;
+#define HOLD_BYTES(val, cls)                                                                                       \
+    do {                                                                                                           \
+        rec_value *x_ = (val);                                                                                     \
+        if ((cls) == REC_CLASS_ARRAY) {                                                                            \
+            rec_value_array(x_, (int64_t *)(void *)p, x_->len);                                                    \
+            x_->ptr = p, x_->encoded = 0;                                                                          \
+            p += x_->len * sizeof(int64_t);                                                                        \
+        } else {                                                                                                   \
+            memcpy(p, x_->ptr, x_->len);                                                                           \
+            x_->ptr = p;                                                                                           \
+            p += x_->len;                                                                                          \
+        }                                                                                                          \
+    } while (0)
+    for (int strings = 0; strings < 2; strings++) {
+        for (unsigned f = 0; f < lay->nfields; f++)
+            if ((lay->bytes_fields >> f & 1) && (lay->cls[f] == REC_CLASS_STR) == strings)
+                HOLD_BYTES(f < lay->nargs ? &h->rec.args[f] : &h->rec.ret, lay->cls[f]);
+        for (uint32_t v = 0; v < mi->nvars; v++) {
+            unsigned f = vars[v].field;
+            if (vars[v].relation != REC_REL_VECTOR || f >= lay->nfields || !(lay->bytes_fields >> f & 1) ||
+                (lay->cls[f] == REC_CLASS_STR) != strings)
+                continue;
+            for (uint32_t k = 0; k < mi->nranks; k++)
+                HOLD_BYTES((rec_value *)&vars[v].values[k], lay->cls[f]);
+        }
+    }
+#undef HOLD_BYTES
+    return h;
+}
+
+/* Lane L's record at entry `pick` into L->rec and L->mi: read now, or held
+ * since a later one was read first. */
+static int lane_record(combiner *c, lane *L, rec_error *err)
+{
+    lane_entry *e = entry(c, L, L->pick);
+    if (e->held) {
+        L->rec = e->held->rec;
+        L->mi = e->held->mi;
+        return 0;
+    }
+    for (;;) {
+        int rc = rec_cursor_next_merged(L->now, &L->rec, &L->mi, err);
+        if (rc < 0)
+            return -1;
+        uint64_t at = L->now_pos++ - L->head_pos;
+        lane_entry *x = at < L->count ? entry(c, L, (unsigned)at) : NULL;
+        if (rc == 0 || !x || L->rec.func != x->func || L->mi.nranks != x->nranks) {
+            snprintf(err->msg, sizeof err->msg, "%s: its records changed while it was read", rec_trace_dir(L->t));
+            return -1;
+        }
+        if (x == e)
+            return 0;
+        if (!(x->held = hold(layout_for(&c->m, L->rec.func), &L->rec, &L->mi))) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return -1;
+        }
+    }
+}
+
+/* The entry merged: the window moves past the merged records at its front. */
+static void lane_settle(combiner *c, lane *L)
+{
+    lane_entry *e = entry(c, L, L->pick);
+    e->merged = 1;
+    keymap_put(&L->held, e->sig, held(L, e->sig) - 1);
+    while (L->count && entry(c, L, 0)->merged) {
+        lane_entry *x = entry(c, L, 0);
+        free(x->ranges);
+        free(x->held);
+        *x = (lane_entry){0};
+        L->head = (L->head + 1) % c->window;
+        L->head_pos++;
+        L->count--;
+    }
+}
+
+/* ---- one merged record out of the lanes' records ---- */
+
+static int column_of(unsigned field)
+{
+    return field == REC_FIELD_TSTART ? COL_TSTART : field == REC_FIELD_TEND ? COL_TEND : (int)field;
+}
+
+/* The lane's base value of a scalar column. */
+static int64_t base_value(const lane *L, const rec_layout_view *lay, unsigned col)
+{
+    if (col == COL_TSTART)
+        return (int64_t)L->rec.tstart;
+    if (col == COL_TEND)
+        return (int64_t)L->rec.tend;
+    if (col < lay->nargs)
+        return L->rec.args[col].i;
+    return col == lay->nargs ? L->rec.ret.i : L->rec.err;
+}
+
+/* Member i (of the lane's set) of rank `rank`: its value of a scalar column. */
+static int64_t lane_value(const lane *L, const rec_layout_view *lay, unsigned col, uint32_t i, uint32_t rank)
+{
+    int v = L->var_of[col];
+    if (v < 0)
+        return base_value(L, lay, col);
+    const rec_variation *var = &L->mi.vars[v];
+    if (var->relation == REC_REL_AFFINE)
+        return (int64_t)((uint64_t)var->a * rank + (uint64_t)var->b);
+    return var->values[i].i;
+}
+
+static lane *lane_of_member(const combiner *c, uint32_t k)
+{
+    unsigned g = c->ngroup - 1;
+    while (g && c->group[g]->offset > k)
+        g--;
+    return c->group[g];
+}
+
+static int64_t *arena_take(combiner *c, size_t n)
+{
+    if (c->arena_used + n > c->arena_cap) {
+        /* values already handed out point into the full block: it is kept
+         * until the record is written */
+        int64_t **spent = realloc(c->spent, (c->nspent + 1) * sizeof *spent);
+        size_t cap = c->arena_cap ? 2 * c->arena_cap : 4096;
+        while (cap < n)
+            cap *= 2;
+        int64_t *grown = spent ? malloc(cap * sizeof *grown) : NULL;
+        if (spent)
+            c->spent = spent;
+        if (!grown) {
+            c->oom = 1;
+            return NULL;
+        }
+        if (c->arena)
+            c->spent[c->nspent++] = c->arena;
+        c->arena = grown;
+        c->arena_cap = cap;
+        c->arena_used = 0;
+    }
+    int64_t *p = c->arena + c->arena_used;
+    c->arena_used += n;
+    return p;
+}
+
+static void arena_reset(combiner *c)
+{
+    for (size_t i = 0; i < c->nspent; i++)
+        free(c->spent[i]);
+    c->nspent = 0;
+    c->arena_used = 0;
+}
+
+/* A string, or an array decoded with its handles translated to the merged
+ * trace's ids (members' arrays into the arena). */
+static rec_value settle_bytes(combiner *c, lane *L, unsigned field, rec_value v)
+{
+    if (c->lay->cls[field] != REC_CLASS_ARRAY)
+        return v;
+    int64_t *e = arena_take(c, v.len ? v.len : 1);
+    if (!e)
+        return (rec_value){0};
+    rec_value_array(&v, e, v.len);
+    unsigned space = c->lay->space[field];
+    for (uint32_t x = 0; space && x < v.len; x++) {
+        int64_t merged;
+        if (keymap_get(&L->final_ids, handle_key(space, e[x]), &merged))
+            e[x] = merged;
+    }
+    return (rec_value){.ptr = e, .len = v.len};
+}
+
+static rec_value member_bytes_of(void *ctx, uint32_t k, unsigned field)
+{
+    combiner *c = ctx;
+    lane *L = lane_of_member(c, k);
+    int v = L->var_of[field];
+    if (v < 0)
+        return L->bytes[field];
+    return settle_bytes(c, L, field, L->mi.vars[v].values[k - L->offset]);
+}
+
+/* Member k's rank, and its place in its lane's set. */
+static lane *member(const combiner *c, uint32_t k, uint32_t *i)
+{
+    lane *L = lane_of_member(c, k);
+    *i = k - L->offset;
+    return L;
+}
+
+/* A column whose values the lanes give as they are (no handle, no path). */
+static void put_plain(combiner *c, unsigned col)
+{
+    const rec_layout_view *lay = c->lay;
+    int64_t first = base_value(c->group[0], lay, col);
+    int same = 1;
+    for (unsigned g = 0; g < c->ngroup && same; g++)
+        same = c->group[g]->var_of[col] < 0 && base_value(c->group[g], lay, col) == first;
+    if (same) {
+        emit_put(&c->b, 0, 0, col, first);
+        return;
+    }
+    int64_t *out = emit_column(&c->b, 0, col);
+    for (unsigned g = 0; g < c->ngroup; g++) {
+        lane *L = c->group[g];
+        int64_t *to = out + L->offset;
+        int v = L->var_of[col];
+        const rec_variation *var = v < 0 ? NULL : &L->mi.vars[v];
+        if (!var) {
+            int64_t x = base_value(L, lay, col);
+            for (uint32_t i = 0; i < L->mi.nranks; i++)
+                to[i] = x;
+        } else if (var->relation == REC_REL_VECTOR) {
+            for (uint32_t i = 0; i < L->mi.nranks; i++)
+                to[i] = var->values[i].i;
+        } else {
+            for (uint32_t i = 0; i < L->mi.nranks; i++)
+                to[i] = lane_value(L, lay, col, i, c->b.ranks[L->offset + i]);
+        }
+    }
+}
+
+/* Paths: each member's, as the merged trace numbers it (members in order, as
+ * emit() defines them). */
+static void put_paths(combiner *c, unsigned col, uint32_t n)
+{
+    int64_t cached = -1, cached_for = -1;
+    lane *cached_lane = NULL;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i;
+        lane *L = member(c, k, &i);
+        int64_t id = lane_value(L, c->lay, col, i, c->b.ranks[k]);
+        if (L != cached_lane || id != cached_for) {
+            const char *p = rec_cursor_path(L->now, id);
+            cached = p ? rec_writer_path_id(c->w, p) : -1;
+            cached_lane = L, cached_for = id;
+        }
+        emit_put(&c->b, 0, k, col, cached);
+    }
+}
+
+/* The id rank `rank` of lane L knows the part's handle x by. */
+static int64_t own_id(const lane *L, unsigned space, int64_t x, uint32_t rank)
+{
+    return rec_cursor_aliased(L->now, space, x) ? rec_cursor_own_handle(L->now, rank, space, x) : x;
+}
+
+/* A handle the group creates: the first member's own id if no other handle
+ * took it, else a fresh one (emit.c's unify_created). */
+static int put_created(combiner *c, unsigned col, uint32_t n)
+{
+    unsigned kind = c->lay->kind[col], space = c->lay->space[col];
+    lane *L0 = c->group[0];
+    int64_t own0 = own_id(L0, space, lane_value(L0, c->lay, col, 0, c->b.ranks[0]), c->b.ranks[0]);
+    int64_t merged = rec_handle_is_dynamic(own0) ? claim_merged_id(&c->m, space, own0) : 0;
+    if (merged < 0)
+        return -1;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i;
+        lane *L = member(c, k, &i);
+        int64_t x = lane_value(L, c->lay, col, i, c->b.ranks[k]), v = x;
+        if (rec_handle_is_dynamic(x)) {
+            int64_t own = own_id(L, space, x, c->b.ranks[k]);
+            if (!rec_handle_is_dynamic(own0)) {
+                v = own; /* the first member's call failed: every member keeps its own */
+            } else {
+                if (keymap_put(&L->final_ids, handle_key(space, x), merged) != 0)
+                    return -1;
+                if (own != merged && rec_writer_handle_alias(c->w, c->b.ranks[k], kind, merged, own) != 0)
+                    return -1;
+                v = merged;
+            }
+        }
+        emit_put(&c->b, 0, k, col, v);
+    }
+    return 0;
+}
+
+/* A handle the group uses: its merged id when known; one first seen in use
+ * gets one per distinct own id across the group (emit.c's unify_used). */
+static int put_used(combiner *c, unsigned col, uint32_t n)
+{
+    unsigned kind = c->lay->kind[col], space = c->lay->space[col];
+    int fast = 1;
+    for (unsigned g = 0; g < c->ngroup && fast; g++) {
+        lane *L = c->group[g];
+        int64_t x = base_value(L, c->lay, col), known;
+        fast = L->var_of[col] < 0 && (!rec_handle_is_dynamic(x) || keymap_get(&L->final_ids, handle_key(space, x), &known));
+    }
+    if (fast) { /* one handle a lane, every one known */
+        int64_t lane_ids[64] = {0};
+        int same = 1;
+        for (unsigned g = 0; g < c->ngroup; g++) {
+            lane *L = c->group[g];
+            int64_t v = base_value(L, c->lay, col);
+            if (rec_handle_is_dynamic(v))
+                keymap_get(&L->final_ids, handle_key(space, v), &v);
+            lane_ids[g] = v;
+            same &= v == lane_ids[0];
+        }
+        if (same) {
+            emit_put(&c->b, 0, 0, col, lane_ids[0]);
+            return 0;
+        }
+        int64_t *out = emit_column(&c->b, 0, col);
+        for (unsigned g = 0; g < c->ngroup; g++)
+            for (uint32_t i = 0; i < c->group[g]->mi.nranks; i++)
+                out[c->group[g]->offset + i] = lane_ids[g];
+        return 0;
+    }
+    uint8_t *done = c->b.done;
+    memset(done, 0, n);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i;
+        lane *L = member(c, k, &i);
+        int64_t x = lane_value(L, c->lay, col, i, c->b.ranks[k]), v = x;
+        if (rec_handle_is_dynamic(x) && !done[k] && !keymap_get(&L->final_ids, handle_key(space, x), &v)) {
+            int64_t own = own_id(L, space, x, c->b.ranks[k]), merged = claim_merged_id(&c->m, space, own);
+            if (merged < 0)
+                return -1;
+            /* every member still to come with the same own id shares it; the
+             * lanes learn it after the record */
+            for (uint32_t j = k; j < n; j++) {
+                uint32_t ij;
+                lane *J = member(c, j, &ij);
+                int64_t xj = lane_value(J, c->lay, col, ij, c->b.ranks[j]), known;
+                if (done[j] || !rec_handle_is_dynamic(xj) || keymap_get(&J->final_ids, handle_key(space, xj), &known) ||
+                    own_id(J, space, xj, c->b.ranks[j]) != own)
+                    continue;
+                if (merged != own && rec_writer_handle_alias(c->w, c->b.ranks[j], kind, merged, own) != 0)
+                    return -1;
+                done[j] = 2;
+            }
+            for (uint32_t j = k; j < n; j++)
+                if (done[j] == 2) {
+                    uint32_t ij;
+                    lane *J = member(c, j, &ij);
+                    int64_t xj = lane_value(J, c->lay, col, ij, c->b.ranks[j]);
+                    if (keymap_put(&J->final_ids, handle_key(space, xj), merged) != 0)
+                        return -1;
+                    done[j] = 1;
+                }
+            v = merged;
+        } else if (done[k]) {
+            keymap_get(&L->final_ids, handle_key(space, x), &v);
+        }
+        emit_put(&c->b, 0, k, col, v);
+    }
+    return 0;
+}
+
+static int emit_lanes(combiner *c, rec_merge_stats *st, rec_error *err)
+{
+    uint32_t n = 0;
+    for (unsigned g = 0; g < c->ngroup; g++) {
+        lane *L = c->group[g];
+        if (lane_record(c, L, err) != 0)
+            return -1;
+        L->offset = n;
+        for (unsigned col = 0; col < EMIT_COLUMNS; col++)
+            L->var_of[col] = -1;
+        for (uint32_t v = 0; v < L->mi.nvars; v++)
+            L->var_of[column_of(L->mi.vars[v].field)] = (int)v;
+        for (uint32_t r = 0; r < L->mi.nranges; r++) {
+            const rec_rank_range *range = &L->mi.ranges[r];
+            for (uint32_t x = 0; x < range->count; x++)
+                c->b.ranks[n++] = range->first + x * (range->count > 1 ? range->stride : 1);
+        }
+    }
+    const rec_layout_view *lay = c->lay = layout_for(&c->m, c->group[0]->rec.func);
+    arena_reset(c);
+    c->b.varying[0] = 0;
+    /* emit()'s order: paths and arrays of handles, used handles, created
+     * handles; then the rest */
+    for (unsigned g = 0; g < c->ngroup; g++)
+        for (uint32_t todo = lay->bytes_fields; todo; todo &= todo - 1) {
+            unsigned f = (unsigned)__builtin_ctz(todo);
+            lane *L = c->group[g];
+            L->bytes[f] = settle_bytes(c, L, f, f < lay->nargs ? L->rec.args[f] : L->rec.ret);
+        }
+
+    for (unsigned col = 0; col < lay->nfields; col++)
+        if (lay->cls[col] == REC_CLASS_PATH)
+            put_paths(c, col, n);
+    for (uint32_t todo = lay->used_handles; todo; todo &= todo - 1)
+        if (put_used(c, (unsigned)__builtin_ctz(todo), n) != 0)
+            goto oom;
+    for (uint32_t todo = lay->created_handles; todo; todo &= todo - 1)
+        if (put_created(c, (unsigned)__builtin_ctz(todo), n) != 0)
+            goto oom;
+    for (unsigned col = 0; col < EMIT_COLUMNS; col++) {
+        int field = col < lay->nfields;
+        if ((field && (lay->cls[col] == REC_CLASS_PATH || lay->cls[col] == REC_CLASS_NONE ||
+                       (lay->bytes_fields >> col & 1) || ((lay->used_handles | lay->created_handles) >> col & 1))) ||
+            (!field && col != COL_TSTART && col != COL_TEND))
+            continue;
+        put_plain(c, col);
+    }
+    rec_record first = c->group[0]->rec;
+    for (uint32_t todo = lay->bytes_fields; todo; todo &= todo - 1) {
+        unsigned f = (unsigned)__builtin_ctz(todo);
+        rec_value v = member_bytes_of(c, 0, f);
+        if (f < lay->nargs)
+            first.args[f] = v;
+        else
+            first.ret = v;
+    }
+    if (c->oom)
+        goto oom;
+    return emit_finish(&c->m, c->w, n, lay, &first, 0, &c->b, st, err);
+oom:
+    snprintf(err->msg, sizeof err->msg, "out of memory");
+    return -1;
+}
+
+/* ---- the driver ---- */
+
+static int open_lane(combiner *c, lane *L, const char *dir, const rec_trace_info *whole, rec_error *err)
+{
+    if (!(L->t = rec_trace_open(dir, err)))
+        return -1;
+    const rec_trace_info *info = rec_trace_get_info(L->t);
+    if (!rec_trace_is_merged(L->t) || info->nranks != whole->nranks) {
+        snprintf(err->msg, sizeof err->msg, "%s: not a merged part of a trace of %u ranks", dir, whole->nranks);
+        return -1;
+    }
+    if (!(L->ahead = rec_cursor_open_merged(L->t, err)) || !(L->now = rec_cursor_open_merged(L->t, err)))
+        return -1;
+    rec_cursor_sets_only(L->ahead);
+    rec_cursor_keep_aliases(L->now);
+    for (size_t i = 0; i < info->noptions; i++) {
+        unsigned first, last;
+        if (!strcmp(info->options[i].key, "merge.part") &&
+            sscanf(info->options[i].value, "%u-%u", &first, &last) == 2 && first <= last)
+            L->block_first = first, L->block_ranks = last - first + 1;
+    }
+    L->rs.cursor = L->ahead;
+    L->rs.pool = &L->pool;
+    if (!(L->ring = calloc(c->window, sizeof *L->ring))) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
+    return lane_fill(c, L, err);
+}
+
+static void close_lane(combiner *c, lane *L)
+{
+    for (unsigned k = 0; L->ring && k < L->count; k++) {
+        free(entry(c, L, k)->ranges);
+        free(entry(c, L, k)->held);
+    }
+    chunk_drop_current(&L->rs);
+    keymap_free(&L->rs.canon);
+    chunk_pool_free(&L->pool);
+    keymap_free(&L->held);
+    keymap_free(&L->final_ids);
+    free(L->ring);
+    rec_cursor_close(L->ahead);
+    rec_cursor_close(L->now);
+    rec_trace_close(L->t);
+}
+
+int rec_merge_combine(const char *in_dir, const char *const *parts, unsigned nparts, const char *out_dir,
+                      const rec_merge_options *o, rec_merge_stats *st, rec_error *err)
+{
+    rec_merge_options defaults;
+    if (!o) {
+        rec_merge_options_init(&defaults);
+        o = &defaults;
+    }
+    memset(st, 0, sizeof *st);
+    double t0 = now();
+    if (nparts == 0 || nparts > 64) {
+        snprintf(err->msg, sizeof err->msg, "%u parts to merge: from 1 to 64 at a time", nparts);
+        return -1;
+    }
+    rec_trace *t = rec_trace_open(in_dir, err);
+    if (!t)
+        return -1;
+    const rec_trace_info *info = rec_trace_get_info(t);
+    combiner c = {.m = {.table = rec_trace_table(t), .total_ranks = info->nranks, .nranks = info->nranks},
+                  .nlanes = nparts,
+                  .window = o->window ? o->window : 200};
+    for (int s = 0; s < REC_SPACE_COUNT; s++)
+        c.m.next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;
+    st->nranks = info->nranks;
+    int rc = -1;
+    c.m.layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *c.m.layouts);
+    c.m.layout_ready = calloc(REC_FUNCTION_ID_LIMIT, 1);
+    c.lanes = aligned_alloc(64, nparts * sizeof *c.lanes);
+    if (c.lanes)
+        memset(c.lanes, 0, nparts * sizeof *c.lanes);
+    if (!c.m.layouts || !c.m.layout_ready || !c.lanes || emit_buffers_init(&c.b, info->nranks) != 0) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        goto done;
+    }
+    if (!(c.taken = malloc(((size_t)info->nranks + 7) / 8))) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        goto done;
+    }
+    for (unsigned g = 0; g < nparts; g++)
+        if (!(c.usable[g] = calloc(REORDER_SCAN, 1))) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            goto done;
+        }
+    c.b.bytes_of = member_bytes_of;
+    c.b.bytes_ctx = &c;
+    for (unsigned g = 0; g < nparts; g++)
+        if (open_lane(&c, &c.lanes[g], parts[g], info, err) != 0)
+            goto done;
+    uint64_t start_ns = rec_trace_get_info(c.lanes[0].t)->start_time_ns;
+    for (unsigned g = 1; g < nparts; g++)
+        if (rec_trace_get_info(c.lanes[g].t)->start_time_ns != start_ns) {
+            snprintf(err->msg, sizeof err->msg, "%s: on another clock than %s", parts[g], parts[0]);
+            goto done;
+        }
+    if (make_dirs(out_dir) != 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot create", out_dir);
+        goto done;
+    }
+    rec_writer_options wo;
+    rec_writer_options_init(&wo);
+    wo.table = c.m.table;
+    wo.start_time_ns = start_ns;
+    if (!(c.w = rec_writer_open(out_dir, REC_MERGED_STREAM, &wo, err)))
+        goto done;
+    while (choose_lanes(&c, o->paper_rule, st)) {
+        if (emit_lanes(&c, st, err) != 0)
+            goto done;
+        for (unsigned g = 0; g < c.ngroup; g++) {
+            lane_settle(&c, c.group[g]);
+            if (lane_fill(&c, c.group[g], err) != 0)
+                goto done;
+        }
+    }
+    rc = rec_writer_close(c.w, err);
+    c.w = NULL;
+    if (rc == 0)
+        rc = write_meta(out_dir, t, o, in_dir, start_ns, err);
+    if (rc == 0 && !o->part)
+        rc = carry_inputs(in_dir, out_dir, o, err);
+done:
+    st->records_in = c.m.records_in;
+    st->seconds = now() - t0;
+    if (c.w)
+        rec_writer_discard(c.w);
+    for (unsigned g = 0; c.lanes && g < nparts; g++)
+        close_lane(&c, &c.lanes[g]);
+    free(c.lanes);
+    free(c.taken);
+    for (unsigned g = 0; g < nparts; g++)
+        free(c.usable[g]);
+    arena_reset(&c);
+    free(c.arena);
+    free(c.spent);
+    keymap_free(&c.m.merged_ids_used);
+    free(c.m.layouts);
+    free(c.m.layout_ready);
+    emit_buffers_free(&c.b);
+    rec_trace_close(t);
+    return rc;
+}
