@@ -8,6 +8,7 @@
  * rank whose N.meta is missing never closed its stream (crash, kill): its
  * records up to the last whole block are returned and the cursor reports the
  * stream as incomplete. */
+#include "aliases.h"
 #include "block.h"
 #include "codec.h"
 #include "merged.h"
@@ -193,17 +194,6 @@ const rec_rank_meta *rec_trace_rank_meta(rec_trace *t, uint32_t rank, rec_error 
 
 /* ---- cursor ---- */
 
-typedef struct alias_key {
-    uint64_t who; /* rank << 8 | handle space */
-    int64_t merged_id;
-} alias_key;
-
-typedef struct alias {
-    alias_key key;
-    int64_t rank_id;
-    UT_hash_handle hh;
-} alias;
-
 struct rec_cursor {
     rec_trace *t;
     uint32_t rank;
@@ -238,7 +228,7 @@ struct rec_cursor {
     const uint8_t *annotation; /* the merge annotation for the next record, in the block */
     uint32_t annotation_len;
     rec_merge_state merge;
-    struct alias *aliases; /* expanded rank (or the merged stream, when kept): unified handle id -> the rank's own */
+    rec_aliases *aliases;  /* expanded rank (or the merged stream, when kept): unified handle id -> the rank's own */
     int keep_aliases;      /* the merged stream keeps every rank's aliases (rec_cursor_keep_aliases) */
     int sets_only;         /* the merged stream gives rank sets, no variations (rec_cursor_sets_only) */
     int64_t *own_handles[REC_MAX_ARGS]; /* handle arrays with the rank's own ids */
@@ -539,9 +529,6 @@ static int add_path(rec_cursor *c, const rec_def *def, rec_error *err)
     return 0;
 }
 
-#define ALIAS_COUNT ((uint64_t)1 << 63)
-static int set_alias(rec_cursor *c, alias_key key, int64_t rank_id);
-
 /* Definitions: paths, and in merged streams annotations and handle aliases. */
 static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
 {
@@ -557,48 +544,19 @@ static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
         return 0;
     }
     if (def->kind == REC_DEF_ALIAS && (c->mode == 1 || c->keep_aliases)) {
-        rec_in in;
-        rec_in_init(&in, def->bytes, def->len);
-        uint64_t rank = rec_get_varint(&in), space = rec_get_varint(&in);
-        int64_t merged_id = rec_get_svarint(&in), rank_id = rec_get_svarint(&in);
-        if (in.failure || space >= REC_SPACE_COUNT)
-            return cursor_error(c, err, "block at byte %llu: malformed handle alias",
-                                (unsigned long long)c->block_offset);
-        if (c->mode == 1 && rank != c->rank)
-            return 0;
-        /* hardening: a rank past 2^55 would wrap into the counts' keys */
-        if (rank >= (uint64_t)1 << 55 || set_alias(c, (alias_key){rank << 8 | space, merged_id}, rank_id) != 0 ||
-            (c->mode == 2 && set_alias(c, (alias_key){ALIAS_COUNT | space, merged_id}, -1) != 0))
+        const char *why = NULL;
+        int rc = rec_aliases_take(&c->aliases, def->bytes, def->len, c->mode == 1 ? (int64_t)c->rank : -1, &why);
+        if (rc == -1)
+            return cursor_error(c, err, "block at byte %llu: %s", (unsigned long long)c->block_offset, why);
+        if (rc != 0)
             return cursor_error(c, err, "out of memory");
     }
     return 0; /* other kinds: written by a newer version, safe to skip */
 }
 
-/* The merged stream counts, per unified handle, how many aliases it has, in
- * entries of their own (key.who ALIAS_COUNT | space; rank_id: the count). */
-
-/* rank_id -1 on a count entry: one more. */
-static int set_alias(rec_cursor *c, alias_key key, int64_t rank_id)
-{
-    alias *a;
-    HASH_FIND(hh, c->aliases, &key, sizeof key, a);
-    if (!a) {
-        if (!(a = calloc(1, sizeof *a)))
-            return -1;
-        a->key = key;
-        HASH_ADD(hh, c->aliases, key, sizeof a->key, a);
-    }
-    a->rank_id = key.who & ALIAS_COUNT ? a->rank_id + 1 : rank_id;
-    return 0;
-}
-
 int64_t rec_cursor_aliased(const rec_cursor *c, unsigned space, int64_t merged_id)
 {
-    alias_key key = {ALIAS_COUNT | space, merged_id};
-    alias *a = NULL;
-    if (c->aliases)
-        HASH_FIND(hh, c->aliases, &key, sizeof key, a);
-    return a ? a->rank_id : 0;
+    return rec_aliases_count(c->aliases, space, merged_id);
 }
 
 static int64_t own_handle(const rec_cursor *c, unsigned space, int64_t id)
@@ -619,12 +577,7 @@ void rec_cursor_keep_aliases(rec_cursor *c)
 
 int64_t rec_cursor_own_handle(const rec_cursor *c, uint32_t rank, unsigned space, int64_t merged_id)
 {
-    if (!c->aliases)
-        return merged_id;
-    alias_key key = {(uint64_t)rank << 8 | space, merged_id};
-    alias *a;
-    HASH_FIND(hh, c->aliases, &key, sizeof key, a);
-    return a ? a->rank_id : merged_id;
+    return rec_aliases_own(c->aliases, rank, space, merged_id);
 }
 
 /* Field `field` as the rank's own: its handle, or each handle of its array
@@ -806,12 +759,7 @@ void rec_cursor_close(rec_cursor *c)
 {
     if (!c)
         return;
-    alias *a, *tmp;
-    HASH_ITER(hh, c->aliases, a, tmp)
-    {
-        HASH_DEL(c->aliases, a);
-        free(a);
-    }
+    rec_aliases_free(&c->aliases);
     rec_merge_state_free(&c->merge);
     rec_stream_file_close(&c->file);
     for (size_t i = 0; i < c->npaths; i++)

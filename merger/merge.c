@@ -263,6 +263,19 @@ static int carry_h5store(const char *in_dir, const char *out_dir, const char *to
     return rc;
 }
 
+rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint64_t start_ns, rec_error *err)
+{
+    if (make_dirs(out_dir) != 0) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", out_dir, strerror(errno));
+        return NULL;
+    }
+    rec_writer_options wo;
+    rec_writer_options_init(&wo);
+    wo.table = table;
+    wo.start_time_ns = start_ns;
+    return rec_writer_open(out_dir, REC_MERGED_STREAM, &wo, err);
+}
+
 /* What goes with the merged records: the HDF5 inputs' skeletons (replays
  * and kernels make the inputs from them) and the filters' stored data. */
 int carry_inputs(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_error *err)
@@ -362,15 +375,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         if (!(rs->cursor = rec_cursor_open(t, rs->rank, err)))
             goto done;
     }
-    if (make_dirs(out_dir) != 0) {
-        snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", out_dir, strerror(errno));
-        goto done;
-    }
-    rec_writer_options wo;
-    rec_writer_options_init(&wo);
-    wo.table = m.table;
-    wo.start_time_ns = start_ns;
-    if (!(w = rec_writer_open(out_dir, REC_MERGED_STREAM, &wo, err)))
+    if (!(w = open_merged_writer(out_dir, m.table, start_ns, err)))
         goto done;
     for (uint32_t r = 0; r < m.nranks; r++)
         if (fill(&m, &m.ranks[r], err) != 0)

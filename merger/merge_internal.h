@@ -77,6 +77,8 @@ double now(void);
 int make_dirs(const char *path);
 int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options *o, const char *in_dir,
                uint64_t start_ns, rec_error *err);
+/* The merged stream's writer in out_dir (made if missing), on the clock starting at start_ns. */
+rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint64_t start_ns, rec_error *err);
 int carry_inputs(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_error *err);
 /* The signature of a record read on its own (a record of a merged part), as
  * fill() gives a window record its, noting the handles it creates. */

@@ -169,7 +169,7 @@ int merge_parallel(const char *in, const char *out, const rec_merge_options *bas
     o.progress = base->progress && me == 0;
     rec_merge_stats st = {0}, block = {0};
     snprintf(mine, sizeof mine, "%s/%d", parts, me);
-    if (count && rec_merge_traces(in, mine, &o, &block, &err) != 0) {
+    if (count && active > 1 && rec_merge_traces(in, mine, &o, &block, &err) != 0) {
         s.rc = -1;
         snprintf(s.msg, sizeof s.msg, "%s", err.msg);
     }
@@ -218,7 +218,7 @@ int merge_parallel(const char *in, const char *out, const rec_merge_options *bas
         }
     }
     if (active == 1 && me == 0 && s.rc == 0) {
-        /* one block: its part is the merged trace, made again in full */
+        /* one rank, one block: the serial merge */
         o = *base;
         if (rec_merge_traces(in, out, &o, &st, &err) != 0) {
             s.rc = -1;
