@@ -131,12 +131,18 @@ static int has_rank(const rec_parts *l, uint32_t rank)
 int rec_h5store_read(const char *dir, rec_h5store *out, rec_error *err)
 {
     memset(out, 0, sizeof *out);
+    return rec_h5store_read_ranks(dir, 0, UINT32_MAX, out, err);
+}
+
+int rec_h5store_read_ranks(const char *dir, uint32_t first, uint32_t count, rec_h5store *out, rec_error *err)
+{
     rec_parts *l = rec_parts_open(dir, err);
     if (!l)
         return -1;
     int rc = read_part(l, REC_MERGED_STREAM, out, err);
-    for (unsigned rank = 0; rc == 1 && rank < (1u << 24) && has_rank(l, rank); rank++)
-        if (read_part(l, rank, out, err) < 0)
+    uint64_t end = (uint64_t)first + count;
+    for (uint64_t rank = first; rc == 1 && rank < end && rank < (1u << 24) && has_rank(l, (uint32_t)rank); rank++)
+        if (read_part(l, (uint32_t)rank, out, err) < 0)
             rc = -1;
     rec_parts_close(l);
     if (rc < 0)

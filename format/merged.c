@@ -156,16 +156,27 @@ static void put_integer_vector(rec_buf *b, const rec_layout *lay, const rec_reco
     rec_put_varint(b, var->field);
     rec_put_varint(b, code[form]);
     prev = own;
-    for (uint32_t k = 0; k < mi->nranks; k++) {
-        int64_t x = var->values[k].i;
-        if (form == 0)
-            rec_put_svarint(b, minus(x, own));
-        else if (form == 1)
-            rec_put_svarint(b, minus(x, prev));
-        else
-            rec_put_svarint(b, minus(minus(x, starts ? starts[k].i : (int64_t)base->tstart), own_duration));
-        prev = x;
+    /* room for every member at once, then one loop a form: these are the
+     * long vectors (times at thousands of ranks) */
+    rec_buf_reserve(b, (size_t)mi->nranks * 10);
+    if (b->oom)
+        return;
+    uint8_t *p = b->data + b->len;
+    const rec_value *x = var->values;
+    if (form == 0) {
+        for (uint32_t k = 0; k < mi->nranks; k++)
+            p = rec_varint_at(p, rec_zigzag(minus(x[k].i, own)));
+    } else if (form == 1) {
+        for (uint32_t k = 0; k < mi->nranks; k++) {
+            p = rec_varint_at(p, rec_zigzag(minus(x[k].i, prev)));
+            prev = x[k].i;
+        }
+    } else {
+        int64_t base_start = (int64_t)base->tstart;
+        for (uint32_t k = 0; k < mi->nranks; k++)
+            p = rec_varint_at(p, rec_zigzag(minus(minus(x[k].i, starts ? starts[k].i : base_start), own_duration)));
     }
+    b->len = (size_t)(p - b->data);
 }
 
 void rec_merge_encode(rec_buf *b, const rec_layout *lay, const rec_record *base, const rec_merge_info *mi)
@@ -304,12 +315,14 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
         }
         int64_t own = cls == REC_CLASS_INT || cls == REC_CLASS_PATH ? scalar_of(base, lay, (unsigned)field) : 0;
         int64_t prev = own, own_duration = minus((int64_t)base->tend, (int64_t)base->tstart);
-        for (uint64_t k = 0; k < members; k++) {
-            rec_value *x = &s->values[nvalues + k];
-            *x = (rec_value){0};
-            if (cls == REC_CLASS_STR) {
-                x->ptr = rec_get_str(&in, &x->len);
-            } else if (cls == REC_CLASS_ARRAY) {
+        rec_value *x = &s->values[nvalues];
+        if (cls == REC_CLASS_STR || cls == REC_CLASS_ARRAY) {
+            for (uint64_t k = 0; k < members; k++) {
+                x[k] = (rec_value){0};
+                if (cls == REC_CLASS_STR) {
+                    x[k].ptr = rec_get_str(&in, &x[k].len);
+                    continue;
+                }
                 uint64_t n = rec_get_varint(&in);
                 const uint8_t *first = in.p;
                 if (n > rec_in_left(&in)) {
@@ -318,15 +331,19 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
                 }
                 for (uint64_t e = 0; e < n; e++)
                     rec_get_svarint(&in);
-                *x = (rec_value){.ptr = first, .len = (uint32_t)n, .encoded = 1, .i = in.p - first};
-            } else if (rel == DISK_VECTOR_CHAINED) {
-                x->i = prev = plus(prev, rec_get_svarint(&in));
-            } else if (rel == DISK_VECTOR_AFTER_START) {
-                int64_t start = starts_at >= 0 ? s->values[starts_at + (int64_t)k].i : (int64_t)base->tstart;
-                x->i = plus(plus(start, own_duration), rec_get_svarint(&in));
-            } else {
-                x->i = plus(own, rec_get_svarint(&in));
+                x[k] = (rec_value){.ptr = first, .len = (uint32_t)n, .encoded = 1, .i = in.p - first};
             }
+        } else if (rel == DISK_VECTOR_CHAINED) { /* one loop a form: these are the long vectors (times) */
+            for (uint64_t k = 0; k < members; k++)
+                x[k] = (rec_value){.i = prev = plus(prev, rec_get_svarint(&in))};
+        } else if (rel == DISK_VECTOR_AFTER_START) {
+            for (uint64_t k = 0; k < members; k++) {
+                int64_t start = starts_at >= 0 ? s->values[starts_at + (int64_t)k].i : (int64_t)base->tstart;
+                x[k] = (rec_value){.i = plus(plus(start, own_duration), rec_get_svarint(&in))};
+            }
+        } else {
+            for (uint64_t k = 0; k < members; k++)
+                x[k] = (rec_value){.i = plus(own, rec_get_svarint(&in))};
         }
         s->vidx[v] = nvalues;
         nvalues += members;

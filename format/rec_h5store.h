@@ -32,6 +32,10 @@ typedef struct rec_h5store {
  * out, one entry per distinct line. A trace without any is empty, not an
  * error; a malformed line is an error naming the file and the line. */
 int rec_h5store_read(const char *dir, rec_h5store *out, rec_error *err);
+/* The same, adding to out what DIR's merged.h5store, or else ranks first ..
+ * first + count - 1, hold (a block of the ranks; entries already in out are
+ * not added again). */
+int rec_h5store_read_ranks(const char *dir, uint32_t first, uint32_t count, rec_h5store *out, rec_error *err);
 /* Adds the entries of an h5store file's text (name: for messages) to out. */
 int rec_h5store_parse(const char *text, size_t len, const char *name, rec_h5store *out, rec_error *err);
 /* Writes the entries as the file path (the merged trace's merged.h5store). */

@@ -246,17 +246,16 @@ int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options 
     return rc;
 }
 
-/* What HDF5's filters stored, every rank's, as merged.h5store (each
- * distinct entry once: the ranks of a parallel file report the same). A
- * damaged one is said and left out: the records are the trace. */
-static int carry_h5store(const char *in_dir, const char *out_dir, const char *tool, rec_error *err)
+int carry_h5store(const char *const *dirs, unsigned n, uint32_t first, uint32_t count, const char *out_dir,
+                  const char *tool, rec_error *err)
 {
-    rec_h5store s;
+    rec_h5store s = {0};
     char path[4096];
-    if (rec_h5store_read(in_dir, &s, err) != 0) {
-        fprintf(stderr, "%s: %s: left out of the merged trace\n", tool ? tool : "recorder-merge", err->msg);
-        return 0;
-    }
+    for (unsigned i = 0; i < n; i++)
+        if (rec_h5store_read_ranks(dirs[i], first, count, &s, err) != 0) {
+            fprintf(stderr, "%s: %s: left out of the merged trace\n", tool ? tool : "recorder-merge", err->msg);
+            return 0;
+        }
     snprintf(path, sizeof path, "%s/merged.h5store", out_dir);
     int rc = s.n ? rec_h5store_write(path, &s, err) : 0;
     rec_h5store_free(&s);
@@ -276,14 +275,7 @@ rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint
     return rec_writer_open(out_dir, REC_MERGED_STREAM, &wo, err);
 }
 
-/* What goes with the merged records: the HDF5 inputs' skeletons (replays
- * and kernels make the inputs from them) and the filters' stored data. */
-int carry_inputs(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_error *err)
-{
-    if (h5skel_copy_dir(in_dir, out_dir, err->msg, sizeof err->msg) != 0)
-        return -1;
-    return carry_h5store(in_dir, out_dir, o->tool, err);
-}
+
 
 int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_merge_stats *st,
                      rec_error *err)
@@ -423,8 +415,12 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     w = NULL;
     if (rc == 0)
         rc = write_meta(out_dir, t, o, in_dir, start_ns, err);
+    /* The HDF5 inputs' skeletons go with the whole merged trace (replays and
+     * kernels make the inputs from them); a part carries its ranks' filter data. */
     if (rc == 0 && !o->part)
-        rc = carry_inputs(in_dir, out_dir, o, err);
+        rc = h5skel_copy_dir(in_dir, out_dir, err->msg, sizeof err->msg);
+    if (rc == 0)
+        rc = carry_h5store(&in_dir, 1, first_rank, count, out_dir, o->tool, err);
 done:
     st->records_in = m.records_in;
     st->seconds = now() - t0;

@@ -79,7 +79,12 @@ int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options 
                uint64_t start_ns, rec_error *err);
 /* The merged stream's writer in out_dir (made if missing), on the clock starting at start_ns. */
 rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint64_t start_ns, rec_error *err);
-int carry_inputs(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_error *err);
+/* What HDF5's filters stored, as out_dir/merged.h5store: each distinct
+ * entry once (the ranks of a parallel file report the same), from each of
+ * the dirs in turn, their merged.h5store or else ranks first .. first +
+ * count - 1. A damaged one is said and left out: the records are the trace. */
+int carry_h5store(const char *const *dirs, unsigned n, uint32_t first, uint32_t count, const char *out_dir,
+                  const char *tool, rec_error *err);
 /* The signature of a record read on its own (a record of a merged part), as
  * fill() gives a window record its, noting the handles it creates. */
 int record_signature(rank_state *rs, const rec_layout_view *lay, const rec_record *r, uint64_t *sig);

@@ -65,8 +65,10 @@ check() {
   done
 }
 
-# 1. The kernels, traced at 5 ranks (blocks of 3 and 2, or 2, 2 and 1).
-for prog in "$build"/kernels/*; do
+# 1. The kernels and the corpus programs that call the libraries as real
+# applications do (HDF5 filters among them: their stored sizes go through the
+# parts), traced at 5 ranks (blocks of 3 and 2, or 2, 2 and 1).
+for prog in "$build"/kernels/* "$build"/tests/corpus/{h5_filtered,h5_reader,mdtest_like,ior_like_c}; do
   [ -x "$prog" ] && [ -f "$prog" ] || continue
   kernel=$(basename "$prog")
   bash "$src/kernels/run_kernel.sh" "$work/out" \
@@ -84,6 +86,13 @@ for pattern in pwrite vpic cells; do
   check "$work/traces/bench-$pattern" 2 3
 done
 [ "$identical" -gt 0 ] || fail "no trace merged byte for byte"
+[ -s "$work/traces/h5_filtered/0.h5store" ] || fail "h5_filtered left no h5store"
+rm -rf "$work/par"
+mpiexec -np 3 "$merge" "$work/traces/h5_filtered" -o "$work/par" --quiet || fail "h5_filtered at 3 processes failed"
+"$merge" "$work/traces/h5_filtered" -o "$work/serial" --quiet || fail "h5_filtered: the serial merge failed"
+cmp "$work/serial/merged.h5store" "$work/par/merged.h5store" ||
+  fail "h5_filtered: the filters' stored data differ from the serial merge's"
+echo "parallel merge: h5_filtered: merged.h5store as the serial merge's ($(($(wc -l < "$work/par/merged.h5store") - 1)) entries)"
 
 # 2. More processes than ranks.
 check "$work/traces/ior-like" 6
