@@ -445,7 +445,7 @@ int rec_merge_combine(const char *in_dir, const char *const *parts, unsigned npa
             snprintf(err->msg, sizeof err->msg, "%s: on another clock than %s", parts[g], parts[0]);
             goto done;
         }
-    if (!(c.w = open_merged_writer(out_dir, c.m.table, start_ns, err)))
+    if (!(c.w = open_merged_writer(out_dir, c.m.table, start_ns, o->part, err)))
         goto done;
     while (choose_lanes(&c, o->paper_rule, st)) {
         if (combine_emit(&c, st, err) != 0)

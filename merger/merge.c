@@ -262,7 +262,8 @@ int carry_h5store(const char *const *dirs, unsigned n, uint32_t first, uint32_t 
     return rc;
 }
 
-rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint64_t start_ns, rec_error *err)
+rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint64_t start_ns, int part,
+                               rec_error *err)
 {
     if (make_dirs(out_dir) != 0) {
         snprintf(err->msg, sizeof err->msg, "%s: cannot create: %s", out_dir, strerror(errno));
@@ -272,6 +273,8 @@ rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint
     rec_writer_options_init(&wo);
     wo.table = table;
     wo.start_time_ns = start_ns;
+    if (part) /* read once, by the next merge of the tree: compressing it cost more than it saved */
+        wo.codec = REC_CODEC_NONE;
     return rec_writer_open(out_dir, REC_MERGED_STREAM, &wo, err);
 }
 
@@ -367,7 +370,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         if (!(rs->cursor = rec_cursor_open(t, rs->rank, err)))
             goto done;
     }
-    if (!(w = open_merged_writer(out_dir, m.table, start_ns, err)))
+    if (!(w = open_merged_writer(out_dir, m.table, start_ns, o->part, err)))
         goto done;
     for (uint32_t r = 0; r < m.nranks; r++)
         if (fill(&m, &m.ranks[r], err) != 0)

@@ -77,8 +77,10 @@ double now(void);
 int make_dirs(const char *path);
 int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options *o, const char *in_dir,
                uint64_t start_ns, rec_error *err);
-/* The merged stream's writer in out_dir (made if missing), on the clock starting at start_ns. */
-rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint64_t start_ns, rec_error *err);
+/* The merged stream's writer in out_dir (made if missing), on the clock
+ * starting at start_ns; a part of a parallel merge is not compressed. */
+rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint64_t start_ns, int part,
+                               rec_error *err);
 /* What HDF5's filters stored, as out_dir/merged.h5store: each distinct
  * entry once (the ranks of a parallel file report the same), from each of
  * the dirs in turn, their merged.h5store or else ranks first .. first +
