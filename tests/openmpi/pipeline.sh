@@ -68,6 +68,22 @@ grep -q "MPI_Init" < <("$build/analysis/recorder2text" --rank 0 "$work/trace" 2>
 # 2. Merged, then a kernel from the merged trace, built and run under the other (or same) MPI.
 "$build/merger/recorder-merge" --quiet "$work/trace" -o "$work/merged" 2> "$logs/merge.err" ||
   { cat "$logs/merge.err" >&2; fail "recorder-merge failed"; }
+if [ "$mode" = openmpi ]; then
+  # recorder-merge built with Open MPI, at 2 processes under its mpiexec: the
+  # same records for every rank as the serial merge, the same bytes where the
+  # blocks merge as the whole trace does.
+  "$ompi/mpi-bin/mpiexec" -np 2 "$ompi/merger/recorder-merge" --quiet "$work/trace" -o "$work/merged-np2" \
+    > "$logs/merge-np2.txt" 2>&1 || { cat "$logs/merge-np2.txt" >&2; fail "recorder-merge at 2 Open MPI processes failed"; }
+  if cmp -s "$work/merged/merged.rec" "$work/merged-np2/merged.rec"; then
+    echo "openmpi_pipeline: $mode.$kernel: recorder-merge at 2 Open MPI processes: the serial merge's bytes"
+  else
+    "$build/analysis/recorder2text" -o "$work/text-serial" "$work/merged" && "$build/analysis/recorder2text" -o "$work/text-np2" "$work/merged-np2" ||
+      fail "recorder2text of the merged traces failed"
+    diff -r "$work/text-serial" "$work/text-np2" > "$logs/merge-np2.diff" ||
+      fail "recorder-merge at 2 Open MPI processes: ranks read back differently: $(head -5 "$logs/merge-np2.diff")"
+    echo "openmpi_pipeline: $mode.$kernel: recorder-merge at 2 Open MPI processes: every rank reads back the same"
+  fi
+fi
 "$build/codegen/recorder-codegen" "$work/merged" -o "$work/kernel.c" 2> "$logs/codegen.err" ||
   { cat "$logs/codegen.err" >&2; fail "recorder-codegen failed"; }
 (cd "$work" && "$(tree_of "$ran")/mpi-bin/h5pcc" -shlib -Wall -Wextra -Werror kernel.c -o kernel) > "$logs/compile.txt" 2>&1 ||
