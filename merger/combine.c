@@ -186,9 +186,12 @@ static unsigned choose_lanes(combiner *c, int paper_rule, rec_merge_stats *st)
         }
     if (!any)
         return 0;
-    if (paper_rule && all_same)
-        return group_with(c, entry(c, &c->lanes[0], 0)->sig, 1) ? c->ngroup
-                                                                 : group_with(c, entry(c, &c->lanes[c->nlanes - 1], 0)->sig, 1);
+    if (paper_rule && all_same) {
+        unsigned g = 0;
+        while (!c->lanes[g].count)
+            g++;
+        return group_with(c, entry(c, &c->lanes[g], 0)->sig, 1);
+    }
     if (!paper_rule) {
         if (complete_group(c, 1))
             return c->ngroup;

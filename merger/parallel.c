@@ -136,6 +136,16 @@ int merge_parallel(const char *in, const char *out, const rec_merge_options *bas
         goto finish;
     /* Processes past the trace's ranks have no block. */
     int active = size < (int)nranks ? size : (int)nranks;
+    /* The farthest-match rule merges a call only when every rank has it
+     * next, which no block can tell: a block's ranks that agree made one
+     * record where the whole trace's made one a rank (2,330 merged records
+     * against 1,003 for a 5-rank trace). It runs serially, on process 0. */
+    if (base->paper_rule && active > 1) {
+        if (me == 0 && !quiet)
+            fprintf(stderr, "recorder-merge: --farthest-match: merging on one process (the rule needs every rank's "
+                            "next call)\n");
+        active = 1;
+    }
     uint32_t first = block_start(me < active ? me : active, active, nranks);
     uint32_t count = me < active ? block_start(me + 1, active, nranks) - first : 0;
     uint64_t start_ns = UINT64_MAX, longest = 0, clock_start, clock_longest;
@@ -242,7 +252,7 @@ int merge_parallel(const char *in, const char *out, const rec_merge_options *bas
             st.max_rank_records = clock_longest;
             st.seconds = wall() - t0;
             merge_print_summary("recorder-merge", &st, out);
-            printf("recorder-merge: %d processes, peak %.1f MB in one\n", active, most_kb / 1024.0);
+            printf("recorder-merge: %d process%s, peak %.1f MB in one\n", active, active > 1 ? "es" : "", most_kb / 1024.0);
         }
     }
 finish:

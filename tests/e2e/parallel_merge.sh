@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # parallel_merge.sh BUILD_DIR: recorder-merge under mpirun (P > 1) merges
 # as the serial merge does.
-#   1. Every kernel of kernels/ traced at 5 ranks, and bench-merge's three
-#      synthetic traces at 64 ranks, merged serially and under mpiexec -np 2
-#      and 3: the merged trace is the serial one byte for byte, or else every
-#      rank reads back the same records and the merged record counts differ
-#      by at most 1 %; which of the two is said per trace.
-#   2. More processes than ranks (6 on 5): the idle ones wait.
+#   1. Every kernel of kernels/ and four corpus programs traced at 5 ranks,
+#      and bench-merge's three synthetic traces at 64 ranks, merged serially
+#      and under mpiexec -np 2 and 3: the merged trace is the serial one byte
+#      for byte, or else every rank reads back the same records and the
+#      merged record counts differ by at most 1 %; which of the two is said
+#      per trace. The filters' stored data (h5_filtered) are the serial's.
+#   2. More processes than ranks (6 on 5): the idle ones wait. --farthest-match
+#      (which needs every rank's next call) runs on one process, said once.
 #   3. A missing trace and a damaged rank stream: exit status 1, one message
 #      naming the file and the reason, no parts left behind.
 set -euo pipefail
@@ -93,6 +95,16 @@ mpiexec -np 3 "$merge" "$work/traces/h5_filtered" -o "$work/par" --quiet || fail
 cmp "$work/serial/merged.h5store" "$work/par/merged.h5store" ||
   fail "h5_filtered: the filters' stored data differ from the serial merge's"
 echo "parallel merge: h5_filtered: merged.h5store as the serial merge's ($(($(wc -l < "$work/par/merged.h5store") - 1)) entries)"
+
+# --farthest-match needs every rank's next call: under mpirun it runs on one
+# process, said once, and gives the serial merge's bytes.
+rm -rf "$work/par" "$work/serial"
+"$merge" "$work/traces/h5_filtered" -o "$work/serial" --farthest-match --quiet || fail "--farthest-match failed"
+mpiexec -np 2 "$merge" "$work/traces/h5_filtered" -o "$work/par" --farthest-match > "$logs/paper.txt" 2>&1 ||
+  fail "--farthest-match at 2 processes failed: $(cat "$logs/paper.txt")"
+[ "$(grep -c 'farthest-match: merging on one process' "$logs/paper.txt")" = 1 ] ||
+  fail "--farthest-match at 2 processes: not one notice: $(cat "$logs/paper.txt")"
+cmp "$work/serial/merged.rec" "$work/par/merged.rec" || fail "--farthest-match at 2 processes: not the serial merge"
 
 # 2. More processes than ranks.
 check "$work/traces/ior-like" 6
