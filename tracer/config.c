@@ -17,6 +17,13 @@ rt_config *rt_active_config;
 static const char *const default_exclusions[] = {"/proc/", "/sys/", "/dev/", "/etc/", "/usr/", "/lib/",
                                                   "/lib64/", "/run/", "/var/run/"};
 
+/* Programs that start MPI ranks but are none: traced, each would write a
+ * rank 0 of its own into the ranks' directory (`LD_PRELOAD=librecorder.so
+ * mpirun ...` preloads the tracer into the launcher too). A name matches
+ * itself and itself with a suffix (`mpirun.mpich`, `mpiexec.hydra`). */
+static const char default_launchers[] = "mpiexec:mpirun:orterun:orted:prterun:prted:prte:hydra_pmi_proxy:"
+                                        "hydra_nameserver:hydra_persist:srun:aprun:jsrun";
+
 static void remember(rt_config *c, const char *key, const char *value)
 {
     if (c->noptions >= RT_MAX_OPTIONS)
@@ -128,6 +135,40 @@ static int env_uint(const char *key, uint32_t *out)
     return 1;
 }
 
+/* Whether `name` is one of the colon-separated `list`, alone or followed by
+ * a suffix starting with '.'. */
+static int listed_program(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ":");
+        if (len && len <= n && strncmp(p, name, len) == 0 && (name[len] == 0 || name[len] == '.'))
+            return 1;
+        p += len + (p[len] == ':');
+    }
+    return 0;
+}
+
+/* The name it was started by (`mpirun`) and the file that runs
+ * (`mpiexec.hydra`, through Debian's alternatives). */
+static int is_launcher(rt_config *c)
+{
+    const char *list = getenv("RECORDER_LAUNCHERS");
+    if (list)
+        remember(c, "RECORDER_LAUNCHERS", list);
+    else
+        list = default_launchers;
+    if (listed_program(list, program_invocation_short_name))
+        return 1;
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return 0;
+    exe[len] = 0;
+    const char *base = strrchr(exe, '/');
+    return listed_program(list, base ? base + 1 : exe);
+}
+
 void rt_config_load(rt_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -167,6 +208,7 @@ void rt_config_load(rt_config *c)
                             env_uint("OMPI_COMM_WORLD_RANK", &c->launcher_rank);
     if (!env_uint("PMI_SIZE", &c->launcher_size))
         env_uint("OMPI_COMM_WORLD_SIZE", &c->launcher_size);
+    c->is_launcher = !c->under_mpi_launcher && is_launcher(c);
 }
 
 size_t rt_config_options(const rt_config *c, rec_option *out, size_t max)

@@ -119,7 +119,10 @@ static size_t nknown;
 static int first_of_kind[REC_KIND_LIMIT]; /* -1: no predefined handle of that kind */
 static int last_of_kind[REC_KIND_LIMIT];
 static uint64_t max_of_kind[REC_KIND_LIMIT]; /* no predefined value above it: skip the list */
-static int hdf5_known; /* HDF5's constants are read at the first HDF5 call */
+/* Which groups of constants are loaded: POSIX's at start, MPI's and HDF5's
+ * at the first call that looks one up. */
+enum { KNOWN_POSIX = 1, KNOWN_MPI = 2, KNOWN_HDF5 = 4 };
+static unsigned known_loaded;
 
 /* Kept in the order of handles.def: a value two constants share (MPICH's
  * MPI_LONG_LONG is MPI_LONG_LONG_INT, an MPI_INTEGER16 it lacks is
@@ -141,17 +144,26 @@ static void add_known(unsigned kind, uint64_t value, int64_t id)
         max_of_kind[kind] = value;
 }
 
-static int is_hdf5_kind(unsigned kind)
+static unsigned char group_of_kind[REC_KIND_LIMIT]; /* KNOWN_*, set once at start */
+
+static unsigned known_group(unsigned kind)
 {
-    return space_of(kind) == SPACE_HDF5;
+    const char *name = rec_kind_name(kind);
+    if (space_of(kind) == SPACE_HDF5)
+        return KNOWN_HDF5;
+    return name && strncmp(name, "MPI_", 4) == 0 ? KNOWN_MPI : KNOWN_POSIX;
 }
 
-/* Evaluating HDF5's constants initialises the HDF5 library, so they wait
- * until the application uses HDF5. */
-static void load_known(int hdf5)
+/* Evaluating HDF5's constants initialises the HDF5 library, and Open MPI's
+ * are addresses in libmpi, absent from a program without MPI (or the
+ * launcher): each group waits until the application uses its library. */
+static void load_known(unsigned group)
 {
+    if (known_loaded & group)
+        return;
+    known_loaded |= group;
 #define H(kind, id, expr)                                                 \
-    if (is_hdf5_kind(REC_KIND_##kind) == hdf5)                          \
+    if (group_of_kind[REC_KIND_##kind] == group)                        \
         add_known(REC_KIND_##kind, (uint64_t)(uintptr_t)(expr), id);
 #define T(kind, id, expr, size, extent) H(kind, id, expr)
 #include "handles.def"
@@ -163,17 +175,18 @@ void rt_handles_init(void)
 {
     for (int s = 0; s < SPACE_COUNT; s++)
         next_id[s] = REC_HANDLE_DYNAMIC_BASE;
-    for (int k = 0; k < REC_KIND_LIMIT; k++)
+    for (unsigned k = 0; k < REC_KIND_LIMIT; k++) {
         first_of_kind[k] = -1;
-    load_known(0);
+        group_of_kind[k] = (unsigned char)known_group(k);
+    }
+    known_loaded = 0;
+    load_known(KNOWN_POSIX);
 }
 
 static int lookup_known(unsigned kind, uint64_t value, int64_t *id)
 {
-    if (is_hdf5_kind(kind) && !hdf5_known) {
-        hdf5_known = 1;
-        load_known(1);
-    }
+    if (kind < REC_KIND_LIMIT && !(known_loaded & group_of_kind[kind]))
+        load_known(group_of_kind[kind]);
     if (kind < REC_KIND_LIMIT && value > max_of_kind[kind] && kind != REC_KIND_DIRFD)
         return 0;
     for (int i = kind < REC_KIND_LIMIT ? first_of_kind[kind] : -1; i >= 0; i = known[i].next)

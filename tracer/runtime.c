@@ -430,6 +430,8 @@ __attribute__((constructor)) static void rt_start_tracing(void)
     rt_t0_ns = rt_now_ns();
     rt_clock_init();
     rt_handles_init();
+    if (config.is_launcher)
+        return; /* it starts the ranks, which trace themselves */
     rec_writer_options o;
     rec_writer_options_init(&o);
     o.window = config.window;

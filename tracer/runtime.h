@@ -38,6 +38,8 @@ typedef struct rt_config {
     /* Started by an MPI launcher (PMI_RANK, ...): wait for MPI_Init. */
     int under_mpi_launcher;
     uint32_t launcher_rank, launcher_size;
+    /* An MPI launcher itself (RECORDER_LAUNCHERS): never traced. */
+    int is_launcher;
     char option_text[RT_MAX_OPTIONS][2][256];
     size_t noptions;
 } rt_config;

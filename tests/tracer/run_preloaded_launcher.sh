@@ -1,0 +1,37 @@
+#!/bin/bash
+# `LD_PRELOAD=librecorder.so mpirun -np N ./app`: the tracer is loaded into
+# the launcher (and Hydra's proxy) too, which are no MPI ranks. Each rank's
+# trace must be its own: N ranks, each with its MPI_Init and the kernel's
+# transfers, none of the launcher's calls, and RECORDER_LAUNCHERS naming
+# no program must bring the launcher's trace back (as rank 0 of 1).
+#   run_preloaded_launcher.sh KERNEL LIBRECORDER RECORDER2TEXT WORKDIR MPIEXEC
+set -u
+kernel=$1 lib=$2 r2t=$3 work=$4 mpiexec=$5
+np=3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rm -rf "$work" && mkdir -p "$work/out" || fail "cannot create $work"
+cd "$work" || exit 1
+LD_PRELOAD=$lib RECORDER_TRACES_DIR=$work/trace "$mpiexec" -np $np "$kernel" --collective 0 \
+    --block-size 8192 --transfer-size 4096 --segments 2 "$work/out" >"$work/stdout" 2>"$work/stderr"
+rc=$?
+cat "$work/stderr" >&2
+[ $rc -eq 0 ] || fail "the traced run exited with $rc"
+[ -s "$work/stderr" ] && fail "the traced run wrote to stderr"
+"$r2t" "$work/trace" >"$work/trace.txt" || fail "recorder2text failed on $work/trace"
+for r in $(seq 0 $((np - 1))); do
+    inits=$(awk -v r=$r '$1 == r && $6 ~ /^MPI_Init\(/' "$work/trace.txt" | wc -l)
+    [ "$inits" = 1 ] || fail "rank $r: 1 MPI_Init record expected, found $inits"
+    writes=$(awk -v r=$r '$1 == r && $6 ~ /^MPI_File_write_at\(/' "$work/trace.txt" | wc -l)
+    [ "$writes" = 4 ] || fail "rank $r: 4 MPI_File_write_at records expected, found $writes"
+done
+ranks=$(awk '{print $1}' "$work/trace.txt" | sort -u | wc -l)
+[ "$ranks" = $np ] || fail "$np ranks expected in the trace, found $ranks"
+grep -q 'mpiexec\|hydra' "$work/trace.txt" && fail "the launcher's own calls are in the trace"
+# With no launcher named, mpiexec is traced as a program of its own and its
+# rank 0 takes the ranks' place: the reason for the list.
+rm -rf "$work/trace" "$work/out" && mkdir -p "$work/out"
+RECORDER_LAUNCHERS= LD_PRELOAD=$lib RECORDER_TRACES_DIR=$work/trace "$mpiexec" -np $np "$kernel" --collective 0 \
+    --block-size 8192 --transfer-size 4096 --segments 2 "$work/out" >"$work/stdout2" 2>"$work/stderr2"
+"$r2t" --rank 0 "$work/trace" 2>/dev/null | grep -q 'hydra' ||
+    fail "RECORDER_LAUNCHERS= should have traced the launcher"
+echo "ok: $np ranks, each with its own trace; the launcher untraced"
