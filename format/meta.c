@@ -496,3 +496,14 @@ void rec_rank_meta_free(rec_rank_meta *m)
     free(m->funcs);
     memset(m, 0, sizeof *m);
 }
+
+int rec_global_nranks(const void *data, size_t n, uint32_t *nranks)
+{
+    rec_global g;
+    rec_error err;
+    int rc = rec_meta_parse_global(data, n, "recorder.meta", &g, &err);
+    if (rc == 0)
+        *nranks = g.info.nranks;
+    rec_global_free(&g);
+    return rc;
+}

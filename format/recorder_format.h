@@ -110,6 +110,9 @@ struct rec_io;
 /* io: how to write (NULL: libc), see rec_io below. */
 int rec_write_global_metadata(const char *dir, const rec_trace_info *info, const rec_table *table,
                               const struct rec_io *io, rec_error *err);
+/* The rank count that the bytes of a recorder.meta record; -1 when they are
+ * not one (a tracer checks a directory before it writes into it). */
+int rec_global_nranks(const void *data, size_t n, uint32_t *nranks);
 
 /* ---- writer ---- */
 

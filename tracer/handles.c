@@ -200,6 +200,31 @@ static int lookup_known(unsigned kind, uint64_t value, int64_t *id)
     return 0;
 }
 
+/* The last value each kind was looked up with, and what it was: a loop
+ * passes the same MPI_BYTE or communicator call after call, which the list
+ * of predefined values would walk each time. Lock held. */
+typedef struct known_memo {
+    uint64_t value;
+    int64_t id;
+    uint8_t state; /* 0: empty, 1: predefined (id), 2: not predefined */
+} known_memo;
+static known_memo memo[REC_KIND_LIMIT];
+
+static int lookup_known_memo(unsigned kind, uint64_t value, int64_t *id)
+{
+    if (kind >= REC_KIND_LIMIT)
+        return lookup_known(kind, value, id);
+    known_memo *m = &memo[kind];
+    if (m->state && m->value == value) {
+        if (m->state == 1)
+            *id = m->id;
+        return m->state == 1;
+    }
+    int found = lookup_known(kind, value, id);
+    *m = (known_memo){value, found ? *id : 0, (uint8_t)(found ? 1 : 2)};
+    return found;
+}
+
 int rt_handle_predefined(unsigned kind, uint64_t value, int64_t *id)
 {
     return lookup_known(kind, value, id);
@@ -306,7 +331,7 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
             c->skip = 1;
         return (e < 0 ? -e : e) - 1;
     }
-    if (lookup_known(kind, value, &id))
+    if (lookup_known_memo(kind, value, &id))
         return id;
     space sp = space_of(kind);
     if (sp == SPACE_NONE)
@@ -342,7 +367,7 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
     if (!ok)
         return -1;
     int64_t id;
-    if (lookup_known(kind, value, &id))
+    if (lookup_known_memo(kind, value, &id))
         return id;
     space sp = space_of(kind);
     if (sp == SPACE_NONE)

@@ -172,6 +172,31 @@ static int attach(const char *dir, uint32_t rank)
     return rc;
 }
 
+/* The rank count of the trace already in dir (0: none or unreadable). A
+ * program without MPI never writes into an MPI run's trace: a job script
+ * that exports LD_PRELOAD and RECORDER_TRACES_DIR runs `ls` or `h5dump` after
+ * `mpirun`, and each would make the directory a trace of rank 0 of 1. */
+static uint32_t ranks_already_in(const char *dir)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/recorder.meta", dir);
+    int fd = rt_real.open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    enum { MOST = 4 << 20 }; /* a function table: tens of kilobytes */
+    uint8_t *data = malloc(MOST);
+    size_t n = 0;
+    ssize_t got;
+    while (data && n < MOST && (got = rt_real.read(fd, data + n, MOST - n)) > 0)
+        n += (size_t)got;
+    rt_real.close(fd);
+    uint32_t nranks = 0;
+    if (!data || rec_global_nranks(data, n, &nranks) != 0)
+        nranks = 0;
+    free(data);
+    return nranks;
+}
+
 static void rt_stop_tracing(void);
 static void close_writer(int complete, int quiet);
 
@@ -454,6 +479,16 @@ __attribute__((constructor)) static void rt_start_tracing(void)
     next_thread_id = 1;
     if (!config.under_mpi_launcher) {
         char dir[PATH_MAX];
+        /* an MPI program started without mpirun is an MPI run of its own */
+        int has_mpi = dlsym(RTLD_DEFAULT, "PMPI_Init") != NULL;
+        uint32_t mpi_ranks = config.traces_dir[0] && !has_mpi ? ranks_already_in(config.traces_dir) : 0;
+        if (mpi_ranks > 1) {
+            rt_warn("recorder: %s holds the trace of an MPI run of %u ranks: %s, a program without MPI, is not "
+                    "traced into it", config.traces_dir, mpi_ranks, program_invocation_short_name);
+            rec_writer_discard(writer);
+            writer = NULL;
+            return;
+        }
         if (config.traces_dir[0])
             snprintf(dir, sizeof dir, "%s", config.traces_dir);
         else

@@ -27,6 +27,14 @@ done
 ranks=$(awk '{print $1}' "$work/trace.txt" | sort -u | wc -l)
 [ "$ranks" = $np ] || fail "$np ranks expected in the trace, found $ranks"
 grep -q 'mpiexec\|hydra' "$work/trace.txt" && fail "the launcher's own calls are in the trace"
+# A job script that exports both runs other programs after mpirun: they
+# must leave the MPI run's trace as it is, and say why they are untraced.
+before=$(cat "$work/trace/recorder.meta" "$work/trace/0.rec" "$work/trace/0.meta" | cksum)
+LD_PRELOAD=$lib RECORDER_TRACES_DIR=$work/trace ls "$work/trace" >/dev/null 2>"$work/ls.stderr" || fail "ls failed"
+after=$(cat "$work/trace/recorder.meta" "$work/trace/0.rec" "$work/trace/0.meta" | cksum)
+[ "$before" = "$after" ] || fail "ls, traced after the run, changed the MPI run's trace"
+grep -q "holds the trace of an MPI run of $np ranks: ls, a program without MPI, is not traced into it" \
+    "$work/ls.stderr" || fail "ls did not say why it is untraced: $(cat "$work/ls.stderr")"
 # With no launcher named, mpiexec is traced as a program of its own and its
 # rank 0 takes the ranks' place: the reason for the list.
 rm -rf "$work/trace" "$work/out" && mkdir -p "$work/out"
