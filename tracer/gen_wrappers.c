@@ -38,13 +38,16 @@ static void print_call_args(const rec_func_desc *f, const char *extra)
         fprintf(out, "%s%s", n ? ", " : "", extra);
 }
 
-static void emit_array(const rec_arg_desc *a, unsigned i)
+/* shared_len: the variable that holds the length already, or NULL. */
+static void emit_array(const rec_arg_desc *a, unsigned i, const char *shared_len)
 {
-    char elem[128];
+    char elem[128], len[64];
     rec_ctype_element(a->ctype, elem, sizeof elem);
+    if (shared_len)
+        snprintf(len, sizeof len, "%s", shared_len);
     /* rt_-prefixed locals: the length expression may name an argument n or k */
-    fprintf(out, "    {\n        long rt_n = (long)(%s);\n        if (rt_n < 0 || !%s)\n            rt_n = 0;\n", a->len,
-            a->name);
+    fprintf(out, "    {\n        long rt_n = %s%s%s;\n        if (rt_n < 0 || !%s)\n            rt_n = 0;\n",
+            shared_len ? "" : "(long)(", shared_len ? len : a->len, shared_len ? "" : ")", a->name);
     /* An iovec array is only known to be that long when the call succeeded. */
     if (a->kind == REC_KIND_IOVEC)
         fprintf(out, "        if (!ok || rt_n > IOV_MAX)\n            rt_n = 0;\n");
@@ -69,18 +72,52 @@ static void emit_array(const rec_arg_desc *a, unsigned i)
             i, i, i);
 }
 
+/* Whether argument a is captured after the call: OUT-only values exist only
+ * then; iovec arrays are read only once the call succeeded (a bad iovcnt
+ * must fail in libc, not crash here), and encoded HDF5 objects take their
+ * length from the object the call made. */
+static int captured_late(const rec_arg_desc *a)
+{
+    int is_out = (a->flags & REC_ARG_OUT) != 0;
+    int is_in = (a->flags & REC_ARG_IN) != 0 || !is_out;
+    return (is_out && !is_in) || a->kind == REC_KIND_IOVEC || a->kind == REC_KIND_H5_ENCODED;
+}
+
+static int shares_length(const rec_arg_desc *a)
+{
+    return rec_kind_class(a->kind) == REC_CLASS_ARRAY && !(a->flags & REC_ARG_DERIVED) && a->len &&
+           a->kind != REC_KIND_IOVEC;
+}
+
+/* Arrays captured in the same phase with the same length expression
+ * (H5Sselect_hyperslab's start, stride, count and block: the space's rank,
+ * two HDF5 calls) share one evaluation. The first such argument's index,
+ * or i. */
+static unsigned first_same_length(const rec_func_desc *f, unsigned i)
+{
+    const rec_arg_desc *a = &f->args[i];
+    for (unsigned j = 0; j < i && shares_length(a); j++) {
+        const rec_arg_desc *b = &f->args[j];
+        if (shares_length(b) && strcmp(b->len, a->len) == 0 && captured_late(b) == captured_late(a))
+            return j;
+    }
+    return i;
+}
+
+static int length_shared_later(const rec_func_desc *f, unsigned i)
+{
+    for (unsigned j = i + 1; j < f->nargs; j++)
+        if (first_same_length(f, j) == i)
+            return 1;
+    return 0;
+}
+
 /* Code that captures argument i; after = 0 before the call, 1 after it. */
 static void emit_capture(const rec_func_desc *f, unsigned i, int after)
 {
     const rec_arg_desc *a = &f->args[i];
     rec_class cls = rec_kind_class(a->kind);
-    int is_out = (a->flags & REC_ARG_OUT) != 0;
-    int is_in = (a->flags & REC_ARG_IN) != 0 || !is_out;
-    /* OUT-only values exist after the call; everything else is taken before
-     * it, but for iovec arrays, which are read only once the call succeeded
-     * (a bad iovcnt must fail in libc, not crash here), and encoded HDF5
-     * objects, whose length the object the call made tells. */
-    int late = (is_out && !is_in) || a->kind == REC_KIND_IOVEC || a->kind == REC_KIND_H5_ENCODED;
+    int late = captured_late(a);
     if (after != late)
         return;
     if (a->flags & REC_ARG_DERIVED) {
@@ -124,7 +161,13 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     default: break;
     }
     if (cls == REC_CLASS_ARRAY) {
-        emit_array(a, i);
+        char shared[32];
+        unsigned first = first_same_length(f, i);
+        int declare = first == i && length_shared_later(f, i);
+        if (declare)
+            fprintf(out, "    long rt_len%u = (long)(%s);\n", i, a->len);
+        snprintf(shared, sizeof shared, "rt_len%u", first);
+        emit_array(a, i, declare || first != i ? shared : NULL);
         return;
     }
     if (rec_kind_has_mpi_constants(a->kind) && !rec_arg_by_pointer(a)) /* the canonical value */
