@@ -219,14 +219,41 @@ void rec_encode_path_def(rec_buf *out, int64_t id, const char *path)
     rec_put_cstr(out, path);
 }
 
-/* Picks the reference for r: the window record with most recorded fields
- * equal (at least one), ties to the most recent. Returns its distance, or 0. */
+static inline unsigned newest_slot(uint64_t key)
+{
+    return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 54); /* one of REC_NEWEST_KEYS = 1024 */
+}
+
+/* How far back the newest record of this key is, when the scan did not
+ * reach it but the window holds it; else 0. */
+static inline unsigned newest_beyond_scan(const rec_encoder *e, uint64_t key)
+{
+    unsigned h = newest_slot(key);
+    uint64_t back = e->newest_key[h] == key ? e->seq + 1 - e->newest_seq[h] : 0;
+    return back > REC_SCAN && back <= e->win.count ? (unsigned)back : 0;
+}
+
+static inline void note_newest(rec_encoder *e, uint64_t key)
+{
+    if (e->win.size <= REC_SCAN)
+        return;
+    unsigned h = newest_slot(key);
+    e->newest_key[h] = key;
+    e->newest_seq[h] = ++e->seq;
+}
+
+/* Picks the reference for r: of the REC_SCAN newest window records of its
+ * key, the one with most recorded fields equal (at least one), ties to the
+ * most recent; if none, the newest record of its key further back. Returns
+ * its distance, or 0. */
 static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_layout *lay,
                                  const rec_value *const *fields, uint32_t *same_mask)
 {
     unsigned best = 0, best_common = 0;
     const uint64_t key = record_key(r);
-    for (unsigned back = 1; back <= e->win.count; back++) {
+    const unsigned scan = e->win.count < REC_SCAN ? e->win.count : REC_SCAN;
+    for (unsigned back = scan ? 1 : 0; back;
+         back = back < scan ? back + 1 : back == scan && !best ? newest_beyond_scan(e, key) : 0) {
         unsigned idx = rec_window_index(&e->win, back);
         if (e->key[idx] != key)
             continue;
@@ -272,9 +299,10 @@ encode_scalar_n(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_
     e->prev_tstart = r->tstart;
     unsigned best = 0, best_common = 0, best_index = 0;
     uint32_t best_same = 0;
-    unsigned idx = e->win.head;
-    for (unsigned back = 1; back <= e->win.count; back++) {
-        idx = idx ? idx - 1 : e->win.size - 1;
+    const unsigned scan = e->win.count < REC_SCAN ? e->win.count : REC_SCAN;
+    for (unsigned back = scan ? 1 : 0; back;
+         back = back < scan ? back + 1 : back == scan && !best ? newest_beyond_scan(e, key) : 0) {
+        unsigned idx = rec_window_index(&e->win, back);
         if (e->key[idx] != key || (best_common + 1 >= n && e->hash[idx] != hash))
             continue;
         const int64_t *v = e->val[idx];
@@ -343,6 +371,7 @@ encode_scalar_n(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_
         rec_window_push(&e->win);
         e->key[at] = key;
         e->hash[at] = hash;
+        note_newest(e, key);
 #pragma GCC unroll 8
         for (unsigned k = 0; k < n; k++)
             e->val[at][k] = cur[k];
@@ -444,6 +473,7 @@ int rec_encode(rec_encoder *e, const rec_record *r, rec_buf *out, const char **w
         unsigned at = e->win.head;
         window_keep_copy(&e->win, r, lay);
         e->key[at] = e->win.slots[at].rec.func ? record_key(r) : REC_KEY_NONE; /* no copy: no reference */
+        note_newest(e, record_key(r));
     }
     if (out->oom) {
         *why = "out of memory";

@@ -90,6 +90,14 @@ typedef struct rec_window {
     rec_slot slots[REC_WINDOW_MAX];
 } rec_window;
 
+/* An encoder compares a record with the REC_SCAN newest records of the
+ * window; in a larger window, when none of them serves, also with the newest
+ * record of its function (a direct-mapped table of each key's newest record:
+ * a collision only hides it). HDF5's collective I/O repeats some thirty MPI
+ * calls per transfer, each after the others: a window of 3 finds no earlier
+ * call of the same function for most of them. */
+#define REC_SCAN 4
+#define REC_NEWEST_KEYS 1024
 typedef struct rec_encoder {
     const rec_table *table;
     rec_window win;
@@ -104,6 +112,8 @@ typedef struct rec_encoder {
     uint64_t key[REC_WINDOW_MAX];
     uint64_t hash[REC_WINDOW_MAX];
     int64_t val[REC_WINDOW_MAX][REC_MAX_FIELDS];
+    uint64_t seq; /* records pushed, in windows larger than REC_SCAN */
+    uint64_t newest_key[REC_NEWEST_KEYS], newest_seq[REC_NEWEST_KEYS];
 } rec_encoder;
 
 /* ---- shared by the encoder (codec.c) and the decoder (decode.c) ---- */

@@ -179,7 +179,7 @@ void rt_config_load(rt_config *c)
         remember(c, "RECORDER_TRACES_DIR", dir);
     }
     c->time_resolution = env_double(c, "RECORDER_TIME_RESOLUTION", 1e-7, 1e-9, 1.0);
-    c->window = (unsigned)env_int(c, "RECORDER_WINDOW", REC_WINDOW_DEFAULT, 0, REC_WINDOW_MAX);
+    c->window = (unsigned)env_int(c, "RECORDER_WINDOW", RT_WINDOW_DEFAULT, 0, REC_WINDOW_MAX);
     c->buffer_size = (size_t)env_int(c, "RECORDER_BUFFER_SIZE", 1 << 20, 4096, 32 << 20);
     c->compression_level = (int)env_int(c, "RECORDER_COMPRESSION_LEVEL", 1, -50, 19);
     c->aggregate = env_aggregate(c);

@@ -18,6 +18,10 @@
 enum { RT_AGGREGATE_OFF = 0, RT_AGGREGATE_NODE = -1, RT_AGGREGATE_AUTO = -2 };
 #define RT_AGGREGATE_AUTO_RANKS 1024
 #define RT_MAX_PREFIXES 64
+/* The tracer's peephole window: MPI-IO through HDF5 repeats its dozens of
+ * calls per transfer each some ten records after the last, beyond the
+ * library's default of 3 (RECORDER_WINDOW). */
+#define RT_WINDOW_DEFAULT 16
 
 typedef struct rt_config {
     char traces_dir[PATH_MAX]; /* RECORDER_TRACES_DIR, "" for the default */
