@@ -98,16 +98,23 @@ static void put_value(rec_buf *out, unsigned cls, const rec_value *v, const rec_
 
 /* ---- the window (shared with decode.c) ---- */
 
-void rec_window_init(rec_window *w, unsigned size)
+int rec_window_init(rec_window *w, unsigned size)
 {
     memset(w, 0, sizeof *w);
-    w->size = size > REC_WINDOW_MAX ? REC_WINDOW_MAX : size;
+    size = size > REC_WINDOW_MAX ? REC_WINDOW_MAX : size;
+    if (size && !(w->slots = calloc(size, sizeof *w->slots)))
+        return -1;
+    w->size = size;
+    return 0;
 }
 
 void rec_window_free(rec_window *w)
 {
-    for (unsigned i = 0; i < REC_WINDOW_MAX; i++)
+    for (unsigned i = 0; i < w->size; i++)
         rec_buf_free(&w->slots[i].arena);
+    free(w->slots);
+    w->slots = NULL;
+    w->size = 0;
 }
 
 /* What the encoder compares first: function, depth and thread in one word
@@ -185,9 +192,8 @@ int rec_encoder_init(rec_encoder *e, const rec_table *table, unsigned window)
 {
     memset(e, 0, sizeof *e);
     e->table = table;
-    rec_window_init(&e->win, window);
     e->per_func = calloc(REC_FUNCTION_ID_LIMIT, sizeof *e->per_func);
-    return e->per_func ? 0 : -1;
+    return e->per_func && rec_window_init(&e->win, window) == 0 ? 0 : -1;
 }
 
 void rec_encoder_free(rec_encoder *e)

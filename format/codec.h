@@ -84,10 +84,12 @@ typedef struct rec_slot {
     rec_buf arena; /* copies of the record's strings and arrays (the reader's only across frames) */
 } rec_slot;
 
-/* Shared by encoder and decoder: the last `window` records of this block. */
+/* Shared by encoder and decoder: the last `window` records of this block,
+ * in as many slots as the window has (888 bytes each: a merger keeps one
+ * window per rank). size 0: none could be allocated. */
 typedef struct rec_window {
     unsigned size, count, head; /* head: where the next record goes */
-    rec_slot slots[REC_WINDOW_MAX];
+    rec_slot *slots;
 } rec_window;
 
 /* An encoder compares a record with the REC_SCAN newest records of the
@@ -177,7 +179,8 @@ static inline rec_slot *rec_window_push(rec_window *w)
     return s;
 }
 
-void rec_window_init(rec_window *w, unsigned size);
+/* -1 when the slots cannot be allocated (size is then 0). */
+int rec_window_init(rec_window *w, unsigned size);
 void rec_window_free(rec_window *w);
 /* Bytes a record's strings and arrays take (encoded arrays keep their bytes). */
 size_t rec_payload_size(const rec_record *r, const rec_layout *lay);

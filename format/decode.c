@@ -46,7 +46,7 @@ void rec_decoder_init(rec_decoder *d, const rec_table *table, unsigned window)
 {
     memset(d, 0, sizeof *d);
     d->table = table;
-    rec_window_init(&d->win, window ? window : 1);
+    (void)rec_window_init(&d->win, window ? window : 1); /* size 0: rec_decode fails */
     d->window = window;
 }
 
@@ -269,6 +269,10 @@ static void keep_in_window(rec_decoder *d, const rec_record *r, const rec_layout
 
 int rec_decode(rec_decoder *d, rec_in *in, rec_record *r, rec_def *def)
 {
+    if (!d->win.size) {
+        rec_in_fail(in, "out of memory for the peephole window");
+        return -1;
+    }
     const uint8_t *entry = in->p;
     uint8_t status = rec_get_u8(in);
     if (in->failure)

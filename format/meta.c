@@ -301,7 +301,7 @@ static int parse_global_body(rec_fixed *fp, const char *path, rec_global *g, rec
     if (!in->failure && (nranks == 0 || nranks > (1u << 24)))
         rec_in_fail(in, "implausible number of ranks");
     if (!in->failure && window > REC_WINDOW_MAX)
-        rec_in_fail(in, "window larger than 16");
+        rec_in_fail(in, "window larger than 64");
     if (!in->failure && !(g->info.time_resolution > 0 && g->info.time_resolution < 1e3))
         rec_in_fail(in, "implausible time resolution");
     if (!in->failure && nopt > rec_in_left(in) / 2)

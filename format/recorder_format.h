@@ -23,11 +23,11 @@ extern "C" {
 #endif
 
 #define REC_FORMAT_VERSION_MAJOR 1
-#define REC_FORMAT_VERSION_MINOR 2
+#define REC_FORMAT_VERSION_MINOR 3
 
 /* A record holds its arguments, then the return value and errno. */
 #define REC_MAX_FIELDS (REC_MAX_ARGS + 2)
-#define REC_WINDOW_MAX 16
+#define REC_WINDOW_MAX 64
 #define REC_WINDOW_DEFAULT 3
 
 /* Errors name the file and, for stream errors, the byte offset. */

@@ -21,7 +21,7 @@ enum { RT_AGGREGATE_OFF = 0, RT_AGGREGATE_NODE = -1, RT_AGGREGATE_AUTO = -2 };
 /* The tracer's peephole window: MPI-IO through HDF5 repeats its dozens of
  * calls per transfer each some ten records after the last, beyond the
  * library's default of 3 (RECORDER_WINDOW). */
-#define RT_WINDOW_DEFAULT 16
+#define RT_WINDOW_DEFAULT 32
 
 typedef struct rt_config {
     char traces_dir[PATH_MAX]; /* RECORDER_TRACES_DIR, "" for the default */
