@@ -286,6 +286,21 @@ static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_
     return best;
 }
 
+/* How many of the n values are equal, and which (bit k: value k). */
+static inline __attribute__((always_inline)) unsigned fields_in_common(const int64_t *v, const int64_t *cur,
+                                                                      const unsigned n, uint32_t *same)
+{
+    unsigned common = 0;
+    *same = 0;
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < n; k++) {
+        uint32_t eq = v[k] == cur[k];
+        common += eq;
+        *same |= eq << k;
+    }
+    return common;
+}
+
 /* The fast path for records whose recorded fields are all integers (most
  * functions): the same decisions and bytes as the general path below, on
  * flat rows of values. Once some window record has all fields but one in
@@ -306,20 +321,13 @@ encode_scalar_n(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_
     unsigned best = 0, best_common = 0, best_index = 0;
     uint32_t best_same = 0;
     const unsigned scan = e->win.count < REC_SCAN ? e->win.count : REC_SCAN;
-    for (unsigned back = scan ? 1 : 0; back;
-         back = back < scan ? back + 1 : back == scan && !best ? newest_beyond_scan(e, key) : 0) {
-        unsigned idx = rec_window_index(&e->win, back);
+    unsigned idx = e->win.head;
+    for (unsigned back = 1; back <= scan; back++) {
+        idx = idx ? idx - 1 : e->win.size - 1;
         if (e->key[idx] != key || (best_common + 1 >= n && e->hash[idx] != hash))
             continue;
-        const int64_t *v = e->val[idx];
-        unsigned common = 0;
-        uint32_t same = 0;
-#pragma GCC unroll 8
-        for (unsigned k = 0; k < n; k++) {
-            uint32_t eq = v[k] == cur[k];
-            common += eq;
-            same |= eq << k;
-        }
+        uint32_t same;
+        unsigned common = fields_in_common(e->val[idx], cur, n, &same);
         if (common > best_common) {
             best_common = common;
             best = back;
@@ -327,6 +335,18 @@ encode_scalar_n(rec_encoder *e, const rec_record *r, const rec_layout *lay, rec_
             best_same = same;
             if (common == n) /* nothing can do better, and this is the most recent */
                 break;
+        }
+    }
+    unsigned beyond = best || e->win.count <= REC_SCAN ? 0 : newest_beyond_scan(e, key);
+    if (beyond) {
+        idx = rec_window_index(&e->win, beyond);
+        uint32_t same;
+        unsigned common = e->key[idx] == key ? fields_in_common(e->val[idx], cur, n, &same) : 0;
+        if (common) {
+            best_common = common;
+            best = beyond;
+            best_index = idx;
+            best_same = same;
         }
     }
     rec_counts *fc = &e->per_func[r->func];
