@@ -128,6 +128,35 @@ static unsigned known_loaded;
  * MPI_LONG_LONG is MPI_LONG_LONG_INT, an MPI_INTEGER16 it lacks is
  * MPI_DATATYPE_NULL) records as the first one's id, so a name appended
  * later never takes over a value. */
+/* (kind, value) -> entry of `known`, open addressing: every call with a
+ * handle asks, and a kind's list is long (86 HDF5 types, 64 MPI datatypes).
+ * Lock held, or at load. */
+enum { INDEX_BITS = 11, INDEX_SIZE = 1 << INDEX_BITS }; /* several times the constants */
+typedef struct index_entry {
+    uint64_t value;
+    int32_t at; /* entry + 1; 0: empty */
+    uint16_t kind;
+} index_entry;
+static index_entry known_index[INDEX_SIZE];
+
+static unsigned index_slot(unsigned kind, uint64_t value)
+{
+    return (unsigned)(((value ^ (uint64_t)kind << 56) * 0x9e3779b97f4a7c15ull) >> (64 - INDEX_BITS));
+}
+
+static void index_add(unsigned kind, uint64_t value, int at)
+{
+    for (unsigned s = index_slot(kind, value), n = 0; n < INDEX_SIZE; s = (s + 1) & (INDEX_SIZE - 1), n++) {
+        index_entry *e = &known_index[s];
+        if (e->kind == kind && e->value == value && e->at)
+            return; /* the first constant of a value keeps it */
+        if (!e->at) {
+            *e = (index_entry){value, at + 1, (uint16_t)kind};
+            return;
+        }
+    }
+}
+
 static void add_known(unsigned kind, uint64_t value, int64_t id)
 {
     predefined *p = realloc(known, (nknown + 1) * sizeof *p);
@@ -135,6 +164,7 @@ static void add_known(unsigned kind, uint64_t value, int64_t id)
         return;
     known = p;
     known[nknown] = (predefined){kind, value, id, -1};
+    index_add(kind, value, (int)nknown);
     if (first_of_kind[kind] < 0)
         first_of_kind[kind] = (int)nknown;
     else
@@ -189,9 +219,9 @@ static int lookup_known(unsigned kind, uint64_t value, int64_t *id)
         load_known(group_of_kind[kind]);
     if (kind < REC_KIND_LIMIT && value > max_of_kind[kind] && kind != REC_KIND_DIRFD)
         return 0;
-    for (int i = kind < REC_KIND_LIMIT ? first_of_kind[kind] : -1; i >= 0; i = known[i].next)
-        if (known[i].value == value) {
-            *id = known[i].id;
+    for (unsigned s = index_slot(kind, value); known_index[s].at; s = (s + 1) & (INDEX_SIZE - 1))
+        if (known_index[s].kind == kind && known_index[s].value == value) {
+            *id = known[known_index[s].at - 1].id;
             return 1;
         }
     /* A DIRFD that is not AT_FDCWD is an fd. */
@@ -200,30 +230,6 @@ static int lookup_known(unsigned kind, uint64_t value, int64_t *id)
     return 0;
 }
 
-/* The last value each kind was looked up with, and what it was: a loop
- * passes the same MPI_BYTE or communicator call after call, which the list
- * of predefined values would walk each time. Lock held. */
-typedef struct known_memo {
-    uint64_t value;
-    int64_t id;
-    uint8_t state; /* 0: empty, 1: predefined (id), 2: not predefined */
-} known_memo;
-static known_memo memo[REC_KIND_LIMIT];
-
-static int lookup_known_memo(unsigned kind, uint64_t value, int64_t *id)
-{
-    if (kind >= REC_KIND_LIMIT)
-        return lookup_known(kind, value, id);
-    known_memo *m = &memo[kind];
-    if (m->state && m->value == value) {
-        if (m->state == 1)
-            *id = m->id;
-        return m->state == 1;
-    }
-    int found = lookup_known(kind, value, id);
-    *m = (known_memo){value, found ? *id : 0, (uint8_t)(found ? 1 : 2)};
-    return found;
-}
 
 int rt_handle_predefined(unsigned kind, uint64_t value, int64_t *id)
 {
@@ -331,7 +337,7 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
             c->skip = 1;
         return (e < 0 ? -e : e) - 1;
     }
-    if (lookup_known_memo(kind, value, &id))
+    if (lookup_known(kind, value, &id))
         return id;
     space sp = space_of(kind);
     if (sp == SPACE_NONE)
@@ -367,7 +373,7 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
     if (!ok)
         return -1;
     int64_t id;
-    if (lookup_known_memo(kind, value, &id))
+    if (lookup_known(kind, value, &id))
         return id;
     space sp = space_of(kind);
     if (sp == SPACE_NONE)
