@@ -98,7 +98,7 @@ typedef struct rec_window {
  * a collision only hides it). HDF5's collective I/O repeats some thirty MPI
  * calls per transfer, each after the others: a window of 3 finds no earlier
  * call of the same function for most of them. */
-#define REC_SCAN 4
+#define REC_SCAN 3
 #define REC_NEWEST_KEYS 1024
 typedef struct rec_encoder {
     const rec_table *table;
