@@ -321,6 +321,9 @@ static void emit_wrapper(const rec_func_desc *f)
     if (vform)
         fprintf(out, "    va_end(ap);\n");
     fprintf(out, "    int ok = %s;\n    (void)ok;\n", is_void ? "1" : gen_success_test(f));
+    int h5 = f->layer == REC_LAYER_HDF5;
+    if (h5)
+        fprintf(out, "    hid_t rt_errors = rt_h5_errors_keep(ok);\n");
     if (written >= 0)
         fprintf(out, "    if (ok)\n        rt_h5store_written((hid_t)call.raw[%d]);\n", written);
     for (unsigned i = 0; i < f->nargs; i++)
@@ -338,6 +341,8 @@ static void emit_wrapper(const rec_func_desc *f)
         fprintf(out, "    if (ok)\n        rt_handle_forget(REC_KIND_%s, call.raw[%u]);\n",
                 rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
     fprintf(out, "#ifdef RT_AFTER_%s\n    RT_AFTER_%s;\n#endif\n", f->name, f->name);
+    if (h5)
+        fprintf(out, "    rt_h5_errors_restore(rt_errors);\n");
     fprintf(out, "    rt_commit(&call);\n#undef REAL\n%s}\n", is_void ? "" : "    return ret;\n");
 }
 

@@ -207,3 +207,14 @@ void rt_h5_quiet_end(const rt_h5_quiet *saved)
 #endif
     (void)H5Eset_auto2(H5E_DEFAULT, (H5E_auto2_t)saved->func, saved->data);
 }
+
+hid_t rt_h5_errors_keep(int ok)
+{
+    return ok ? -1 : H5Eget_current_stack(); /* a copy; the current stack is cleared */
+}
+
+void rt_h5_errors_restore(hid_t kept)
+{
+    if (kept >= 0)
+        (void)H5Eset_current_stack(kept); /* and the copy is released */
+}

@@ -1,0 +1,24 @@
+#!/bin/bash
+# tracer.h5_error_stack_kept: after an HDF5 call fails, the application sees
+# the same error stack traced as untraced (run h5_error_stack both ways and
+# compare), and the trace holds the failed calls.
+#   run_h5_error_stack.sh PROGRAM LIBRECORDER RECORDER2TEXT WORKDIR
+set -u
+prog=$1 lib=$2 r2t=$3 work=$4
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rm -rf "$work" && mkdir -p "$work/u" "$work/t" || fail "cannot create $work"
+"$prog" "$work/u.results" "$work/u" || fail "the untraced run exited with $?"
+LD_PRELOAD=$lib RECORDER_TRACES_DIR=$work/trace "$prog" "$work/t.results" "$work/t" 2>"$work/t.stderr" ||
+    fail "the traced run exited with $?"
+[ -s "$work/t.stderr" ] && fail "the traced run wrote to stderr: $(cat "$work/t.stderr")"
+grep -q "on the stack" "$work/u.results" || fail "no results from the untraced run"
+grep -q "H5Dwrite, a file space that is no id: -1, [1-9][0-9]* on the stack" "$work/u.results" ||
+    fail "the untraced H5Dwrite left no error on the stack: $(head -3 "$work/u.results")"
+sed "s|$work/t|DIR|g" "$work/t.results" >"$work/t.cmp"
+sed "s|$work/u|DIR|g" "$work/u.results" >"$work/u.cmp"
+diff "$work/u.cmp" "$work/t.cmp" >"$work/diff" ||
+    fail "the error stacks differ under the tracer (< untraced, > traced): $(head -20 "$work/diff")"
+"$r2t" "$work/trace" >"$work/trace.txt" || fail "recorder2text failed"
+failed=$(grep -c 'H5Dwrite(.*) = -1' "$work/trace.txt")
+[ "$failed" = 1 ] || fail "1 failed H5Dwrite record expected, found $failed"
+echo "ok: $(grep -c 'on the stack' "$work/u.results") calls, the same error stacks traced and untraced"
