@@ -135,8 +135,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* The oracle: what was decoded survives encoding and decoding again. */
     rec_encoder e;
-    if (rec_encoder_init(&e, table, window) != 0)
+    rec_decoder_free(&d);
+    if (rec_encoder_init(&e, table, window) != 0) {
+        rec_encoder_free(&e);
         return 0;
+    }
     rec_encoder_reset(&e, n ? records[0].tstart : 0);
     rec_buf out = {0};
     const char *why;
@@ -157,5 +160,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap();
     rec_buf_free(&out);
     rec_encoder_free(&e);
+    rec_decoder_free(&d);
     return 0;
 }

@@ -146,6 +146,7 @@ RK_TEST(codec, paper_fig5_to_fig6)
     CU_ASSERT_EQUAL(d.total.compressed_records, 6);
     CU_ASSERT_EQUAL(d.total.elided_fields, 12);
     rec_buf_free(&out);
+    rec_decoder_free(&d);
     rec_encoder_free(&e);
     rec_table_free(table);
 }
@@ -329,6 +330,7 @@ RK_TEST(codec, more_than_seven_fields)
         CU_ASSERT_EQUAL(got.err, recs[i].err);
     }
     rec_buf_free(&out);
+    rec_decoder_free(&d);
     rec_table_free(table);
 }
 
@@ -356,6 +358,7 @@ RK_TEST(codec, reference_outside_window_is_an_error)
     CU_ASSERT_STRING_EQUAL(in.failure, "ref_id outside the window");
     CU_ASSERT_EQUAL(in.failure_at, starts[5]);
     rec_buf_free(&out);
+    rec_decoder_free(&d);
     rec_table_free(table);
 }
 
@@ -378,6 +381,7 @@ RK_TEST(codec, unknown_function_id)
     CU_ASSERT_EQUAL(rec_decode(&d, &in, &r, &def), -1);
     CU_ASSERT_STRING_EQUAL(in.failure, "function id not in the trace's table");
     rec_buf_free(&out);
+    rec_decoder_free(&d);
     rec_encoder_free(&e);
     rec_table_free(table);
 }
