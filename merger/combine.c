@@ -398,11 +398,7 @@ int rec_merge_combine(const char *in_dir, const char *const *parts, unsigned npa
                       const rec_merge_options *o, rec_merge_stats *st, rec_error *err)
 {
     rec_merge_options defaults;
-    if (!o) {
-        rec_merge_options_init(&defaults);
-        o = &defaults;
-    }
-    memset(st, 0, sizeof *st);
+    o = merge_options(o, &defaults, st);
     double t0 = now();
     if (nparts == 0 || nparts > 64) {
         snprintf(err->msg, sizeof err->msg, "%u parts to merge: from 1 to 64 at a time", nparts);
@@ -412,19 +408,14 @@ int rec_merge_combine(const char *in_dir, const char *const *parts, unsigned npa
     if (!t)
         return -1;
     const rec_trace_info *info = rec_trace_get_info(t);
-    combiner c = {.m = {.table = rec_trace_table(t), .total_ranks = info->nranks, .nranks = info->nranks},
-                  .nlanes = nparts,
-                  .window = o->window ? o->window : 200};
-    for (int s = 0; s < REC_SPACE_COUNT; s++)
-        c.m.next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;
+    combiner c = {.nlanes = nparts, .window = o->window ? o->window : 200};
+    int common_ok = merger_begin(&c.m, rec_trace_table(t), 0, info->nranks, info->nranks) == 0;
     st->nranks = info->nranks;
     int rc = -1;
-    c.m.layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *c.m.layouts);
-    c.m.layout_ready = calloc(REC_FUNCTION_ID_LIMIT, 1);
     c.lanes = aligned_alloc(64, nparts * sizeof *c.lanes);
     if (c.lanes)
         memset(c.lanes, 0, nparts * sizeof *c.lanes);
-    if (!c.m.layouts || !c.m.layout_ready || !c.lanes || emit_buffers_init(&c.b, info->nranks) != 0) {
+    if (!common_ok || !c.lanes || emit_buffers_init(&c.b, info->nranks) != 0) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;
     }
@@ -481,9 +472,7 @@ done:
     combine_arena_reset(&c);
     free(c.arena);
     free(c.spent);
-    keymap_free(&c.m.merged_ids_used);
-    free(c.m.layouts);
-    free(c.m.layout_ready);
+    merger_end_common(&c.m);
     emit_buffers_free(&c.b);
     rec_trace_close(t);
     return rc;

@@ -203,10 +203,8 @@ static void merger_free(merger *m)
         HASH_DEL(m->sigs, s);
         free(s);
     }
-    keymap_free(&m->merged_ids_used);
+    merger_end_common(m);
     chunk_pool_free(&m->pool);
-    free(m->layouts);
-    free(m->layout_ready);
     free(m->ranks);
     free(m->rank_slots);
     free(m->sig_tabs);
@@ -280,15 +278,37 @@ rec_writer *open_merged_writer(const char *out_dir, const rec_table *table, uint
 
 
 
+const rec_merge_options *merge_options(const rec_merge_options *o, rec_merge_options *defaults, rec_merge_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    if (o)
+        return o;
+    rec_merge_options_init(defaults);
+    return defaults;
+}
+
+int merger_begin(merger *m, const rec_table *table, unsigned window, uint32_t nranks, uint32_t total_ranks)
+{
+    *m = (merger){.table = table, .window = window ? window : 200, .nranks = nranks, .total_ranks = total_ranks};
+    for (int s = 0; s < REC_SPACE_COUNT; s++)
+        m->next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;
+    m->layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *m->layouts);
+    m->layout_ready = calloc(REC_FUNCTION_ID_LIMIT, 1);
+    return m->layouts && m->layout_ready ? 0 : -1;
+}
+
+void merger_end_common(merger *m)
+{
+    keymap_free(&m->merged_ids_used);
+    free(m->layouts);
+    free(m->layout_ready);
+}
+
 int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_merge_stats *st,
                      rec_error *err)
 {
     rec_merge_options defaults;
-    if (!o) {
-        rec_merge_options_init(&defaults);
-        o = &defaults;
-    }
-    memset(st, 0, sizeof *st);
+    o = merge_options(o, &defaults, st);
     double t0 = now();
     rec_trace *t = rec_trace_open(in_dir, err);
     if (!t)
@@ -315,12 +335,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         rec_trace_close(t);
         return -1;
     }
-    merger m = {.table = rec_trace_table(t),
-                .window = o->window ? o->window : 200,
-                .nranks = count,
-                .total_ranks = info->nranks};
-    for (int s = 0; s < REC_SPACE_COUNT; s++)
-        m.next_merged_id[s] = REC_HANDLE_DYNAMIC_BASE;
+    merger m;
+    int common_ok = merger_begin(&m, rec_trace_table(t), o->window, count, info->nranks) == 0;
     st->nranks = info->nranks;
     m.ranks = rank_arrays_alloc(m.nranks, sizeof *m.ranks);
     m.ring_slots = m.window + READ_AHEAD;
@@ -328,14 +344,12 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     m.rank_slots = rank_arrays_alloc(m.nranks, slots_bytes);
     m.sig_tabs = rank_arrays_alloc(m.nranks, SIG_TAB_FIRST * sizeof(rank_sig));
     m.bucket = calloc((size_t)m.nranks + 1, sizeof *m.bucket);
-    m.layouts = calloc(REC_FUNCTION_ID_LIMIT, sizeof *m.layouts);
-    m.layout_ready = calloc(REC_FUNCTION_ID_LIMIT, 1);
     rank_state **group = calloc(m.nranks, sizeof *group);
     emit_buffers b;
     int buffers_ok = emit_buffers_init(&b, m.nranks) == 0;
     rec_writer *w = NULL;
     int rc = -1;
-    if (!m.ranks || !m.rank_slots || !m.sig_tabs || !m.bucket || !m.layouts || !m.layout_ready || !group || !buffers_ok) {
+    if (!m.ranks || !m.rank_slots || !m.sig_tabs || !m.bucket || !common_ok || !group || !buffers_ok) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;
     }

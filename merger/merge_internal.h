@@ -45,6 +45,12 @@ typedef struct merger {
     uint64_t visit;
 } merger;
 
+/* What both mergers start and end with: the options (or their defaults,
+ * kept in *defaults) with the statistics zeroed; a merger's table, sizes,
+ * first handle ids and layout cache (-1: out of memory), and its release. */
+const rec_merge_options *merge_options(const rec_merge_options *o, rec_merge_options *defaults, rec_merge_stats *st);
+int merger_begin(merger *m, const rec_table *table, unsigned window, uint32_t nranks, uint32_t total_ranks);
+void merger_end_common(merger *m);
 int fill(merger *m, rank_state *rs, rec_error *err);
 void pop(merger *m, rank_state *rs);
 void pop_many(merger *m, rank_state *rs, unsigned k);
