@@ -258,8 +258,11 @@ static unsigned choose_reference(rec_encoder *e, const rec_record *r, const rec_
     unsigned best = 0, best_common = 0;
     const uint64_t key = record_key(r);
     const unsigned scan = e->win.count < REC_SCAN ? e->win.count : REC_SCAN;
-    for (unsigned back = scan ? 1 : 0; back;
-         back = back < scan ? back + 1 : back == scan && !best ? newest_beyond_scan(e, key) : 0) {
+    for (unsigned k = 1; k <= scan + 1; k++) {
+        /* the scan, then, if nothing served, one record further back */
+        unsigned back = k <= scan ? k : best ? 0 : newest_beyond_scan(e, key);
+        if (!back)
+            break;
         unsigned idx = rec_window_index(&e->win, back);
         if (e->key[idx] != key)
             continue;

@@ -323,7 +323,7 @@ static void emit_wrapper(const rec_func_desc *f)
     fprintf(out, "    int ok = %s;\n    (void)ok;\n", is_void ? "1" : gen_success_test(f));
     int h5 = f->layer == REC_LAYER_HDF5;
     if (h5)
-        fprintf(out, "    hid_t rt_errors = rt_h5_errors_keep(ok);\n");
+        fprintf(out, "    hid_t rt_errors = ok ? -1 : rt_h5_errors_keep();\n");
     if (written >= 0)
         fprintf(out, "    if (ok)\n        rt_h5store_written((hid_t)call.raw[%d]);\n", written);
     for (unsigned i = 0; i < f->nargs; i++)
@@ -342,7 +342,7 @@ static void emit_wrapper(const rec_func_desc *f)
                 rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
     fprintf(out, "#ifdef RT_AFTER_%s\n    RT_AFTER_%s;\n#endif\n", f->name, f->name);
     if (h5)
-        fprintf(out, "    rt_h5_errors_restore(rt_errors);\n");
+        fprintf(out, "    if (rt_errors >= 0)\n        rt_h5_errors_restore(rt_errors);\n");
     fprintf(out, "    rt_commit(&call);\n#undef REAL\n%s}\n", is_void ? "" : "    return ret;\n");
 }
 

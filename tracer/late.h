@@ -60,8 +60,8 @@ void rt_h5_quiet_end(const rt_h5_quiet *saved);
 /* A failed HDF5 call leaves its error stack to the application (H5Eprint2,
  * H5Eget_num, H5Ewalk2), and each HDF5 call the tracer makes after it
  * (bytes, selections, handles) would clear it: kept aside after a failure,
- * put back before the wrapper returns. -1: nothing kept. */
-hid_t rt_h5_errors_keep(int ok);
+ * put back before the wrapper returns (only failures pay). */
+hid_t rt_h5_errors_keep(void);
 void rt_h5_errors_restore(hid_t kept);
 #undef H5E_BEGIN_TRY
 #undef H5E_END_TRY

@@ -208,13 +208,12 @@ void rt_h5_quiet_end(const rt_h5_quiet *saved)
     (void)H5Eset_auto2(H5E_DEFAULT, (H5E_auto2_t)saved->func, saved->data);
 }
 
-hid_t rt_h5_errors_keep(int ok)
+hid_t rt_h5_errors_keep(void)
 {
-    return ok ? -1 : H5Eget_current_stack(); /* a copy; the current stack is cleared */
+    return H5Eget_current_stack(); /* a copy; the current stack is cleared */
 }
 
 void rt_h5_errors_restore(hid_t kept)
 {
-    if (kept >= 0)
-        (void)H5Eset_current_stack(kept); /* and the copy is released */
+    (void)H5Eset_current_stack(kept); /* and the copy is released */
 }
