@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +150,31 @@ static int listed_program(const char *list, const char *name)
     return 0;
 }
 
+/* Whether the first argument that is no option names a listed program: an
+ * interpreter running a launcher script (Intel MPI's `mpirun`, a site's
+ * `mpirun` wrapper) has the interpreter's name and the script as argument. */
+static int script_is_listed(const char *list)
+{
+    char args[4096];
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, args, sizeof args - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    args[n] = 0;
+    for (const char *a = args + strlen(args) + 1; a < args + n; a += strlen(a) + 1) {
+        if (a[0] == '-')
+            continue;
+        const char *base = strrchr(a, '/');
+        return listed_program(list, base ? base + 1 : a);
+    }
+    return 0;
+}
+
 /* The name it was started by (`mpirun`) and the file that runs
- * (`mpiexec.hydra`, through Debian's alternatives). */
+ * (`mpiexec.hydra`, through Debian's alternatives), or the script it runs. */
 static int is_launcher(rt_config *c)
 {
     const char *list = getenv("RECORDER_LAUNCHERS");
@@ -166,7 +190,7 @@ static int is_launcher(rt_config *c)
         return 0;
     exe[len] = 0;
     const char *base = strrchr(exe, '/');
-    return listed_program(list, base ? base + 1 : exe);
+    return listed_program(list, base ? base + 1 : exe) || script_is_listed(list);
 }
 
 void rt_config_load(rt_config *c)

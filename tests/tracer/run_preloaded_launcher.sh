@@ -35,6 +35,25 @@ after=$(cat "$work/trace/recorder.meta" "$work/trace/0.rec" "$work/trace/0.meta"
 [ "$before" = "$after" ] || fail "ls, traced after the run, changed the MPI run's trace"
 grep -q "holds the trace of an MPI run of $np ranks: ls, a program without MPI, is not traced into it" \
     "$work/ls.stderr" || fail "ls did not say why it is untraced: $(cat "$work/ls.stderr")"
+# A site's `mpirun` is often a script that runs the real launcher (Intel
+# MPI's is): the interpreter runs it, under the interpreter's name. Traced,
+# it would leave a directory of its own next to the ranks' (no
+# RECORDER_TRACES_DIR here: each process picks a directory by its pid).
+mkdir -p "$work/bin"
+for style in child exec; do
+    prefix=$([ $style = exec ] && echo "exec ")
+    printf '#!/bin/bash\n# a site wrapper\n%s"%s" "$@"\n' "$prefix" "$mpiexec" >"$work/bin/mpirun"
+    chmod +x "$work/bin/mpirun"
+    rm -rf "$work/cwd" "$work/out" && mkdir -p "$work/cwd" "$work/out"
+    (cd "$work/cwd" && LD_PRELOAD=$lib "$work/bin/mpirun" -np $np "$kernel" --collective 0 --block-size 8192 \
+        --transfer-size 4096 --segments 2 "$work/out" >"$work/stdout3" 2>"$work/stderr3") ||
+        fail "the run through a wrapper script ($style) failed: $(cat "$work/stderr3")"
+    dirs=$(ls "$work/cwd/recorder-traces" | wc -l)
+    [ "$dirs" = 1 ] || fail "a wrapper script ($style): 1 trace directory expected, found $dirs"
+    "$r2t" "$work/cwd/recorder-traces/"* >"$work/trace3.txt" || fail "recorder2text failed ($style)"
+    ranks=$(awk '{print $1}' "$work/trace3.txt" | sort -u | wc -l)
+    [ "$ranks" = $np ] || fail "a wrapper script ($style): $np ranks expected, found $ranks"
+done
 # With no launcher named, mpiexec is traced as a program of its own and its
 # rank 0 takes the ranks' place: the reason for the list.
 rm -rf "$work/trace" "$work/out" && mkdir -p "$work/out"
