@@ -5,8 +5,9 @@
 #   SOURCES/h5bench  https://github.com/hpc-io/h5bench
 #   SOURCES/darshan  https://github.com/darshan-hpc/darshan (tag darshan-3.5.0)
 # Any of them may be missing: it is skipped. MPICH's compilers by name
-# (mpicc.mpich), parallel HDF5 found through h5pcc.mpich; needs autoconf,
-# automake and libtool for IOR and Darshan, cmake for h5bench.
+# (mpicc.mpich), parallel HDF5 found through h5pcc.mpich, or Open MPI's with
+# MPI_FLAVOUR=openmpi; needs autoconf, automake and libtool for IOR and
+# Darshan, cmake for h5bench.
 set -euo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: bench/real-apps/build.sh SOURCES PREFIX" >&2
@@ -16,10 +17,12 @@ sources=$(cd "$1" && pwd)
 mkdir -p "$2"
 prefix=$(cd "$2" && pwd)
 jobs=$(nproc)
-cc=mpicc.mpich
-# The parallel HDF5 h5pcc.mpich builds with: its include and library directories.
-hdf5_cflags=$(h5pcc.mpich -show | tr ' ' '\n' | grep '^-I' | head -n 1)
-hdf5_libdir=$(h5pcc.mpich -shlib -show | tr ' ' '\n' | sed -n 's/^-L//p' | head -n 1)
+flavour=${MPI_FLAVOUR:-mpich}
+cc=mpicc.$flavour
+h5pcc=h5pcc.$flavour
+# The parallel HDF5 h5pcc builds with: its include and library directories.
+hdf5_cflags=$($h5pcc -show | tr ' ' '\n' | grep '^-I' | head -n 1)
+hdf5_libdir=$($h5pcc -shlib -show | tr ' ' '\n' | sed -n 's/^-L//p' | head -n 1)
 
 if [ -d "$sources/ior" ]; then
   echo "== IOR and mdtest"
@@ -49,7 +52,7 @@ if [ -d "$sources/h5bench" ]; then
   # FindHDF5's directories; Debian's hdf5/mpich library directory is laid
   # out as such a prefix (include/ and lib/ are links).
   HDF5_HOME="$hdf5_libdir" cmake -S "$sources/h5bench" -B "$sources/h5bench/build" -DCMAKE_INSTALL_PREFIX="$prefix" \
-    -DCMAKE_C_COMPILER=$cc -DHDF5_C_COMPILER_EXECUTABLE="$(command -v h5pcc.mpich)"
+    -DCMAKE_C_COMPILER=$cc -DHDF5_C_COMPILER_EXECUTABLE="$(command -v $h5pcc)"
   cmake --build "$sources/h5bench/build" -j "$jobs"
   cmake --install "$sources/h5bench/build"
 fi

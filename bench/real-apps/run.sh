@@ -18,7 +18,9 @@
 #   overhead        traced / untraced wall time of the original
 # It reports; it asserts nothing (CI cannot fetch the programs).
 # Environment: RECORDER_BUILD (default: build/ next to this script's
-# source tree), NP (4), MPIRUN (mpirun.mpich), REAL_APPS_DIR (where runs
+# source tree), NP (4), MPIRUN (mpirun.mpich; with mpirun.openmpi, give
+# RECORDER_BUILD a tracer built for Open MPI and PREFIX programs built with
+# MPI_FLAVOUR=openmpi bench/real-apps/build.sh), REAL_APPS_DIR (where runs
 # live; default a directory full of digits under /tmp, as real jobs' are).
 set -uo pipefail
 
@@ -40,7 +42,9 @@ tracer=$build/tracer/librecorder.so
 darshan=$prefix/lib/libdarshan.so
 parser=$prefix/bin/darshan-parser
 [ -x "$parser" ] && [ -f "$darshan" ] || darshan=""
-h5cc=$(command -v h5pcc.mpich || command -v h5pcc)
+flavour=mpich
+"$mpirun" --version 2>&1 | grep -q "Open MPI" && flavour=openmpi
+h5cc=$(command -v h5pcc.$flavour || command -v h5pcc)
 
 # The cases: name, then the command line (run in the case's directory).
 ior_common="-b 1m -t 64k -w -r -e -k -s 2"
@@ -74,24 +78,50 @@ timed() {
 }
 
 # Darshan's totals for the counters that describe what reached the files,
-# then every file's size under DIR (relative names: roots differ).
+# then the size of every file under DIR (relative names: roots differ) or,
+# given the original's directory ORIG, of the files the original left there:
+# a kernel or replay also re-creates, under its root, the inputs the
+# original read from elsewhere (h5bench's configuration file).
 darshan_view() {
-  local logdir=$1 dir=$2
+  local logdir=$1 dir=$2 orig=${3:-$2}
   local log
   log=$(find "$logdir" -name '*.darshan' | head -n 1)
   [ -n "$log" ] || { echo "no darshan log"; return; }
   "$parser" --total "$log" 2>/dev/null |
     grep -E '^total_(POSIX_(OPENS|READS|WRITES|BYTES_READ|BYTES_WRITTEN|FSYNCS|STATS)|MPIIO_(INDEP|COLL)_(OPENS|READS|WRITES)|MPIIO_BYTES_(READ|WRITTEN)|H5F_OPENS|H5D_(OPENS|READS|WRITES|BYTES_READ|BYTES_WRITTEN)):' |
     sort
-  (cd "$dir" && find . -type f ! -name '*.darshan' -printf '%s\n' | sort -n | tr '\n' ' ')
-  echo
+  # --total leaves HDF5's modules out: their counters summed over records
+  "$parser" "$log" 2>/dev/null | awk '$1 ~ /^H5[FD]$/ && $4 ~ /^H5(F_(OPENS|FLUSHES|USE_MPIIO)|D_(OPENS|READS|WRITES|BYTES_READ|BYTES_WRITTEN|FLUSHES|REGULAR_HYPERSLAB_SELECTS|IRREGULAR_HYPERSLAB_SELECTS|POINT_SELECTS|USE_MPIIO_COLLECTIVE|DATASPACE_NPOINTS|DATATYPE_SIZE|SIZE_(READ|WRITE)_AGG_.*))$/ { total[$4] += $5 }
+    END { for (c in total) print "total_" c ": " total[c] }' | sort
+  (cd "$orig" && find . -type f ! -name '*.darshan' | sort) | while read -r name; do
+    echo "$name $(stat -c %s "$dir/$name" 2>/dev/null || echo missing)"
+  done
 }
 
 # under_darshan LOGDIR COMMAND...: the command once more, Darshan preloaded.
 under_darshan() {
   local logdir=$1; shift
   rm -rf "$logdir" && mkdir -p "$logdir"
-  "$mpirun" -np "$np" -genv LD_PRELOAD "$darshan" -genv DARSHAN_LOGDIR "$logdir" "$@" > "$logdir.out" 2>&1
+  launch LD_PRELOAD="$darshan" DARSHAN_LOGDIR="$logdir" -- "$@" > "$logdir.out" 2>&1
+}
+
+# launch [VAR=VALUE...] -- COMMAND...: COMMAND on np ranks under $mpirun,
+# the variables set for the ranks (MPICH's -genv, Open MPI's -x).
+if [ $flavour = openmpi ]; then
+  # Open MPI refuses root without these, and more ranks than cores without oversubscribing.
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  env_flag() { printf '%s\n' -x "$1"; }
+else
+  env_flag() { printf '%s\n' -genv "${1%%=*}" "${1#*=}"; }
+fi
+launch() {
+  local flags=()
+  while [ "$1" != -- ]; do
+    mapfile -t -O ${#flags[@]} flags < <(env_flag "$1")
+    shift
+  done
+  shift
+  "$mpirun" -np "$np" "${flags[@]}" "$@"
 }
 
 verdict() { grep -q '^recorder-diff: equivalent' "$1" && echo equiv || echo DIFF; }
@@ -110,15 +140,15 @@ for entry in "${all_cases[@]}"; do
   rm -rf "$run" && mkdir -p "$run/plain" "$run/orig" "$run/kernel-out"
   prepare() { # prepare DIR: the case's inputs, made untraced
     # shellcheck disable=SC2086
-    [ -z "$setup" ] || (cd "$1" && "$mpirun" -np "$np" $setup > "$1.setup.txt" 2>&1)
+    [ -z "$setup" ] || (cd "$1" && launch -- $setup > "$1.setup.txt" 2>&1)
   }
   prepare "$run/plain"
   prepare "$run/orig"
   # shellcheck disable=SC2086 # the case's command line is split on purpose
-  read -r _ plain_t < <(cd "$run/plain" && timed "$run/plain.txt" "$mpirun" -np "$np" $cmd)
+  read -r _ plain_t < <(cd "$run/plain" && timed "$run/plain.txt" launch -- $cmd)
   # shellcheck disable=SC2086
-  read -r orig_rc orig_t < <(cd "$run/orig" && timed "$run/orig.txt" "$mpirun" -np "$np" -genv LD_PRELOAD "$tracer" \
-    -genv RECORDER_TRACES_DIR "$run/trace" $cmd)
+  read -r orig_rc orig_t < <(cd "$run/orig" && timed "$run/orig.txt" launch LD_PRELOAD="$tracer" \
+    RECORDER_TRACES_DIR="$run/trace" -- $cmd)
   overhead=$(echo "scale=2; $orig_t / $plain_t" | bc)
   records=- merged=- kbytes=- kverdict=- rverdict=- dk=- dr=-
   if [ "$orig_rc" -eq 0 ] && "$build/merger/recorder-merge" "$run/trace" -o "$run/merged" > "$run/merge.txt" 2>&1; then
@@ -128,16 +158,14 @@ for entry in "${all_cases[@]}"; do
   if (cd "$run" && "$build/codegen/recorder-codegen" trace -o kernel.c) 2> "$run/codegen.err"; then
     kbytes=$(wc -c < "$run/kernel.c")
     if (cd "$run" && "$h5cc" -shlib -Wall -Werror kernel.c -o kernel) > "$run/cc.txt" 2>&1; then
-      "$mpirun" -np "$np" -genv LD_PRELOAD "$tracer" -genv RECORDER_TRACES_DIR "$run/kernel-trace" \
-        "$run/kernel" "$run/kernel-out" > "$run/kernel.txt" 2>&1
+      launch LD_PRELOAD="$tracer" RECORDER_TRACES_DIR="$run/kernel-trace" -- "$run/kernel" "$run/kernel-out" > "$run/kernel.txt" 2>&1
       "$build/analysis/recorder-diff" "$run/trace" "$run/kernel-trace" > "$run/kernel-diff.txt" 2>&1
       kverdict=$(verdict "$run/kernel-diff.txt")
     else
       kbytes=cc-fail
     fi
   fi
-  "$mpirun" -np "$np" -genv LD_PRELOAD "$tracer" -genv RECORDER_TRACES_DIR "$run/replay-trace" \
-    "$build/replayer/recorder-replay" --prefix "$run/replay-out" "$run/trace" > "$run/replay.txt" 2>&1
+  launch LD_PRELOAD="$tracer" RECORDER_TRACES_DIR="$run/replay-trace" -- "$build/replayer/recorder-replay" --prefix "$run/replay-out" "$run/trace" > "$run/replay.txt" 2>&1
   "$build/analysis/recorder-diff" "$run/trace" "$run/replay-trace" > "$run/replay-diff.txt" 2>&1
   rverdict=$(verdict "$run/replay-diff.txt")
   if [ -n "$darshan" ]; then
@@ -160,12 +188,12 @@ for entry in "${all_cases[@]}"; do
     if [ -x "$run/kernel" ]; then
       mkdir -p "$run/d-kernel-out"
       under_darshan "$run/darshan-kernel" "$run/kernel" "$run/d-kernel-out"
-      darshan_view "$run/darshan-kernel" "$run/d-kernel-out" > "$run/darshan-kernel.txt"
+      darshan_view "$run/darshan-kernel" "$run/d-kernel-out" "$run/d-orig1" > "$run/darshan-kernel.txt"
       cmp -s <(stable "$run/darshan-orig1.txt") <(stable "$run/darshan-kernel.txt") && dk=same$star || dk=DIFF
     fi
     mkdir -p "$run/d-replay-out"
     under_darshan "$run/darshan-replay" "$build/replayer/recorder-replay" --prefix "$run/d-replay-out" "$run/trace"
-    darshan_view "$run/darshan-replay" "$run/d-replay-out" > "$run/darshan-replay.txt"
+    darshan_view "$run/darshan-replay" "$run/d-replay-out" "$run/d-orig1" > "$run/darshan-replay.txt"
     cmp -s <(stable "$run/darshan-orig1.txt") <(stable "$run/darshan-replay.txt") && dr=same$star || dr=DIFF
   fi
   printf '%-14s %3s %9s %7s %8s %7s %7s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" "$kbytes" \
