@@ -43,7 +43,7 @@ darshan=$prefix/lib/libdarshan.so
 parser=$prefix/bin/darshan-parser
 [ -x "$parser" ] && [ -f "$darshan" ] || darshan=""
 flavour=mpich
-"$mpirun" --version 2>&1 | grep -q "Open MPI" && flavour=openmpi
+case $("$mpirun" --version 2>&1) in *"Open MPI"* | *OpenRTE* | *PRRTE* | *open-mpi.org*) flavour=openmpi ;; esac
 h5cc=$(command -v h5pcc.$flavour || command -v h5pcc)
 
 # The cases: name, then the command line (run in the case's directory).
