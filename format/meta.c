@@ -497,13 +497,26 @@ void rec_rank_meta_free(rec_rank_meta *m)
     memset(m, 0, sizeof *m);
 }
 
-int rec_global_nranks(const void *data, size_t n, uint32_t *nranks)
+int rec_rank_peek(const void *data, size_t n, uint64_t *records)
+{
+    rec_rank_meta m;
+    rec_error err;
+    if (rec_meta_parse_rank(data, n, "RANK.meta", &m, &err) != 0)
+        return -1;
+    *records = m.records;
+    rec_rank_meta_free(&m);
+    return 0;
+}
+
+int rec_global_peek(const void *data, size_t n, uint32_t *nranks, uint64_t *start_time_ns)
 {
     rec_global g;
     rec_error err;
     int rc = rec_meta_parse_global(data, n, "recorder.meta", &g, &err);
-    if (rc == 0)
+    if (rc == 0) {
         *nranks = g.info.nranks;
+        *start_time_ns = g.info.start_time_ns;
+    }
     rec_global_free(&g);
     return rc;
 }

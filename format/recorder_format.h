@@ -110,9 +110,13 @@ struct rec_io;
 /* io: how to write (NULL: libc), see rec_io below. */
 int rec_write_global_metadata(const char *dir, const rec_trace_info *info, const rec_table *table,
                               const struct rec_io *io, rec_error *err);
-/* The rank count that the bytes of a recorder.meta record; -1 when they are
- * not one (a tracer checks a directory before it writes into it). */
-int rec_global_nranks(const void *data, size_t n, uint32_t *nranks);
+/* The rank count and start time (ns since the epoch) that the bytes of a
+ * recorder.meta record; -1 when they are not one (a tracer checks a
+ * directory before it writes into it). */
+int rec_global_peek(const void *data, size_t n, uint32_t *nranks, uint64_t *start_time_ns);
+/* The record count that the bytes of a finished rank's RANK.meta record; -1
+ * when they are not one. */
+int rec_rank_peek(const void *data, size_t n, uint64_t *records);
 
 /* ---- writer ---- */
 
@@ -171,7 +175,8 @@ typedef struct rec_counts {
     uint64_t fields, elided_fields; /* recorded fields, and those not stored (equal to the reference) */
 } rec_counts;
 void rec_writer_counts(rec_writer *w, rec_counts *out); /* encodes what waits first */
-uint64_t rec_writer_bytes(const rec_writer *w); /* bytes written to RANK.rec so far */
+uint64_t rec_writer_bytes(const rec_writer *w); /* bytes written to RANK.rec so far (or kept to be) */
+uint64_t rec_writer_records(const rec_writer *w); /* records appended so far */
 
 /* ---- reader ---- */
 typedef struct rec_trace rec_trace;

@@ -458,6 +458,11 @@ uint64_t rec_writer_bytes(const rec_writer *w)
     return w->stored_bytes;
 }
 
+uint64_t rec_writer_records(const rec_writer *w)
+{
+    return w->records + w->nstaged;
+}
+
 int rec_writer_abandon(rec_writer *w, rec_error *err)
 {
     int rc = rec_writer_flush(w, err);

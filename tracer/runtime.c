@@ -3,7 +3,8 @@
  * Loaded with LD_PRELOAD, it starts recording at its constructor. Records
  * are buffered by a deferred writer until the rank is known: at MPI_Init for
  * MPI programs (rank 0 picks the trace directory and broadcasts it), at once
- * for programs started without an MPI launcher (rank 0 of 1). The trace is
+ * for an MPI program started without a launcher (rank 0 of 1), and as late as
+ * can be for a program without MPI (see claim_directory). The trace is
  * closed at MPI_Finalize, or at exit for programs that never call it; an MPI
  * program that exits without MPI_Finalize leaves every record written but
  * no N.meta, so readers report the rank as incomplete. The tracer's own I/O
@@ -39,8 +40,14 @@ RT_HOT int rt_lock_word;
 RT_HOT static rec_writer *writer;
 static rt_config config;
 static uint64_t start_wall_ns;
+/* The same start at the coarse clock's tick, the clock file systems stamp
+ * modification times with. */
+static uint64_t start_tick_ns;
 static int mpi_started, warned;
 RT_HOT static int finalize_pending;
+/* A program without MPI that has not yet created its trace file. */
+RT_HOT static int claim_later;
+static int program_has_mpi;
 /* An aggregated trace (aggregate.c): the rank's files wait in stage_dir. */
 static int aggregating, world_rank, world_size;
 static char stage_dir[PATH_MAX];
@@ -153,6 +160,11 @@ uint64_t rt_start_wall_ns(void)
     return start_wall_ns;
 }
 
+uint64_t rt_start_tick_ns(void)
+{
+    return start_tick_ns;
+}
+
 /* Creates the rank's trace file; on failure tracing stops, the program runs on. */
 static int attach(const char *dir, uint32_t rank)
 {
@@ -172,33 +184,121 @@ static int attach(const char *dir, uint32_t rank)
     return rc;
 }
 
-/* The rank count of the trace already in dir (0: none or unreadable). A
- * program without MPI never writes into an MPI run's trace: a job script
- * that exports LD_PRELOAD and RECORDER_TRACES_DIR runs `ls` or `h5dump` after
- * `mpirun`, and each would make the directory a trace of rank 0 of 1. */
-static uint32_t ranks_already_in(const char *dir)
+/* The bytes of dir/name (NULL when absent or unreadable; *n: their count). */
+static uint8_t *read_trace_file(const char *dir, const char *name, size_t *n)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/recorder.meta", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     int fd = rt_real.open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return 0;
+        return NULL;
     enum { MOST = 4 << 20 }; /* a function table: tens of kilobytes */
     uint8_t *data = malloc(MOST);
-    size_t n = 0;
     ssize_t got;
-    while (data && n < MOST && (got = rt_real.read(fd, data + n, MOST - n)) > 0)
-        n += (size_t)got;
+    *n = 0;
+    while (data && *n < MOST && (got = rt_real.read(fd, data + *n, MOST - *n)) > 0)
+        *n += (size_t)got;
     rt_real.close(fd);
+    return data;
+}
+
+/* The rank count of the trace already in dir (0: none or unreadable), and
+ * when it started. */
+static uint32_t trace_already_in(const char *dir, uint64_t *started_ns)
+{
+    size_t n;
+    uint8_t *data = read_trace_file(dir, "recorder.meta", &n);
     uint32_t nranks = 0;
-    if (!data || rec_global_nranks(data, n, &nranks) != 0)
+    if (!data || rec_global_peek(data, n, &nranks, started_ns) != 0)
         nranks = 0;
     free(data);
     return nranks;
 }
 
+/* The records of rank 0 of the trace in dir (0: none, unfinished or unreadable). */
+static uint64_t records_already_in(const char *dir)
+{
+    size_t n;
+    uint8_t *data = read_trace_file(dir, "0.meta", &n);
+    uint64_t records = 0;
+    if (!data || rec_rank_peek(data, n, &records) != 0)
+        records = 0;
+    free(data);
+    return records;
+}
+
 static void rt_stop_tracing(void);
 static void close_writer(int complete, int quiet);
+
+/* Creates the trace of a program started without an MPI launcher (rank 0
+ * of 1; lock held). An MPI program does so at its start. A program without
+ * MPI does so only once it has something to keep: its first full block, its
+ * first HDF5 input, or its exit. Until then RECORDER_TRACES_DIR is free for
+ * the programs it runs: `timeout 600 mpirun ...` or `bash job.sh` traced the
+ * wrapper into the directory and held rank 0's file, and the application's
+ * rank 0 went untraced. A trace begun there after this program started is
+ * one of them: it is kept when it is an MPI run's or holds at least as many
+ * records (a wrapper gives way to its application; an application that ran
+ * `mkdir` does not give way to it). (A program without MPI never writes into
+ * an MPI run's trace begun before it either: a job script that exports
+ * LD_PRELOAD and RECORDER_TRACES_DIR runs `ls` after `mpirun`; the
+ * constructor sees to that, while stderr is still open.) */
+static void claim_directory_now(void);
+static void claim_directory(void)
+{
+    claim_later = 0;
+    if (!writer)
+        return;
+    /* its own calls (flock, ftruncate) pass straight through: outside a
+     * wrapper (at fork) they would be traced, and wait for the lock held here */
+    uint32_t busy = rt_self.busy;
+    rt_self.busy = 1;
+    claim_directory_now();
+    rt_self.busy = busy;
+}
+
+static void claim_directory_now(void)
+{
+    char dir[PATH_MAX];
+    if (config.traces_dir[0]) {
+        uint64_t started = 0;
+        uint32_t nranks = program_has_mpi ? 0 : trace_already_in(config.traces_dir, &started);
+        if (nranks && started > start_wall_ns &&
+            (nranks > 1 || records_already_in(config.traces_dir) >= rec_writer_records(writer))) {
+            rec_writer_discard(writer);
+            writer = NULL;
+            rt_active = 0;
+            return;
+        }
+        snprintf(dir, sizeof dir, "%s", config.traces_dir);
+    } else {
+        default_dir(dir, sizeof dir, (long)getpid());
+    }
+    if (make_dirs(dir) != 0) {
+        rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
+        rec_writer_discard(writer);
+        writer = NULL;
+        rt_active = 0;
+        return;
+    }
+    if (attach(dir, 0) == 0 && write_global_meta(dir, 1) != 0) {
+        /* hardening: records that no recorder.meta describes are unreadable */
+        rec_writer_discard(writer);
+        writer = NULL;
+        rt_active = 0;
+    }
+}
+
+const char *rt_trace_dir_now(void)
+{
+    if (claim_later) {
+        rt_lock();
+        if (claim_later)
+            claim_directory();
+        rt_unlock();
+    }
+    return rt_trace_dir();
+}
 
 /* Called from the MPI_Init/MPI_Init_thread wrappers (lock held). */
 void rt_after_mpi_init(int ok)
@@ -303,6 +403,8 @@ void rt_commit(rt_call *c)
             /* hardening: abandoning a writer whose write failed fails again:
              * that second warning (with an unset message) went to stderr too */
             close_writer(0, 1);
+        } else if (RT_UNLIKELY(claim_later) && rec_writer_bytes(writer)) {
+            claim_directory(); /* a block is full: it goes to the file */
         }
     }
     if (finalize_pending) {
@@ -312,7 +414,8 @@ void rt_commit(rt_call *c)
     for (unsigned i = 0; i < c->nheap; i++)
         free(c->heap[i]);
     rt_unlock();
-    rt_self.depth--;
+    rt_self.depth = c->outer_depth;
+    rt_self.layer = c->outer_layer;
     rt_self.busy = 0;
     *rt_errno() = c->saved_errno;
 }
@@ -450,6 +553,8 @@ __attribute__((constructor)) static void rt_start_tracing(void)
         rt_layer_on[l] = config.layer_on[l];
     rt_ns_per_tick = config.time_resolution * 1e9;
     struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME_COARSE, &ts) == 0) /* first: at most the start */
+        start_tick_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     clock_gettime(CLOCK_REALTIME, &ts);
     start_wall_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     rt_t0_ns = rt_now_ns();
@@ -478,32 +583,21 @@ __attribute__((constructor)) static void rt_start_tracing(void)
     rt_self.has_id = 1; /* the loading thread is thread 0 */
     next_thread_id = 1;
     if (!config.under_mpi_launcher) {
-        char dir[PATH_MAX];
         /* an MPI program started without mpirun is an MPI run of its own */
-        int has_mpi = dlsym(RTLD_DEFAULT, "PMPI_Init") != NULL;
-        uint32_t mpi_ranks = config.traces_dir[0] && !has_mpi ? ranks_already_in(config.traces_dir) : 0;
-        if (mpi_ranks > 1) {
+        program_has_mpi = dlsym(RTLD_DEFAULT, "PMPI_Init") != NULL;
+        uint64_t started;
+        uint32_t nranks = config.traces_dir[0] && !program_has_mpi ? trace_already_in(config.traces_dir, &started) : 0;
+        if (nranks > 1) { /* said now: a program may close stderr before it exits (ls does) */
             rt_warn("recorder: %s holds the trace of an MPI run of %u ranks: %s, a program without MPI, is not "
-                    "traced into it", config.traces_dir, mpi_ranks, program_invocation_short_name);
+                    "traced into it",
+                    config.traces_dir, nranks, program_invocation_short_name);
             rec_writer_discard(writer);
             writer = NULL;
             return;
         }
-        if (config.traces_dir[0])
-            snprintf(dir, sizeof dir, "%s", config.traces_dir);
-        else
-            default_dir(dir, sizeof dir, (long)getpid());
-        if (make_dirs(dir) != 0) {
-            rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
-            rec_writer_discard(writer);
-            writer = NULL;
-            return;
-        }
-        if (attach(dir, 0) == 0 && write_global_meta(dir, 1) != 0) {
-            /* hardening: records that no recorder.meta describes are unreadable */
-            rec_writer_discard(writer);
-            writer = NULL;
-        }
+        claim_later = 1;
+        if (program_has_mpi)
+            claim_directory();
     }
     rt_active = writer != NULL;
 }
@@ -512,6 +606,8 @@ __attribute__((destructor)) static void rt_stop_tracing(void)
 {
     rt_lock();
     rt_active = 0;
+    if (claim_later)
+        claim_directory();
     if (writer && !rec_writer_attached(writer)) {
         /* Launched by mpirun but never called MPI_Init: the launcher's rank. */
         char dir[PATH_MAX];

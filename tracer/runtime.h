@@ -86,6 +86,9 @@ void rt_h5store_flush(const rec_io *io);
 void rt_after_mpi_init(int ok);
 /* The trace directory once this process writes into it, else NULL. */
 const char *rt_trace_dir(void);
+/* The same, after a program without MPI that has not yet created its trace
+ * file creates it (takes the lock: call without it). */
+const char *rt_trace_dir_now(void);
 /* The C library's functions the tracer does its own I/O with, never its
  * wrappers: resolved once, before the first traced call. */
 typedef struct rt_libc {
@@ -104,6 +107,9 @@ extern rt_libc rt_real;
 void rt_real_resolve(void);
 /* The wall clock when tracing started, ns since the epoch. */
 uint64_t rt_start_wall_ns(void);
+/* The same read at the coarse clock, whose ticks stamp files' times: a file
+ * changed before that tick was changed before tracing started. */
+uint64_t rt_start_tick_ns(void);
 void rt_after_mpi_finalize(void);
 struct rt_call;
 /* Before the real MPI_Finalize: an aggregated trace is written now, while MPI runs. */
