@@ -313,6 +313,10 @@ static void emit_wrapper(const rec_func_desc *f)
     int written = (f->flags & REC_FN_WRITE) ? rec_arg_with_role(f, REC_AROLE_DATASET) : -1;
     if ((f->roles & REC_ROLE_CLOSES_DATASET) && f->nargs > REC_ARG_SUBJECT)
         fprintf(out, "    rt_h5store_before_close((hid_t)call.raw[%u]);\n", REC_ARG_SUBJECT);
+    int path = rec_arg_with_kind(f, REC_KIND_PATH, 0);
+    int opens_input = (f->roles & REC_ROLE_OPENS_H5_FILE) && path >= 0;
+    if (opens_input) /* still untraced: the tracer's own reads stay out */
+        fprintf(out, "    int rt_input = rt_h5_input_opening(%s);\n", f->args[path].name);
     fprintf(out, "    rt_start%s(&call);\n", f->flags & REC_FN_OPAQUE ? "_opaque" : "");
     emit_before(f, "&call", "    ");
     fprintf(out, "    %s%sREAL(", is_void ? "" : f->ret_ctype, is_void ? "" : " ret = ");
@@ -330,9 +334,8 @@ static void emit_wrapper(const rec_func_desc *f)
         emit_capture(f, i, 1);
     if (!is_void)
         emit_ret(f);
-    int path = rec_arg_with_kind(f, REC_KIND_PATH, 0);
-    if ((f->roles & REC_ROLE_OPENS_H5_FILE) && path >= 0) /* still untraced: the tracer's own reads stay out */
-        fprintf(out, "    if (ok)\n        rt_h5_input_opened(%s);\n", f->args[path].name);
+    if (opens_input)
+        fprintf(out, "    if (ok)\n        rt_h5_input_opened(rt_input);\n");
     fprintf(out, "    rt_lock();\n");
     for (unsigned i = 0; i < f->nargs; i++)
         emit_convert(f, i);

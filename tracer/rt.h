@@ -44,6 +44,8 @@ typedef struct rt_call {
     int saved_errno;
     uint8_t skip; /* an excluded path or handle: do not record */
     uint8_t layer;
+    uint8_t outer_layer;  /* the thread's rt_self.layer and depth before this call */
+    uint32_t outer_depth;
     size_t arena_used;
     unsigned nheap; /* heap[0..nheap) are freed when the call ends */
     int64_t *heap[REC_MAX_FIELDS];
@@ -52,7 +54,8 @@ typedef struct rt_call {
 
 typedef struct rt_thread {
     uint32_t busy;  /* inside the tracer: every traced call passes straight through */
-    uint32_t depth; /* traced calls open on this thread */
+    uint32_t depth; /* traced calls open on this thread, since the application's last call */
+    uint32_t layer; /* the layer of the innermost of them */
     uint32_t id;    /* 0 for the first thread seen, then 1, 2, ... */
     uint32_t has_id;
     int *errno_at; /* this thread's errno: saved and restored around every call, without a libc call */
@@ -120,13 +123,21 @@ static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
         return 0;
     c->rec.func = (uint16_t)func;
     c->rec.synthetic = 0;
-    c->rec.depth = (uint8_t)(rt_self.depth < 255 ? rt_self.depth : 255);
+    /* A call of a layer not below the running call's (HDF5 under HDF5,
+     * anything under POSIX) is the application's own code, called back by
+     * the library (an iteration operator, a signal handler): an
+     * application call, at depth 0, and the calls it makes below it. */
+    c->outer_depth = rt_self.depth;
+    c->outer_layer = (uint8_t)rt_self.layer;
+    unsigned depth = layer < rt_self.layer ? rt_self.depth : 0; /* layer: 0 (POSIX) when depth is 0 */
+    c->rec.depth = (uint8_t)(depth < 255 ? depth : 255);
     c->rec.thread = RT_LIKELY(rt_self.has_id) ? rt_self.id : rt_thread_id();
     c->skip = 0;
     c->layer = (uint8_t)layer;
     c->arena_used = 0;
     c->nheap = 0;
-    rt_self.depth++;
+    rt_self.depth = depth + 1;
+    rt_self.layer = layer;
     rt_self.busy = 1; /* capturing values may call traced functions (H5S..., MPI_Comm_size) */
     return 1;
 }
@@ -191,9 +202,12 @@ void rt_handle_forget(unsigned kind, uint64_t value);
 /* The path's id; marks the call skipped when the path is excluded. */
 int64_t rt_path(rt_call *c, const char *path);
 
-/* An HDF5 file was opened (h5input.c): the first process to see a file
- * the run did not create captures its structure into the trace directory. */
-void rt_h5_input_opened(const char *path);
+/* An HDF5 file is about to be opened (h5input.c): the first process to see
+ * a file the run did not create captures its structure into the trace
+ * directory. -1: that failed, which rt_h5_input_opened reports once the
+ * application's own open succeeded. */
+int rt_h5_input_opening(const char *path);
+void rt_h5_input_opened(int state);
 
 /* Space for n array elements that lives as long as the call. */
 int64_t *rt_array(rt_call *c, unsigned field, size_t n);
