@@ -12,6 +12,7 @@
 #include "hooks.h"
 #include "recorder_facts.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +585,25 @@ static int filtered_text(cg_emitter *e, cg_stmtinfo *s, const rec_func_desc *f, 
     return 1;
 }
 
+/* The definition of noop_CTYPE, an operator of that type that does nothing
+ * and returns 0 (params: "(type name, ...)"). */
+static void noop_operator(cg_emitter *e, const char *ctype, const char *ret, const char *params)
+{
+    sb def = {0};
+    sb_printf(&def, "static %s noop_%s%s\n{\n", ret, ctype, params);
+    for (const char *p = params; *p && *p != ')'; p++) {
+        if (*p != ',' && p[1] != ')')
+            continue;
+        const char *end = *p == ',' ? p : p + 1, *name = end;
+        while (name > params && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+            name--;
+        sb_printf(&def, "    (void)%.*s;\n", (int)(end - name), name);
+    }
+    sb_puts(&def, "    return 0;\n}\n");
+    cg_add_proto(e, sb_str(&def));
+    sb_free(&def);
+}
+
 /* Arguments the kernel does not take from the trace. */
 static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -592,6 +612,12 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     char elem[128];
     element_type(a->ctype, elem, sizeof elem);
     int in = (a->flags & REC_ARG_IN) && !(a->flags & REC_ARG_OUT);
+    const char *op_ret, *op_params = in ? rec_operator_params(a->ctype, &op_ret) : NULL;
+    if (op_params) { /* the application's operator is its code: one that lets the library go on */
+        noop_operator(e, a->ctype, op_ret, op_params);
+        sb_printf(out, "noop_%s", a->ctype);
+        return;
+    }
     if (a->role == REC_AROLE_CACHE_CONFIG) { /* one struct at the library's version: a set takes what a get filled */
         cg_add_proto(e, "static H5AC_cache_config_t cache_config = {.version = H5AC__CURR_CACHE_CONFIG_VERSION};\n");
         sb_puts(out, "&cache_config");

@@ -462,6 +462,10 @@ enum {
 };
 unsigned rec_kind_handle_space(unsigned kind);
 
+/* For the C type of an operator a library calls back (operators.def): its
+ * return type and its parameters, in parentheses; NULL for any other type. */
+const char *rec_operator_params(const char *ctype, const char **ret_ctype);
+
 const char *rec_kind_name(unsigned kind);        /* "PATH", ... or NULL if unknown */
 rec_class rec_kind_class(unsigned kind);         /* REC_CLASS_NONE if unknown */
 

@@ -180,6 +180,23 @@ const char *rec_predefined_handle_name(unsigned kind, int64_t id)
     return h ? h->name : NULL;
 }
 
+const char *rec_operator_params(const char *ctype, const char **ret_ctype)
+{
+    static const struct {
+        const char *ctype, *ret, *params;
+    } operators[] = {
+#define OP(type, ret, params) {#type, #ret, #params},
+#include "operators.def"
+#undef OP
+    };
+    for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++)
+        if (!strcmp(operators[i].ctype, ctype)) {
+            *ret_ctype = operators[i].ret;
+            return operators[i].params;
+        }
+    return NULL;
+}
+
 unsigned rec_kind_handle_space(unsigned kind)
 {
     switch (kind) {

@@ -9,10 +9,12 @@ JOBS=${JOBS:-$(nproc)}
 # Open MPI (openmpi-bin, libopenmpi-dev, libhdf5-openmpi-dev) is for the
 # tests of traces crossing between the two MPIs (tests/openmpi); the main
 # build is MPICH's, named as such: installing Open MPI switches Debian's
-# mpicc, mpirun and h5pcc alternatives to it.
+# mpicc, mpirun and h5pcc alternatives to it. libhdf5-doc brings HDF5's
+# example programs, which tests/h5examples takes through the pipeline.
 PACKAGES=(build-essential cmake pkg-config mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
           openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
-          uthash-dev libcunit1-dev libzstd-dev jq chromium valgrind gfortran scdoc man-db)
+          uthash-dev libcunit1-dev libzstd-dev jq chromium valgrind gfortran scdoc man-db
+          libhdf5-doc)
 
 say() { printf '\n== %s\n' "$*"; }
 
