@@ -12,7 +12,6 @@
 #include "hooks.h"
 #include "recorder_facts.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -590,15 +589,11 @@ static int filtered_text(cg_emitter *e, cg_stmtinfo *s, const rec_func_desc *f, 
 static void noop_operator(cg_emitter *e, const char *ctype, const char *ret, const char *params)
 {
     sb def = {0};
+    const char *names[REC_MAX_ARGS];
+    unsigned lens[REC_MAX_ARGS], n = rec_param_names(params, names, lens, REC_MAX_ARGS);
     sb_printf(&def, "static %s noop_%s%s\n{\n", ret, ctype, params);
-    for (const char *p = params; *p && *p != ')'; p++) {
-        if (*p != ',' && p[1] != ')')
-            continue;
-        const char *end = *p == ',' ? p : p + 1, *name = end;
-        while (name > params && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
-            name--;
-        sb_printf(&def, "    (void)%.*s;\n", (int)(end - name), name);
-    }
+    for (unsigned i = 0; i < n; i++)
+        sb_printf(&def, "    (void)%.*s;\n", (int)lens[i], names[i]);
     sb_puts(&def, "    return 0;\n}\n");
     cg_add_proto(e, sb_str(&def));
     sb_free(&def);

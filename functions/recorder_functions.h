@@ -465,6 +465,9 @@ unsigned rec_kind_handle_space(unsigned kind);
 /* For the C type of an operator a library calls back (operators.def): its
  * return type and its parameters, in parentheses; NULL for any other type. */
 const char *rec_operator_params(const char *ctype, const char **ret_ctype);
+/* The names of the parameters in params ("(type name, ...)"): up to max of
+ * them, each a pointer into params and its length; returns how many. */
+unsigned rec_param_names(const char *params, const char **names, unsigned *lens, unsigned max);
 
 const char *rec_kind_name(unsigned kind);        /* "PATH", ... or NULL if unknown */
 rec_class rec_kind_class(unsigned kind);         /* REC_CLASS_NONE if unknown */

@@ -1,6 +1,7 @@
 /* table.c: the compiled-in function table, expanded from the functions/ .def files. */
 #include "recorder_functions.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "table_macros.h"
@@ -195,6 +196,21 @@ const char *rec_operator_params(const char *ctype, const char **ret_ctype)
             return operators[i].params;
         }
     return NULL;
+}
+
+unsigned rec_param_names(const char *params, const char **names, unsigned *lens, unsigned max)
+{
+    unsigned n = 0;
+    for (const char *p = params; *p && *p != ')' && n < max; p++) {
+        if (*p != ',' && p[1] != ')')
+            continue;
+        const char *end = *p == ',' ? p : p + 1, *name = end;
+        while (name > params && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+            name--;
+        names[n] = name;
+        lens[n++] = (unsigned)(end - name);
+    }
+    return n;
 }
 
 unsigned rec_kind_handle_space(unsigned kind)

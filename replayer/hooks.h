@@ -62,7 +62,6 @@ static inline size_t *rp_line_capacity(void)
 #define RP_ADDR_scandir64_namelist (&(struct dirent64 **){NULL})
 #define RP_ADDR_scandirat_namelist (&(struct dirent **){NULL})
 #define RP_ADDR_scandirat64_namelist (&(struct dirent64 **){NULL})
-#define RP_ADDR_H5Literate_op rp_h5l_noop
 #define RP_ADDR_H5Pset_fill_value_value rp_alloc(rp_x, 65536) /* a zero fill value */
 #define RP_ADDR_H5Tenum_insert_value rp_h5_enum_value(rp_x, type)
 #define RP_ADDR_H5Pset_mdc_config_config_ptr rp_h5_mdc_config(rp_x, plist_id, 0)
@@ -70,50 +69,10 @@ static inline size_t *rp_line_capacity(void)
 #define RP_ADDR_H5Fset_mdc_config_config_ptr rp_h5_mdc_config(rp_x, file_id, 1)
 #define RP_ADDR_H5Fget_mdc_config_config_ptr rp_h5_mdc_config(rp_x, -1, 1)
 
-/* Iterations are replayed with callbacks that do nothing: what the
- * application's callback did is replayed from its own records. */
-static inline herr_t rp_h5a_noop1(hid_t loc, const char *name, void *data)
-{
-    (void)loc, (void)name, (void)data;
-    return 0;
-}
-static inline herr_t rp_h5a_noop2(hid_t loc, const char *name, const H5A_info_t *info, void *data)
-{
-    (void)loc, (void)name, (void)info, (void)data;
-    return 0;
-}
-static inline herr_t rp_h5g_noop(hid_t group, const char *name, void *data)
-{
-    (void)group, (void)name, (void)data;
-    return 0;
-}
-static inline herr_t rp_h5o_noop(hid_t obj, const char *name, const H5O_info_t *info, void *data)
-{
-    (void)obj, (void)name, (void)info, (void)data;
-    return 0;
-}
-#define RP_ADDR_H5Literate_by_name_op rp_h5l_noop
-#define RP_ADDR_H5Lvisit_op rp_h5l_noop
-#define RP_ADDR_H5Lvisit_by_name_op rp_h5l_noop
-#define RP_ADDR_H5Aiterate1_op rp_h5a_noop1
-#define RP_ADDR_H5Aiterate2_op rp_h5a_noop2
-#define RP_ADDR_H5Aiterate_by_name_op rp_h5a_noop2
-#define RP_ADDR_H5Giterate_op rp_h5g_noop
-#define RP_ADDR_H5Ovisit_op rp_h5o_noop
-#define RP_ADDR_H5Ovisit1_op rp_h5o_noop
-#define RP_ADDR_H5Ovisit2_op rp_h5o_noop
-#define RP_ADDR_H5Ovisit_by_name_op rp_h5o_noop
-#define RP_ADDR_H5Ovisit_by_name1_op rp_h5o_noop
-#define RP_ADDR_H5Ovisit_by_name2_op rp_h5o_noop
 
-/* H5Dgather hands the gathered data to a callback that takes it all;
- * H5Dscatter's callback hands out the data to scatter, one element of zeros
- * (of op_data's size) at a time. */
-static inline herr_t rp_h5d_gather_noop(const void *dst_buf, size_t used, void *data)
-{
-    (void)dst_buf, (void)used, (void)data;
-    return 0;
-}
+/* H5Dgather hands the gathered data to an operator that takes it all (the
+ * no-op of functions/operators.def); H5Dscatter's callback hands out the
+ * data to scatter, one element of zeros (of op_data's size) at a time. */
 typedef struct rp_h5_element {
     size_t size;
     void *bytes;
@@ -138,7 +97,6 @@ static inline herr_t rp_h5d_scatter_zeros(const void **src_buf, size_t *used, vo
     *used = e->size;
     return 0;
 }
-#define RP_ADDR_H5Dgather_op rp_h5d_gather_noop
 #define RP_ADDR_H5Dscatter_op rp_h5d_scatter_zeros
 #define RP_ADDR_H5Dscatter_op_data rp_h5_element_of(rp_x, type_id)
 

@@ -39,15 +39,4 @@ static inline long rp_maxz(long a, long b)
 #define REC_H5(fn) rp_h5.fn
 #include "table_helpers.h"
 
-/* H5Literate's callback: the iteration is replayed, what the application's
- * callback did is replayed from its own records. */
-static inline herr_t rp_h5l_noop(hid_t group, const char *name, const H5L_info_t *info, void *data)
-{
-    (void)group;
-    (void)name;
-    (void)info;
-    (void)data;
-    return 0;
-}
-
 #endif
