@@ -82,6 +82,8 @@ typedef struct diff_ctx {
     uint64_t calls;         /* top-level I/O calls compared (A's count) */
     int stopped;            /* --max reached */
     struct diff_dirset *dirs; /* readdir names per open DIR stream, this rank */
+    struct diff_race *races;  /* removals whose outcome alone differs, every rank's (diff_races.c) */
+    size_t nraces, races_cap;
     uint32_t threads[DIFF_MAX_THREADS]; /* thread ids seen on this rank (--threads) */
     size_t nthreads;
 } diff_ctx;
@@ -107,6 +109,15 @@ int diff_dirs_finish(diff_ctx *ctx, char *msg, size_t cap);
 int diff_field_is_link_target(const rec_func_desc *f, unsigned field);
 /* 1 when the field is never compared (getcwd's result). */
 int diff_field_ignored(const rec_func_desc *f, unsigned field);
+
+/* ---- racing removals (diff_races.c) ---- */
+/* 1 when the calls differ only in the outcome of a removal (REMOVES_PATH):
+ * kept, with the difference's report lines, until diff_races_settle. */
+int diff_race_defer(diff_ctx *ctx, const rec_func_desc *f, const rec_record *ra, const rec_record *rb,
+                    const char *line, const char *detail);
+/* Reports the kept removals of each path whose successes differ in number,
+ * notes the others; after every rank. */
+void diff_races_settle(diff_ctx *ctx);
 
 /* ---- counters (diff_files.c) ---- */
 /* Binds new handles to their files, forgets released ones, and with counting

@@ -294,7 +294,8 @@ static void compare_sequence(diff_ctx *ctx, uint32_t rank, int64_t thread, int c
         if (diff_compare_call(ctx, f[0], &r[0], f[1], &r[1], msg, sizeof msg)) {
             snprintf(line, sizeof line, "%s, call %llu: %s", where, (unsigned long long)position, msg);
             both_calls(ctx, &r[0], &r[1], detail, sizeof detail);
-            diff_report(ctx, line, detail);
+            if (!diff_race_defer(ctx, f[0], &r[0], &r[1], line, detail))
+                diff_report(ctx, line, detail);
         }
     }
     if (diff_dirs_finish(ctx, msg, sizeof msg)) { /* frees the streams' names even after --max */
@@ -428,6 +429,7 @@ int main(int argc, char **argv)
         infer_mapping(&ctx, nranks);
     for (uint32_t rank = 0; rank < nranks && !ctx.stopped; rank++)
         compare_rank(&ctx, rank);
+    diff_races_settle(&ctx);
     if (!ctx.stopped)
         diff_files_end(&ctx);
     if (ctx.differences == 0)

@@ -190,6 +190,7 @@ enum {
                                                 byte when it has one (fgets, getline) */
     REC_ROLE_CLOSES_DATASET = 1u << 26,      /* closes an HDF5 dataset (SUBJECT): the tracer records, right
                                                 before, what its filters stored (N.h5store) */
+    REC_ROLE_REMOVES_PATH = 1u << 27,        /* removes the file (or directory) its PATH argument names */
     /* Which MPI headers declare it (functions/rec_mpi_versions.h): */
     REC_ROLE_SINCE_MPI4 = 1u << 30,   /* an MPI-4.0 addition: an MPI of an older version lacks it */
     REC_ROLE_REMOVED_MPI3 = 1u << 31, /* removed by MPI-3.0: an MPI may no longer declare it */

@@ -51,6 +51,7 @@
 #undef REMOVED_MPI3
 #undef READS_LINE
 #undef CLOSES_DATASET
+#undef REMOVES
 #undef SHAPE
 #undef HEADER
 #undef SOLE
