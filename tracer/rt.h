@@ -44,8 +44,7 @@ typedef struct rt_call {
     int saved_errno;
     uint8_t skip; /* an excluded path or handle: do not record */
     uint8_t layer;
-    uint8_t outer_layer;  /* the thread's rt_self.layer and depth before this call */
-    uint32_t outer_depth;
+    uint32_t outer_nest; /* the thread's rt_self.nest before this call */
     size_t arena_used;
     unsigned nheap; /* heap[0..nheap) are freed when the call ends */
     int64_t *heap[REC_MAX_FIELDS];
@@ -54,8 +53,9 @@ typedef struct rt_call {
 
 typedef struct rt_thread {
     uint32_t busy;  /* inside the tracer: every traced call passes straight through */
-    uint32_t depth; /* traced calls open on this thread, since the application's last call */
-    uint32_t layer; /* the layer of the innermost of them */
+    /* traced calls open on this thread since the application's last call
+     * (bits 8 and up), and the layer of the innermost of them (bits 0-7) */
+    uint32_t nest;
     uint32_t id;    /* 0 for the first thread seen, then 1, 2, ... */
     uint32_t has_id;
     int *errno_at; /* this thread's errno: saved and restored around every call, without a libc call */
@@ -127,17 +127,16 @@ static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
      * anything under POSIX) is the application's own code, called back by
      * the library (an iteration operator, a signal handler): an
      * application call, at depth 0, and the calls it makes below it. */
-    c->outer_depth = rt_self.depth;
-    c->outer_layer = (uint8_t)rt_self.layer;
-    unsigned depth = layer < rt_self.layer ? rt_self.depth : 0; /* layer: 0 (POSIX) when depth is 0 */
+    uint32_t nest = rt_self.nest;
+    c->outer_nest = nest;
+    unsigned depth = layer < (nest & 0xff) ? nest >> 8 : 0; /* layer: 0 (POSIX) when depth is 0 */
     c->rec.depth = (uint8_t)(depth < 255 ? depth : 255);
     c->rec.thread = RT_LIKELY(rt_self.has_id) ? rt_self.id : rt_thread_id();
     c->skip = 0;
     c->layer = (uint8_t)layer;
     c->arena_used = 0;
     c->nheap = 0;
-    rt_self.depth = depth + 1;
-    rt_self.layer = layer;
+    rt_self.nest = (depth + 1) << 8 | layer;
     rt_self.busy = 1; /* capturing values may call traced functions (H5S..., MPI_Comm_size) */
     return 1;
 }

@@ -403,8 +403,8 @@ void rt_commit(rt_call *c)
             /* hardening: abandoning a writer whose write failed fails again:
              * that second warning (with an unset message) went to stderr too */
             close_writer(0, 1);
-        } else if (RT_UNLIKELY(claim_later) && rec_writer_bytes(writer)) {
-            claim_directory(); /* a block is full: it goes to the file */
+        } else if (RT_UNLIKELY(claim_later) && commits % 64 == 0 && rec_writer_bytes(writer)) {
+            claim_directory(); /* a block is full: it goes to the file (asked every 64 records) */
         }
     }
     if (finalize_pending) {
@@ -414,8 +414,7 @@ void rt_commit(rt_call *c)
     for (unsigned i = 0; i < c->nheap; i++)
         free(c->heap[i]);
     rt_unlock();
-    rt_self.depth = c->outer_depth;
-    rt_self.layer = c->outer_layer;
+    rt_self.nest = c->outer_nest;
     rt_self.busy = 0;
     *rt_errno() = c->saved_errno;
 }
