@@ -63,6 +63,19 @@ if [ -x "$prefix/bin/h5bench_write" ]; then
   # A reader of a file it did not write: h5bench_write makes it first, untraced (a third field: the setup).
   [ -x "$prefix/bin/h5bench_read" ] && all_cases+=(
     "h5bench-read|$prefix/bin/h5bench_read $src/bench/real-apps/h5bench-vpic-read.cfg vpic.h5|$prefix/bin/h5bench_write $src/bench/real-apps/h5bench-vpic.cfg vpic.h5")
+  # Chunked, deflated datasets of unlimited size.
+  r=$src/bench/real-apps
+  [ -x "$prefix/bin/h5bench_write_unlimited" ] && all_cases+=(
+    "h5bench-unlim|$prefix/bin/h5bench_write_unlimited $r/h5bench-unlimited.cfg vpic.h5")
+fi
+# Run only when named: modifying or growing such a file the program did not
+# write. Kernels and replays make its deflated chunks to their stored sizes
+# exactly, a search that takes minutes for these files' thousands of chunks.
+if [ -x "$prefix/bin/h5bench_overwrite" ] && [[ " $* " == *" h5bench-overwr "* || " $* " == *" h5bench-append "* ]]; then
+  r=$src/bench/real-apps
+  all_cases+=(
+    "h5bench-overwr|$prefix/bin/h5bench_overwrite $r/h5bench-overwrite.cfg vpic.h5|$prefix/bin/h5bench_write_unlimited $r/h5bench-unlimited.cfg vpic.h5"
+    "h5bench-append|$prefix/bin/h5bench_append $r/h5bench-append.cfg vpic.h5|$prefix/bin/h5bench_write_unlimited $r/h5bench-unlimited.cfg vpic.h5")
 fi
 selected=("$@")
 
