@@ -165,6 +165,15 @@ uint64_t rt_start_tick_ns(void)
     return start_tick_ns;
 }
 
+/* Tracing stops for good, nothing more written: the program runs on. */
+static void discard_writer(void)
+{
+    if (writer)
+        rec_writer_discard(writer);
+    writer = NULL;
+    rt_active = 0;
+}
+
 /* Creates the rank's trace file; on failure tracing stops, the program runs on. */
 static int attach(const char *dir, uint32_t rank)
 {
@@ -177,9 +186,7 @@ static int attach(const char *dir, uint32_t rank)
         /* Busy: an exec'd child of a traced process; it stays untraced, quietly. */
         if (rc != REC_WRITER_BUSY)
             rt_warn("recorder: %s: tracing disabled", err.msg);
-        rec_writer_discard(writer);
-        writer = NULL;
-        rt_active = 0;
+        discard_writer();
     }
     return rc;
 }
@@ -230,6 +237,8 @@ static uint64_t records_already_in(const char *dir)
 static void rt_stop_tracing(void);
 static void close_writer(int complete, int quiet);
 
+static void claim_directory_now(void);
+
 /* Creates the trace of a program started without an MPI launcher (rank 0
  * of 1; lock held). An MPI program does so at its start. A program without
  * MPI does so only once it has something to keep: its first full block, its
@@ -243,14 +252,13 @@ static void close_writer(int complete, int quiet);
  * an MPI run's trace begun before it either: a job script that exports
  * LD_PRELOAD and RECORDER_TRACES_DIR runs `ls` after `mpirun`; the
  * constructor sees to that, while stderr is still open.) */
-static void claim_directory_now(void);
 static void claim_directory(void)
 {
     claim_later = 0;
     if (!writer)
         return;
     /* its own calls (flock, ftruncate) pass straight through: outside a
-     * wrapper (at fork) they would be traced, and wait for the lock held here */
+     * wrapper they would be traced, and wait for the lock held here */
     uint32_t busy = rt_self.busy;
     rt_self.busy = 1;
     claim_directory_now();
@@ -265,9 +273,7 @@ static void claim_directory_now(void)
         uint32_t nranks = program_has_mpi ? 0 : trace_already_in(config.traces_dir, &started);
         if (nranks && started > start_wall_ns &&
             (nranks > 1 || records_already_in(config.traces_dir) >= rec_writer_records(writer))) {
-            rec_writer_discard(writer);
-            writer = NULL;
-            rt_active = 0;
+            discard_writer();
             return;
         }
         snprintf(dir, sizeof dir, "%s", config.traces_dir);
@@ -276,16 +282,12 @@ static void claim_directory_now(void)
     }
     if (make_dirs(dir) != 0) {
         rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
-        rec_writer_discard(writer);
-        writer = NULL;
-        rt_active = 0;
+        discard_writer();
         return;
     }
     if (attach(dir, 0) == 0 && write_global_meta(dir, 1) != 0) {
         /* hardening: records that no recorder.meta describes are unreadable */
-        rec_writer_discard(writer);
-        writer = NULL;
-        rt_active = 0;
+        discard_writer();
     }
 }
 
@@ -336,9 +338,7 @@ void rt_after_mpi_init(int ok)
     /* Also a barrier: no rank creates its file before the directory exists. */
     PMPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (!dir[0]) {
-        rec_writer_discard(writer);
-        writer = NULL;
-        rt_active = 0;
+        discard_writer();
         return;
     }
     world_rank = rank;
@@ -528,10 +528,8 @@ static void on_fork_parent(void)
 static void on_fork_child(void)
 {
     rt_lock_word = 0; /* the child has one thread: the lock is its own */
-    rt_active = 0;
-    if (writer)
-        rec_writer_discard(writer);
-    writer = NULL;
+    claim_later = 0;
+    discard_writer();
 }
 
 void rt_real_resolve(void)
@@ -590,8 +588,7 @@ __attribute__((constructor)) static void rt_start_tracing(void)
             rt_warn("recorder: %s holds the trace of an MPI run of %u ranks: %s, a program without MPI, is not "
                     "traced into it",
                     config.traces_dir, nranks, program_invocation_short_name);
-            rec_writer_discard(writer);
-            writer = NULL;
+            discard_writer();
             return;
         }
         claim_later = 1;
