@@ -200,10 +200,12 @@ static uint8_t *read_trace_file(const char *dir, const char *name, size_t *n)
     if (fd < 0)
         return NULL;
     enum { MOST = 4 << 20 }; /* a function table: tens of kilobytes */
-    uint8_t *data = malloc(MOST);
+    struct stat st;
+    size_t size = rt_real.fstat(fd, &st) == 0 && st.st_size > 0 && st.st_size < MOST ? (size_t)st.st_size : MOST;
+    uint8_t *data = malloc(size);
     ssize_t got;
     *n = 0;
-    while (data && *n < MOST && (got = rt_real.read(fd, data + *n, MOST - *n)) > 0)
+    while (data && *n < size && (got = rt_real.read(fd, data + *n, size - *n)) > 0)
         *n += (size_t)got;
     rt_real.close(fd);
     return data;
