@@ -409,6 +409,7 @@ static void includes(kernel *k, tpl_ctx *c)
         add_include(c, "sys/uio.h");
     if (h5inputs) /* waitpid */
         add_include(c, "sys/wait.h");
+    add_include(c, "time.h"); /* nanosleep, waiting for the setup */
     add_include(c, "unistd.h");
     if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_UTIME))
         add_include(c, "utime.h");

@@ -723,23 +723,44 @@ static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     }
 }
 
+/* Whether the statement's call failed on every rank of every instance:
+ * an HDF5 call the program made knowing it could fail (a second close
+ * inside H5E_BEGIN_TRY, as h5bench does), whose error report would only
+ * be noise in the kernel's output. */
+static int failed_everywhere(cg_emitter *e, cg_stmtinfo *s)
+{
+    for (uint32_t u = 0; u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        if (in->f->ret_kind == REC_KIND_NONE || in->nf <= in->f->nargs)
+            return 0;
+        for (uint32_t k = 0; k < in->nr; k++)
+            if (rf_ret_status(in->f, in->v[(size_t)in->f->nargs * in->nr + k]) != 0)
+                return 0;
+    }
+    return s->node->ninsts > 0;
+}
+
 void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
 {
     sb decls = {0}, assign = {0}, fn = {0}, args = {0}, *out = &args;
     const cg_inst *first = &e->m->insts[s->node->insts[0]];
     const rec_func_desc *f = first->f;
+    int quiet = f->layer == REC_LAYER_HDF5 && failed_everywhere(e, s);
     e->layers[f->layer] = 1;
     e->n_statements++;
     if (!s->guarded)
         cg_emit_decls(e, s, 0, &decls);
     if (f->ret_kind != REC_KIND_NONE && s->vars[f->nargs] && s->used[f->nargs]) {
-        if (!s->guarded) {
+        if (!s->guarded) { /* declared before a quiet call's block, which would end its scope */
             char ctype[128];
             cg_var_ctype(f, f->nargs, ctype, sizeof ctype);
-            sb_printf(&assign, "%s%s", ctype, gen_is_pointer(ctype) ? "" : " ");
+            sb_printf(quiet ? &decls : &assign, "%s%s", ctype, gen_is_pointer(ctype) ? "" : " ");
+            if (quiet)
+                sb_printf(&decls, "%s;\n", s->vars[f->nargs]);
         }
         sb_printf(&assign, "%s = ", s->vars[f->nargs]);
     }
+    tpl_flag(c, "quiet", quiet);
     int va = cg_va_list_arg(f);
     if (va >= 0 || (f->flags & REC_FN_NODECL) || gen_narrow_base(f))
         cg_need_declaration(e, f);

@@ -330,7 +330,9 @@ typedef enum rec_arole {
     X(COPIES_H5_TYPE, "copies an HDF5 datatype (OLDTYPE)")                                       \
     X(H5_TYPE_OF_CLASS, "makes an HDF5 datatype of a class (H5_TCLASS) and a size (TYPE_SIZE)")  \
     X(SETS_H5_TYPE_SIZE, "sets an HDF5 datatype's (SUBJECT) size (TYPE_SIZE)")                   \
-    X(PLIST_OF_CLASS, "makes a property list of a class (H5_PLIST_CLASS)")
+    X(PLIST_OF_CLASS, "makes a property list of a class (H5_PLIST_CLASS)")                      \
+    X(OPENS_H5_OBJECT, "opens an HDF5 group, dataset or named datatype by its name (STRING) at a location (H5_LOC)") \
+    X(CLOSES_H5_OBJECT, "closes what OPENS_H5_OBJECT opened (SUBJECT)")
 
 typedef enum rec_sole {
 #define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,

@@ -63,6 +63,7 @@ static int h5_write_chunks(hid_t dset, hid_t type, const char *chunks)
             elements *= chunk[d];
         char *buf = malloc(elements * size);
         mem = H5Screate_simple(rank, chunk, NULL);
+        double hint = -1; /* the knob of the chunk before: neighbours' data are alike */
         rc = buf && mem >= 0 ? 0 : -1;
         while (rc == 0 && *at == ' ') {
             hsize_t start[H5S_MAX_RANK], count[H5S_MAX_RANK];
@@ -72,7 +73,7 @@ static int h5_write_chunks(hid_t dset, hid_t type, const char *chunks)
                 count[d] = left < chunk[d] ? left : chunk[d];
             }
             double stored = strtod(at + 1, &at);
-            if (h5fill_chunk(dcpl, type, rank, chunk, stored, buf) < 0)
+            if (h5fill_chunk(dcpl, type, rank, chunk, stored, &hint, buf) < 0)
                 for (size_t b = 0; b < elements * size; b++)
                     buf[b] = (char)('a' + b % 26);
             hid_t file = H5Scopy(space);

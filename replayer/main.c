@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fs.h"
@@ -303,6 +304,18 @@ static void replay(rp_in *in)
         ctx.orig_end = (double)(last_tend - ctx.anchor_ticks) * ctx.resolution;
 }
 
+/* The other ranks wait for rank 0's loader without polling: where ranks
+ * outnumber cores, a rank spinning in a collective takes the CPU that
+ * pre-creating the inputs needs. */
+static void wait_quietly(void)
+{
+    MPI_Request request;
+    int done = 0;
+    PMPI_Ibarrier(MPI_COMM_WORLD, &request);
+    while (PMPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+        nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+}
+
 int main(int argc, char **argv)
 {
     rp_options *o = &ctx.opt;
@@ -393,6 +406,7 @@ int main(int argc, char **argv)
     err[0] = 0;
     if (ctx.rank == 0)
         read_prep(&in, &prep, &unsynth, &unsynth_len, err, sizeof err);
+    wait_quietly();
     int prep_ok = err[0] == 0;
     PMPI_Bcast(&prep_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!prep_ok)

@@ -399,6 +399,17 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
     return s->id;
 }
 
+int rt_handle_known(unsigned kind, uint64_t value, int64_t *id)
+{
+    if (lookup_known(kind, value, id))
+        return 1;
+    slot *s = space_of(kind) == SPACE_NONE ? NULL : find(value, space_of(kind));
+    if (!s || s->excluded)
+        return 0;
+    *id = s->id;
+    return 1;
+}
+
 void rt_handle_forget(unsigned kind, uint64_t value)
 {
     if (space_of(kind) == SPACE_FD && value < FD_CACHE)

@@ -520,6 +520,74 @@ static void rebuild_plist(rt_call *c, hid_t plist, int64_t id)
     append(&k);
 }
 
+/* ---- HDF5: a group or dataset HDF5 opened for an operator ---- */
+
+/* H5Literate_by_name, H5Aiterate_by_name, ... open the object they iterate
+ * and hand its id to the program's operator, which opens what it visits
+ * through it. The object is reopened by its path from a location of its
+ * file the trace has, and closed, rebuilt too, when the call that ran the
+ * operator returns, as HDF5 closes it then: a kernel's or replay's file
+ * then closes with nothing left open. */
+enum { MAX_SCOPED = 16, MAX_OBJECT_PATH = 4096 };
+static struct {
+    uint64_t value;
+    int64_t id;
+    uint32_t level; /* the open-call depth of the call that ran the operator, plus one */
+    uint32_t thread;
+} scoped[MAX_SCOPED];
+unsigned rt_nscoped;
+
+static void rebuild_object(rt_call *c, hid_t obj, int64_t id)
+{
+    static char path[MAX_OBJECT_PATH];
+    ssize_t n = H5Iget_name(obj, path, sizeof path);
+    if (n <= 0 || (size_t)n >= sizeof path || path[0] != '/' || rt_nscoped == MAX_SCOPED)
+        return;
+    /* The file's own id: H5Iget_file_id adds a reference to the one the program opened it with. */
+    hid_t file = H5Iget_file_id(obj);
+    int64_t file_id;
+    int known = file >= 0 && rt_handle_known(REC_KIND_H5_LOC, (uint64_t)file, &file_id);
+    if (file >= 0)
+        H5Idec_ref(file);
+    if (!known)
+        return;
+    call k = sole_call(c, REC_SOLE_OPENS_H5_OBJECT);
+    set_kind(&k, REC_KIND_H5_LOC, file_id);
+    int name = k.f ? rec_arg_with_kind(k.f, REC_KIND_STRING, REC_ARG_IN) : -1;
+    if (name >= 0) {
+        k.r.args[name].ptr = path;
+        k.r.args[name].len = (uint32_t)n;
+    }
+    set_kind(&k, REC_KIND_H5_PLIST, predefined_id(REC_KIND_H5_PLIST, (uint64_t)H5P_DEFAULT));
+    set_made(&k, id);
+    append(&k);
+    scoped[rt_nscoped].value = (uint64_t)obj;
+    scoped[rt_nscoped].id = id;
+    scoped[rt_nscoped].level = (c->outer_nest >> 8) + 1;
+    scoped[rt_nscoped].thread = c->rec.thread;
+    rt_nscoped++;
+}
+
+void rt_close_scoped(rt_call *c)
+{
+    unsigned kept = 0;
+    for (unsigned i = 0; i < rt_nscoped; i++) {
+        /* c returns to depth outer_nest: an operator it ran has returned */
+        if (scoped[i].thread != c->rec.thread || scoped[i].level <= (c->outer_nest >> 8) + 1) {
+            scoped[kept++] = scoped[i];
+            continue;
+        }
+        call k = sole_call(c, REC_SOLE_CLOSES_H5_OBJECT);
+        k.r.tstart = k.r.tend = c->rec.tend;
+        k.r.depth = 0;
+        set_subject(&k, scoped[i].id);
+        if (rt_can_append())
+            append(&k);
+        rt_handle_forget(REC_KIND_H5_LOC, scoped[i].value);
+    }
+    rt_nscoped = kept;
+}
+
 void rt_rebuild(rt_call *c, unsigned kind, uint64_t value, int64_t id)
 {
     if (!rt_can_append() || c->skip)
@@ -555,7 +623,11 @@ void rt_rebuild(rt_call *c, unsigned kind, uint64_t value, int64_t id)
             case H5I_GENPROP_LST:
                 rebuild_plist(c, h, id);
                 break;
-            default: /* files, groups, datasets and attributes: not yet */
+            case H5I_GROUP:
+            case H5I_DATASET:
+                rebuild_object(c, h, id);
+                break;
+            default: /* files and attributes: not yet */
                 break;
             }
         }

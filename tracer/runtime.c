@@ -395,6 +395,8 @@ RT_HOT static uint32_t commits;
 
 void rt_commit(rt_call *c)
 {
+    if (RT_UNLIKELY(rt_nscoped))
+        rt_close_scoped(c); /* before c's own record: the operator's calls come first */
     if (!c->skip && writer) {
         rec_error err;
         if (RT_UNLIKELY(++commits % 65536 == 0 || c->rec.tend >= rt_next_anchor_ticks))

@@ -71,6 +71,12 @@ void rt_append_synthetic(const rec_record *r);
 int rt_handle_predefined(unsigned kind, uint64_t value, int64_t *id);
 /* A failed MPI call's code as its error class's id (functions/handles.def). */
 int64_t rt_mpi_error_class(int code);
+/* The id the trace already has for a handle value (1), or 0: nothing is added. */
+int rt_handle_known(unsigned kind, uint64_t value, int64_t *id);
+/* Objects rebuilt for an operator are closed, as rebuilt records, when the
+ * call that ran the operator returns (rt_commit asks while any is open). */
+extern unsigned rt_nscoped;
+void rt_close_scoped(struct rt_call *c);
 /* A fresh id of the kind's space that stands for no real value (a handle
  * only rebuilt records use). */
 int64_t rt_handle_phantom(unsigned kind);

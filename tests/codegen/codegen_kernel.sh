@@ -12,8 +12,9 @@
 #     beside its OUTDIR and its trace;
 #   - refuses another rank count with a clear message and a non-zero status.
 # CODEGEN_MAX_BYTES=N also fails a kernel larger than N bytes (an integer, or a
-# file whose size is the bound), not counting its path helpers (refuse() to
-# set_outdir(), the same in every kernel); CODEGEN_SUFFIX names the run.
+# file whose size is the bound), not counting its path helpers and the wait
+# for the setup (refuse() to set_outdir(), the same in every kernel);
+# CODEGEN_SUFFIX names the run.
 set -euo pipefail
 build=$(cd "$1" && pwd) np=$2 kernel=$3
 shift 3

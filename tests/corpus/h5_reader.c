@@ -10,8 +10,11 @@
  *   h5_reader OUTDIR   (traced) every rank opens the file with the MPI-IO
  *     driver and collective metadata reads, reads the attributes, then its
  *     band of each dataset: collectively and independently, through the
- *     links too, checks every value, closes; then rank 0 closes the file and
- *     its access list once more, as h5bench_read does (both fail). */
+ *     links too, checks every value; walks /fields by name (H5Literate_by_name,
+ *     whose operator opens each member through the group id HDF5 passes it,
+ *     as h5dump-like tools and analysis codes walk a file), closes; then
+ *     rank 0 closes the file and its access list once more, as h5bench_read
+ *     does (both fail). */
 #include "corpus.h"
 
 #include <hdf5.h>
@@ -160,6 +163,24 @@ static void read_attribute(hid_t loc, const char *obj, const char *name, hid_t t
     H5OK(H5Aclose(attr));
 }
 
+/* An operator of the walk over /fields: loc is the group HDF5 opened for
+ * it; counts the datasets (whose rank must be 2) and the groups. */
+static herr_t count_member(hid_t loc, const char *name, const H5L_info_t *info, void *counts)
+{
+    (void)info;
+    hid_t obj = H5OK(H5Oopen(loc, name, H5P_DEFAULT));
+    H5I_type_t type = H5Iget_type(obj);
+    if (type == H5I_DATASET) {
+        hid_t space = H5OK(H5Dget_space(obj));
+        if (H5Sget_simple_extent_ndims(space) != 2)
+            corpus_fail("/fields/%s is not 2-D", name);
+        H5OK(H5Sclose(space));
+    }
+    ((int *)counts)[type == H5I_DATASET ? 0 : 1]++;
+    H5OK(H5Oclose(obj));
+    return 0;
+}
+
 static void run(const char *path)
 {
     hid_t fapl = H5OK(H5Pcreate(H5P_FILE_ACCESS));
@@ -178,6 +199,10 @@ static void run(const char *path)
     read_attribute(file, "fields/temperature", "units", utype, units);
     if (step != 42 || origin[1] != -1.25 || strcmp(units, "kelvin"))
         corpus_fail("attributes: step %d, origin[1] %g, units %.8s", step, origin[1], units);
+    int members[2] = {0, 0}; /* datasets, groups */
+    H5OK(H5Literate_by_name(file, "fields", H5_INDEX_NAME, H5_ITER_INC, NULL, count_member, members, H5P_DEFAULT));
+    if (members[0] != 2 || members[1] != 1)
+        corpus_fail("/fields: %d datasets and %d groups, not 2 and 1", members[0], members[1]);
 
     double t[ROWS * COLS];
     float p[ROWS * COLS];

@@ -70,30 +70,41 @@ RK_TEST(h5fill, nbit_stores_what_it_stores)
     CU_ASSERT(reached > 0.99 && reached < 1.05);
 }
 
-/* The same seed gives the same bytes; the knob moves them. */
+/* The same seed gives the same bytes; the knob moves them, a salt only
+ * the first H5FILL_SALTED elements. */
 RK_TEST(h5fill, values_are_deterministic)
 {
     int a[256], b[256];
     CU_ASSERT_FATAL(h5fill_load());
-    h5fill_values(a, sizeof a, H5T_NATIVE_INT, 0.5, 7);
-    h5fill_values(b, sizeof b, H5T_NATIVE_INT, 0.5, 7);
+    h5fill_values(a, sizeof a, H5T_NATIVE_INT, 0.5, 7, 0);
+    h5fill_values(b, sizeof b, H5T_NATIVE_INT, 0.5, 7, 0);
     CU_ASSERT_EQUAL(memcmp(a, b, sizeof a), 0);
-    h5fill_values(b, sizeof b, H5T_NATIVE_INT, 0.25, 7);
+    h5fill_values(b, sizeof b, H5T_NATIVE_INT, 0.5, 7, 99);
+    int salted = 0, elsewhere = 0;
+    for (int i = 0; i < 256; i++) {
+        salted += i < H5FILL_SALTED && a[i] != b[i];
+        elsewhere += i >= H5FILL_SALTED && a[i] != b[i];
+    }
+    CU_ASSERT(salted >= H5FILL_SALTED - 2); /* 8 or 9 random bits each: one or two may agree */
+    CU_ASSERT_EQUAL(elsewhere, 0);
+    h5fill_values(b, sizeof b, H5T_NATIVE_INT, 0.25, 7, 0);
     CU_ASSERT_NOT_EQUAL(memcmp(a, b, sizeof a), 0);
     for (int i = 0; i < 256; i++)
         CU_ASSERT(b[i] >= 0 && b[i] <= 512); /* 8 bits, or 9 by chance */
 }
 
 /* A chunk of traced size: exactly that many bytes stored (bisection, and
- * the seed salted where no knob lands on it); 4,096 ints: 16 KiB raw. */
+ * salts where no knob lands on it); 4,096 ints: 16 KiB raw. Each search
+ * starts from the knob of the chunk before, as a file's chunks do. */
 RK_TEST(h5fill, chunks_reach_their_exact_stored_size)
 {
     hsize_t chunk[2];
     hid_t dcpl = dcpl_with("deflate", chunk);
     static int buf[64 * 64];
-    static const double targets[] = {300, 2000, 8000, 12345, 16000};
+    static const double targets[] = {300, 2000, 8000, 12345, 16000, 12346, 12344, 12341};
+    double hint = -1;
     for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
-        long long stored = h5fill_chunk(dcpl, H5T_NATIVE_INT, 2, chunk, targets[i], buf);
+        long long stored = h5fill_chunk(dcpl, H5T_NATIVE_INT, 2, chunk, targets[i], &hint, buf);
         printf("h5fill: a chunk of %.0f bytes: %lld stored\n", targets[i], stored);
         CU_ASSERT_EQUAL(stored, (long long)targets[i]);
     }
