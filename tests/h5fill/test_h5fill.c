@@ -111,6 +111,31 @@ RK_TEST(h5fill, chunks_reach_their_exact_stored_size)
     H5Pclose(dcpl);
 }
 
+/* Random floats (as h5bench writes) compress worse than any float of
+ * 24-bit integer value: knobs past 1 make a share of the values random
+ * bytes, so such a chunk's traced size is reached exactly too. 4,096
+ * floats: 16 KiB raw. */
+RK_TEST(h5fill, random_floats_reach_their_exact_stored_size)
+{
+    hsize_t chunk[2];
+    hid_t dcpl = dcpl_with("deflate", chunk);
+    static float buf[64 * 64];
+    double hint = -1;
+    long long at_one = h5fill_chunk(dcpl, H5T_NATIVE_FLOAT, 2, chunk, 1e9, &hint, buf);
+    CU_ASSERT_EQUAL(hint, H5FILL_KNOB_MAX); /* a size no data stores: the most random there is */
+    hint = -1;
+    long long below = h5fill_chunk(dcpl, H5T_NATIVE_FLOAT, 2, chunk, 12000, &hint, buf);
+    CU_ASSERT_EQUAL(below, 12000);
+    CU_ASSERT(hint > 0 && hint <= 1);
+    double target = 16000;
+    long long past = h5fill_chunk(dcpl, H5T_NATIVE_FLOAT, 2, chunk, target, &hint, buf);
+    printf("h5fill: random floats store up to %lld bytes; a chunk of %.0f: %lld stored, knob %.3f\n", at_one,
+           target, past, hint);
+    CU_ASSERT_EQUAL(past, (long long)target);
+    CU_ASSERT(hint > 1);
+    H5Pclose(dcpl);
+}
+
 /* The whole path of a kernel's or replay's write: a dataset the targets name
  * (file base name and path), chunks of traced sizes (the last one at the
  * dataset's edge, 36 of its 64 ints inside), one H5Dwrite of h5fill_write's
@@ -136,7 +161,8 @@ RK_TEST(h5fill, a_write_stores_each_traced_chunk_size)
         unsigned mask;
         haddr_t addr;
         CU_ASSERT(H5Dget_chunk_info(dset, space, c, &offset, &mask, &addr, &size) >= 0);
-        printf("h5fill: chunk at %llu stores %llu bytes\n", (unsigned long long)offset, (unsigned long long)size);
+        printf("h5fill: chunk at %llu stores %llu bytes\n", (unsigned long long)offset,
+               (unsigned long long)size);
         CU_ASSERT_EQUAL(size, offset == 0 ? 151u : 97u);
     }
     H5Dclose(dset);
