@@ -540,8 +540,11 @@ unsigned rt_nscoped;
 static void rebuild_object(rt_call *c, hid_t obj, int64_t id)
 {
     static char path[MAX_OBJECT_PATH];
+    /* Used inside another traced call: an operator's, closed when that call returns. Else
+     * (made out of sight before) it stays open, as the program's handles do. */
+    int scope = (c->outer_nest >> 8) > 0;
     ssize_t n = H5Iget_name(obj, path, sizeof path);
-    if (n <= 0 || (size_t)n >= sizeof path || path[0] != '/' || rt_nscoped == MAX_SCOPED)
+    if (n <= 0 || (size_t)n >= sizeof path || path[0] != '/' || (scope && rt_nscoped == MAX_SCOPED))
         return;
     /* The file's own id: H5Iget_file_id adds a reference to the one the program opened it with. */
     hid_t file = H5Iget_file_id(obj);
@@ -561,6 +564,8 @@ static void rebuild_object(rt_call *c, hid_t obj, int64_t id)
     set_kind(&k, REC_KIND_H5_PLIST, predefined_id(REC_KIND_H5_PLIST, (uint64_t)H5P_DEFAULT));
     set_made(&k, id);
     append(&k);
+    if (!scope)
+        return;
     scoped[rt_nscoped].value = (uint64_t)obj;
     scoped[rt_nscoped].id = id;
     scoped[rt_nscoped].level = (c->outer_nest >> 8) + 1;

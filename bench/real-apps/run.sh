@@ -14,7 +14,7 @@
 #   kernel          kernel.c bytes, "cc-fail" when it does not compile
 #   kernel=, replay= recorder-diff's verdict ("equiv" or "DIFF")
 #   darshan-k/-r    Darshan counters and output sizes equal to the original's ("same"/"DIFF";
-#                   "same*": but for counters that differ between two runs of the original)
+#                   "same*": but for counters or file sizes that differ between two runs of the original)
 #   overhead        traced / untraced wall time of the original
 # It reports; it asserts nothing (CI cannot fetch the programs).
 # Environment: RECORDER_BUILD (default: build/ next to this script's
@@ -182,10 +182,10 @@ for entry in "${all_cases[@]}"; do
   "$build/analysis/recorder-diff" "$run/trace" "$run/replay-trace" > "$run/replay-diff.txt" 2>&1
   rverdict=$(verdict "$run/replay-diff.txt")
   if [ -n "$darshan" ]; then
-    # The original twice: a counter that differs between two runs of the
-    # program itself (ROMIO's data sieving reads what other ranks have
-    # written so far) is not the tools' to reproduce; it is left out, and
-    # the verdict says so ("same*").
+    # The original twice: a counter or a file size that differs between two
+    # runs of the program itself (ROMIO's data sieving reads what other ranks
+    # have written so far; random data compress differently) is not the
+    # tools' to reproduce; it is left out, and the verdict says so ("same*").
     for k in 1 2; do
       mkdir -p "$run/d-orig$k"
       prepare "$run/d-orig$k"
@@ -193,8 +193,8 @@ for entry in "${all_cases[@]}"; do
       (cd "$run/d-orig$k" && under_darshan "$run/darshan-orig$k" $cmd)
       darshan_view "$run/darshan-orig$k" "$run/d-orig$k" > "$run/darshan-orig$k.txt"
     done
-    diff "$run/darshan-orig1.txt" "$run/darshan-orig2.txt" | sed -n 's/^< \(total_[A-Z0-9_]*\):.*/\1:/p' \
-      > "$run/darshan-unstable.txt"
+    diff "$run/darshan-orig1.txt" "$run/darshan-orig2.txt" |
+      sed -n -e 's/^< \(total_[A-Z0-9_]*\):.*/\1:/p' -e 's/^< \(\.\/.*\) [0-9a-z]*$/\1 /p' > "$run/darshan-unstable.txt"
     stable() { grep -v -F -f "$run/darshan-unstable.txt" "$1" || true; }
     star=""
     [ -s "$run/darshan-unstable.txt" ] && star="*"
@@ -212,5 +212,5 @@ for entry in "${all_cases[@]}"; do
   printf '%-14s %3s %9s %7s %8s %7s %7s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" "$kbytes" \
     "$kverdict" "$rverdict" "$dk" "$dr" "$overhead"
 done
-[ -n "$darshan" ] && echo "same*: equal but for counters that differ between two runs of the original (listed in CASE/darshan-unstable.txt)"
+[ -n "$darshan" ] && echo "same*: equal but for counters or file sizes that differ between two runs of the original (listed in CASE/darshan-unstable.txt)"
 echo "runs, traces, kernels and Darshan views: $work"
