@@ -150,9 +150,10 @@ static int under(const char *path, const char *dir)
     return strncmp(path, dir, n) == 0 && (path[n] == 0 || path[n] == '/');
 }
 
+/* /dev/shm holds ordinary files in memory: programs' scratch and checkpoints. */
 int rf_path_is_system(const char *key)
 {
-    return under(key, "/dev") || under(key, "/proc") || under(key, "/sys");
+    return (under(key, "/dev") && !under(key, "/dev/shm")) || under(key, "/proc") || under(key, "/sys");
 }
 
 void rf_path_dirname(const char *path, char *out, size_t cap)

@@ -89,7 +89,8 @@ int rf_path_normalize(const char *in, char *out, size_t cap, unsigned flags);
 /* prefix + key (a normalized absolute path; "/" is prefix itself). 0, or
  * -1 when it does not fit. */
 int rf_path_reroot(const char *prefix, const char *key, char *out, size_t cap);
-/* Whether a normalized absolute path is under /dev, /proc or /sys. */
+/* Whether a normalized absolute path is under /dev (but not /dev/shm), /proc
+ * or /sys. */
 int rf_path_is_system(const char *key);
 /* The directory part of a path ("/" for "/x", "." for "x"). */
 void rf_path_dirname(const char *path, char *out, size_t cap);

@@ -14,9 +14,11 @@
 rt_config *rt_active_config;
 
 /* Paths whose calls are not recorded unless RECORDER_EXCLUSION_FILE says
- * otherwise: the system's own files, which no application I/O study wants. */
-static const char *const default_exclusions[] = {"/proc/", "/sys/", "/dev/", "/etc/", "/usr/", "/lib/",
-                                                  "/lib64/", "/run/", "/var/run/"};
+ * otherwise: the system's own files, which no application I/O study wants.
+ * A "!" entry keeps its paths traced although another entry covers them:
+ * /dev/shm is memory that programs put their scratch and checkpoint files in. */
+static const char *const default_exclusions[] = {"/proc/", "/sys/", "/dev/", "!/dev/shm/", "/etc/", "/usr/",
+                                                  "/lib/", "/lib64/", "/run/", "/var/run/"};
 
 /* Programs that start MPI ranks but are none: traced, each would write a
  * rank 0 of its own into the ranks' directory (`LD_PRELOAD=librecorder.so
@@ -220,8 +222,11 @@ void rt_config_load(rt_config *c)
         for (size_t i = 0; i < sizeof default_exclusions / sizeof *default_exclusions; i++)
             c->exclude[c->nexclude++] = (char *)default_exclusions[i];
     load_prefixes(c, "RECORDER_INCLUSION_FILE", c->include, &c->ninclude);
-    for (size_t i = 0; i < c->nexclude; i++)
+    for (size_t i = 0; i < c->nexclude; i++) {
+        c->exclude_keeps[i] = c->exclude[i][0] == '!';
+        c->exclude[i] += c->exclude_keeps[i];
         c->exclude_len[i] = strlen(c->exclude[i]);
+    }
     for (size_t i = 0; i < c->ninclude; i++)
         c->include_len[i] = strlen(c->include[i]);
     if (!getcwd(c->cwd, sizeof c->cwd))
@@ -262,9 +267,17 @@ int rt_config_path_traced(const rt_config *c, const char *path)
         snprintf(full, sizeof full, "%s/%s", c->cwd, path);
         path = full;
     }
+    int excluded = 0;
     for (size_t i = 0; i < c->nexclude; i++)
-        if (has_prefix(path, c->exclude[i], c->exclude_len[i]))
-            return 0;
+        if (has_prefix(path, c->exclude[i], c->exclude_len[i])) {
+            if (c->exclude_keeps[i]) {
+                excluded = 0;
+                break;
+            }
+            excluded = 1;
+        }
+    if (excluded)
+        return 0;
     if (!c->ninclude)
         return 1;
     for (size_t i = 0; i < c->ninclude; i++)

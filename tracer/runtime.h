@@ -38,6 +38,7 @@ typedef struct rt_config {
     char *include[RT_MAX_PREFIXES];
     size_t ninclude;
     size_t exclude_len[RT_MAX_PREFIXES], include_len[RT_MAX_PREFIXES]; /* measured once, at load */
+    unsigned char exclude_keeps[RT_MAX_PREFIXES]; /* a "!" entry: its paths stay traced */
     char cwd[PATH_MAX]; /* to match relative paths against the prefixes */
     /* Started by an MPI launcher (PMI_RANK, ...): wait for MPI_Init. */
     int under_mpi_launcher;

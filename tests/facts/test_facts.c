@@ -72,6 +72,9 @@ RK_TEST(facts, device_proc_and_sys_paths_are_recognized)
     CU_ASSERT(rf_path_is_system("/proc/self/fd/1"));
     CU_ASSERT(rf_path_is_system("/sys/kernel"));
     CU_ASSERT(!rf_path_is_system("/devices"));
+    CU_ASSERT(!rf_path_is_system("/dev/shm"));
+    CU_ASSERT(!rf_path_is_system("/dev/shm/run_17/ckpt.h5"));
+    CU_ASSERT(rf_path_is_system("/dev/shmem"));
     CU_ASSERT(!rf_path_is_system("/a/dev/null"));
     CU_ASSERT(!rf_path_is_system("/processes"));
 }
