@@ -236,6 +236,54 @@ static uint64_t records_already_in(const char *dir)
     return records;
 }
 
+/* When process pid started, in clock ticks since boot (/proc/PID/stat's 22nd
+ * field); 0 when unknown. */
+static unsigned long long process_start_ticks(long pid)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/proc/%ld", pid);
+    size_t n;
+    char *data = (char *)read_trace_file(dir, "stat", &n);
+    unsigned long long ticks = 0;
+    char *end = data && n ? memrchr(data, ')', n) : NULL; /* the name may hold spaces and ")" */
+    if (end && (size_t)(end - data) + 2 < n) {
+        data[n - 1] = 0;
+        char *p = end + 2; /* field 3, the state */
+        for (int field = 3; field < 22 && p; field++)
+            p = strchr(p, ' '), p = p ? p + 1 : NULL;
+        if (p)
+            ticks = strtoull(p, NULL, 10);
+    }
+    free(data);
+    return ticks;
+}
+
+/* Whether the trace in dir already holds rank's records from a program
+ * that began after this one's parent did: a job script's application (this
+ * process being the script, or a program the script ran after it), not a
+ * trace an earlier run left there. */
+static int rank_traced_within_parent(const char *dir, uint32_t rank)
+{
+    char name[32];
+    struct stat st;
+    char path[PATH_MAX];
+    snprintf(name, sizeof name, "%u.rec", rank);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int has_rank = rt_real.stat(path, &st) == 0;
+    snprintf(path, sizeof path, "%s/aggregate.0", dir);
+    has_rank = has_rank || rt_real.stat(path, &st) == 0;
+    uint64_t started = 0;
+    if (!has_rank || !trace_already_in(dir, &started))
+        return 0;
+    unsigned long long self = process_start_ticks(getpid()), parent = process_start_ticks(getppid());
+    long hz = sysconf(_SC_CLK_TCK);
+    if (!self || !parent || parent > self || hz <= 0)
+        return 0;
+    /* the earliest the parent can have started: start times count whole ticks */
+    uint64_t before = (self - parent + 1) * (1000000000ull / (unsigned long long)hz);
+    return started + before > start_wall_ns;
+}
+
 static void rt_stop_tracing(void);
 static void close_writer(int complete, int quiet);
 
@@ -609,13 +657,18 @@ __attribute__((destructor)) static void rt_stop_tracing(void)
     if (claim_later)
         claim_directory();
     if (writer && !rec_writer_attached(writer)) {
-        /* Launched by mpirun but never called MPI_Init: the launcher's rank. */
+        /* Launched by mpirun but never called MPI_Init: the launcher's rank,
+         * unless that rank holds an application this job ran since: then this
+         * is its job script, or a program the script ran after it (`mpirun
+         * job.sh`, whose lines are `./app` and `cat log`), and gives way. */
         char dir[PATH_MAX];
         if (config.traces_dir[0])
             snprintf(dir, sizeof dir, "%s", config.traces_dir);
         else
             default_dir(dir, sizeof dir, (long)getppid());
-        if (make_dirs(dir) == 0) {
+        if (rank_traced_within_parent(dir, config.launcher_rank))
+            discard_writer();
+        else if (make_dirs(dir) == 0) {
             if (attach(dir, config.launcher_rank) == 0 && config.launcher_rank == 0)
                 write_global_meta(dir, config.launcher_size);
         }

@@ -4,6 +4,8 @@
 # ground truth: per rank and function, the calls the kernel made and the
 # bytes they moved (its --expect lines) must equal what the trace says; for
 # HDF5 kernels every call must nest inside its parent (HDF5 -> MPI-IO -> POSIX).
+# E2E_JOB_SCRIPT=1 starts the kernel from a job script (job_script.sh), whose
+# own commands are traced around it.
 set -euo pipefail
 build=$1 np=$2 kernel=$3
 shift 3
@@ -11,9 +13,11 @@ name=$kernel.np$np${E2E_SUFFIX:-}
 work=$build/e2e-runs/$name
 rm -rf "$work" && mkdir -p "$work"
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
+launch=()
+[ "${E2E_JOB_SCRIPT:-0}" = 1 ] && launch=(bash "$(dirname "$0")/job_script.sh")
 bash "$(dirname "$0")/../../kernels/run_kernel.sh" "$work/out" \
   mpiexec -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/trace" \
-  "$build/kernels/$kernel" --expect "$@" > "$work/kernel.txt"
+  "${launch[@]}" "$build/kernels/$kernel" --expect "$@" > "$work/kernel.txt"
 grep '^expect ' "$work/kernel.txt" > "$work/want.txt"
 "$build/tests/support/trace_expect" "$work/trace" > "$work/got.txt"
 if ! diff -u "$work/want.txt" "$work/got.txt"; then
