@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "runtime.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -258,30 +259,54 @@ static unsigned long long process_start_ticks(long pid)
     return ticks;
 }
 
-/* Whether the trace in dir already holds rank's records from a program
- * that began after this one's parent did: a job script's application (this
- * process being the script, or a program the script ran after it), not a
- * trace an earlier run left there. */
-static int rank_traced_within_parent(const char *dir, uint32_t rank)
+/* The earliest this process's parent can have started, on the clock of
+ * start_wall_ns (process start times count whole ticks); 0 when unknown. */
+static uint64_t parent_began_ns(void)
 {
-    char name[32];
-    struct stat st;
-    char path[PATH_MAX];
-    snprintf(name, sizeof name, "%u.rec", rank);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    int has_rank = rt_real.stat(path, &st) == 0;
-    snprintf(path, sizeof path, "%s/aggregate.0", dir);
-    has_rank = has_rank || rt_real.stat(path, &st) == 0;
-    uint64_t started = 0;
-    if (!has_rank || !trace_already_in(dir, &started))
-        return 0;
     unsigned long long self = process_start_ticks(getpid()), parent = process_start_ticks(getppid());
     long hz = sysconf(_SC_CLK_TCK);
     if (!self || !parent || parent > self || hz <= 0)
         return 0;
-    /* the earliest the parent can have started: start times count whole ticks */
     uint64_t before = (self - parent + 1) * (1000000000ull / (unsigned long long)hz);
-    return started + before > start_wall_ns;
+    return start_wall_ns > before ? start_wall_ns - before : 1;
+}
+
+/* Whether the trace in dir holds rank's records from a program begun after
+ * `since`: with this process's parent's start, a job script's application
+ * (this process being the script, or a program the script ran after it),
+ * not a trace an earlier run left there. */
+static int rank_traced_since(const char *dir, uint32_t rank, uint64_t since)
+{
+    struct stat st;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%u.rec", dir, rank);
+    int has_rank = rt_real.stat(path, &st) == 0;
+    snprintf(path, sizeof path, "%s/aggregate.0", dir);
+    has_rank = has_rank || rt_real.stat(path, &st) == 0;
+    uint64_t started = 0;
+    return since && has_rank && trace_already_in(dir, &started) && started > since;
+}
+
+/* The same, for the trace directory given, or for any trace of the default
+ * place (./recorder-traces/): the application's is named after its rank 0. */
+static int rank_traced_within_parent(uint32_t rank)
+{
+    uint64_t since = parent_began_ns();
+    if (!since)
+        return 0;
+    if (config.traces_dir[0])
+        return rank_traced_since(config.traces_dir, rank, since);
+    DIR *traces = opendir("recorder-traces");
+    struct dirent *e;
+    int found = 0;
+    while (traces && !found && (e = readdir(traces))) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "recorder-traces/%s", e->d_name);
+        found = e->d_name[0] != '.' && rank_traced_since(dir, rank, since);
+    }
+    if (traces)
+        closedir(traces);
+    return found;
 }
 
 static void rt_stop_tracing(void);
@@ -666,7 +691,7 @@ __attribute__((destructor)) static void rt_stop_tracing(void)
             snprintf(dir, sizeof dir, "%s", config.traces_dir);
         else
             default_dir(dir, sizeof dir, (long)getppid());
-        if (rank_traced_within_parent(dir, config.launcher_rank))
+        if (rank_traced_within_parent(config.launcher_rank))
             discard_writer();
         else if (make_dirs(dir) == 0) {
             if (attach(dir, config.launcher_rank) == 0 && config.launcher_rank == 0)

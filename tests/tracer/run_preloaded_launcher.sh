@@ -74,6 +74,19 @@ for style in child exec; do
     [ "$dirs" = 1 ] || fail "a wrapper script ($style): 1 trace directory expected, found $dirs"
     check_ranks "$work/cwd/recorder-traces/"* "a wrapper script ($style)"
 done
+# A job script the launcher runs as each rank (`mpirun job.sh`), which runs
+# the kernel and then other programs: the script and those programs are
+# processes of the ranks that never call MPI_Init. Without
+# RECORDER_TRACES_DIR they find the kernel's directory among the traces of
+# ./recorder-traces and give way: one directory, the kernel's ranks in it.
+printf '#!/bin/bash\n"%s" "$@" || exit\nls "%s" >/dev/null\n' "$kernel" "$work/out" >"$work/bin/job.sh"
+chmod +x "$work/bin/job.sh"
+rm -rf "$work/cwd" "$work/out" && mkdir -p "$work/cwd" "$work/out"
+(cd "$work/cwd" && LD_PRELOAD=$lib "$mpiexec" -np $np "$work/bin/job.sh" "${kernel_args[@]}" \
+    >"$work/stdout4" 2>"$work/stderr4") || fail "the run of a job script failed: $(cat "$work/stderr4")"
+dirs=$(ls "$work/cwd/recorder-traces" | wc -l)
+[ "$dirs" = 1 ] || fail "a job script: 1 trace directory expected, found $dirs"
+check_ranks "$work/cwd/recorder-traces/"* "a job script"
 # With no launcher named, mpiexec is traced as a program of its own: it
 # gives way to the ranks in their directory, and without RECORDER_TRACES_DIR
 # leaves a directory of its own beside theirs (the reason for the list).
