@@ -301,10 +301,11 @@ static int64_t field_value(cg_model *m, unsigned field, const rec_func_desc *f, 
     if (cls == REC_CLASS_PATH) {
         const char *p = raw >= 0 ? rec_cursor_path(c, raw) : NULL;
         char norm[4096];
-        if (p && rf_path_normalize(p, norm, sizeof norm, 0) == 0 && !strncmp(norm, "..", 2) &&
+        unsigned fs = rf_path_flags(f);
+        if (p && rf_path_normalize(p, norm, sizeof norm, fs) == 0 && !strncmp(norm, "..", 2) &&
             (norm[2] == '/' || !norm[2]) && !rf_path_names_no_file(f, field))
             /* a path that climbs is read from "/" (OUTDIR), ".." stopping there: the kernel shows where */
-            rf_path_normalize(p, norm, sizeof norm, RF_PATH_ROOTED);
+            rf_path_normalize(p, norm, sizeof norm, RF_PATH_ROOTED | fs);
         return p ? cg_str_id(m, norm, strlen(norm)) : -1;
     }
     if (cls == REC_CLASS_STR)

@@ -106,6 +106,8 @@ const char *diff_full_path(diff_side *s, const rec_func_desc *f, const rec_recor
                            size_t cap)
 {
     const char *p = diff_side_path(s, field == f->nargs ? r->ret.i : r->args[field].i);
+    if (p && (rf_path_flags(f) & RF_PATH_FS_PREFIX))
+        p += rf_path_fs_prefix(p); /* ROMIO's "ufs:" names no directory */
     if (!p || p[0] == '/' || field >= f->nargs)
         return p;
     for (int k = (int)field - 1; k >= 0; k--) {

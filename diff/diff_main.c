@@ -167,8 +167,8 @@ static int first_differing_paths(diff_ctx *ctx, const rec_func_desc *fa, const r
         const char *pa = diff_side_path(&ctx->side[0], va->i), *pb = diff_side_path(&ctx->side[1], vb->i);
         if (!pa || !pb)
             continue;
-        rf_path_normalize(pa, a, DIFF_PATH_MAX, 0);
-        rf_path_normalize(pb, b, DIFF_PATH_MAX, 0);
+        rf_path_normalize(pa, a, DIFF_PATH_MAX, rf_path_flags(fa));
+        rf_path_normalize(pb, b, DIFF_PATH_MAX, rf_path_flags(fa));
         if (strcmp(a, b))
             return 1;
     }

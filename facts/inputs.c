@@ -249,7 +249,7 @@ void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, ui
         if (f->args[k].kind != REC_KIND_PATH || !paths[k] || rf_path_names_no_file(f, k))
             continue;
         char key[KEY_MAX];
-        if (rf_path_normalize(paths[k], key, sizeof key, RF_PATH_ROOTED) != 0 || rf_path_is_system(key))
+        if (rf_path_normalize(paths[k], key, sizeof key, RF_PATH_ROOTED | rf_path_flags(f)) != 0 || rf_path_is_system(key))
             continue;
         pinfo *p = path_info(s, key);
         if (!first)

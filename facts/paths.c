@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <hdf5.h>
 #include <mpi.h>
@@ -78,8 +79,30 @@ int rf_record_creates(const rec_func_desc *f, const rec_record *r, unsigned arg)
     return rf_path_created(f, arg, ints, strs);
 }
 
+/* ROMIO's file-system prefixes ("ufs:/scratch/x" picks the driver by name).
+ * They name no directory: a path's key, and a kernel's or replay's path,
+ * go without them, so ROMIO picks the driver for where the path now lies. */
+static const char *const romio_prefixes[] = {"ufs",   "nfs",    "lustre", "gpfs", "panfs",   "pvfs2", "pvfs",
+                                             "xfs",   "testfs", "daos",   "ime",  "quobyte", "beegfs",
+                                             "piofs", "pfs",    "hfs",    "sfs",  "bgl",     "bglockless",
+                                             "zoidfs", "gridftp", "ftp",  "gsiftp"};
+
+size_t rf_path_fs_prefix(const char *path)
+{
+    const char *colon = strchr(path, ':');
+    if (!colon || colon == path)
+        return 0;
+    size_t n = (size_t)(colon - path);
+    for (size_t i = 0; i < sizeof romio_prefixes / sizeof *romio_prefixes; i++)
+        if (strlen(romio_prefixes[i]) == n && strncasecmp(path, romio_prefixes[i], n) == 0)
+            return n + 1;
+    return 0;
+}
+
 int rf_path_normalize(const char *in, char *out, size_t cap, unsigned flags)
 {
+    if (flags & RF_PATH_FS_PREFIX)
+        in += rf_path_fs_prefix(in);
     if (cap < 2) {
         if (cap)
             out[0] = 0;
@@ -177,4 +200,9 @@ int rf_link_target_key(const char *link, const char *target, char *key, size_t c
     if (snprintf(joined, sizeof joined, "%s/%s", dir, target) >= (int)sizeof joined)
         return -1;
     return rf_path_normalize(joined, key, cap, RF_PATH_ROOTED | RF_PATH_ESCAPE_FAILS);
+}
+
+unsigned rf_path_flags(const rec_func_desc *f)
+{
+    return f && f->layer == REC_LAYER_MPIIO ? RF_PATH_FS_PREFIX : 0;
 }

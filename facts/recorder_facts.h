@@ -79,13 +79,20 @@ int rf_path_created(const rec_func_desc *f, unsigned arg, const int64_t *ints, c
 int rf_record_creates(const rec_func_desc *f, const rec_record *r, unsigned arg);
 
 /* Lexical normal form: no "//", "." or trailing '/'; ".." drops the
- * component before it. RF_PATH_ROOTED makes the result absolute (a
+ * component before it; RF_PATH_FS_PREFIX drops a ROMIO file-system prefix
+ * ("ufs:", see rf_path_flags) first. RF_PATH_ROOTED makes the result absolute (a
  * relative path reads from "/"), and a ".." at "/" stays there
  * (RF_PATH_ESCAPE_FAILS: returns 1 instead). A relative result keeps
  * leading ".." components; an empty one is ".". Returns 0, 1 for an escape,
  * -1 when the result does not fit in cap (out is then cut short). */
-enum { RF_PATH_ROOTED = 1, RF_PATH_ESCAPE_FAILS = 2 };
+enum { RF_PATH_ROOTED = 1, RF_PATH_ESCAPE_FAILS = 2, RF_PATH_FS_PREFIX = 4 };
 int rf_path_normalize(const char *in, char *out, size_t cap, unsigned flags);
+/* The length of path's ROMIO file-system prefix ("ufs:", "lustre:", ...), which
+ * RF_PATH_FS_PREFIX drops; 0 when it has none. */
+size_t rf_path_fs_prefix(const char *path);
+/* RF_PATH_FS_PREFIX for the paths of f, a function whose paths name files
+ * through ROMIO (the MPI-IO layer), else 0. */
+unsigned rf_path_flags(const rec_func_desc *f);
 /* prefix + key (a normalized absolute path; "/" is prefix itself). 0, or
  * -1 when it does not fit. */
 int rf_path_reroot(const char *prefix, const char *key, char *out, size_t cap);

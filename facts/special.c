@@ -66,7 +66,7 @@ static int special_path(const rec_func_desc *f, unsigned k, const char *path)
 {
     char key[4096];
     return path && !rf_path_names_no_file(f, k) &&
-           rf_path_normalize(path, key, sizeof key, RF_PATH_ROOTED) == 0 && rf_path_is_system(key);
+           rf_path_normalize(path, key, sizeof key, RF_PATH_ROOTED | rf_path_flags(f)) == 0 && rf_path_is_system(key);
 }
 
 int rf_special_call(rf_special *s, const rec_func_desc *f, const rec_record *r, uint32_t rank,

@@ -22,6 +22,7 @@ static const char SUMMARY[] =
 
 typedef struct {
     const char *mode; /* "segmented" or "strided" */
+    const char *fs_prefix; /* ROMIO file-system prefix of the file name ("ufs:"), or "" */
     int collective;
     int block_size;    /* bytes per rank per segment */
     int transfer_size; /* bytes per call */
@@ -95,12 +96,13 @@ int main(int argc, char **argv)
 {
     /* 786432 = 48 transfers of 16384 bytes: every N in {1, 2, 3, 4, 6, 8, 12, 16}
      * gets a whole number of transfers. */
-    ior_options opt = {.mode = "segmented", .collective = 1, .block_size = 65536, .transfer_size = 16384,
+    ior_options opt = {.mode = "segmented", .fs_prefix = "", .collective = 1, .block_size = 65536, .transfer_size = 16384,
                        .segments = 4, .scaling = "weak", .segment_size = 786432};
     const kernel_option options[] = {
         KOPT_SCALING_OPT(&opt.scaling),
         KOPT_STRING_OPT("--mode", &opt.mode, "segmented (contiguous block per rank) or strided (interleaved transfers)"),
         KOPT_INT_OPT("--collective", &opt.collective, 0, "1: MPI_File_write_at_all/read_at_all, 0: write_at/read_at"),
+        KOPT_STRING_OPT("--fs-prefix", &opt.fs_prefix, "ROMIO file-system prefix for the file name, as `ior -o ufs:/path` gives it"),
         KOPT_WEAK_INT_OPT("--block-size", &opt.block_size, 1, "weak: bytes per rank per segment"),
         KOPT_STRONG_INT_OPT("--segment-size", &opt.segment_size, 1,
                             "strong: bytes per segment, all ranks together (N x --transfer-size must divide it)"),
@@ -119,12 +121,13 @@ int main(int argc, char **argv)
         kernel_usage_error("--transfer-size %d does not divide --block-size %d", opt.transfer_size,
                            opt.block_size);
 
-    char path[KERNEL_PATH_MAX];
+    char path[KERNEL_PATH_MAX], name[KERNEL_PATH_MAX + 32];
     kernel_path(path, "ior.dat");
+    snprintf(name, sizeof name, "%s%s", opt.fs_prefix, path); /* MPI-IO's name for it */
     unsigned char *buf = kernel_alloc((size_t)opt.transfer_size);
     unsigned char *expected = kernel_alloc((size_t)opt.transfer_size);
-    write_phase(path, &opt, buf);
-    read_phase(path, &opt, buf, expected);
+    write_phase(name, &opt, buf);
+    read_phase(name, &opt, buf, expected);
     free(buf);
     free(expected);
     return kernel_finish();

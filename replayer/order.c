@@ -133,7 +133,7 @@ void rp_order_note(rp_order_scan *s, const rec_func_desc *f, const rec_record *r
         if (!paths[k] || rf_path_names_no_file(f, k))
             continue;
         char key[PATH_KEY_MAX];
-        if (rf_path_normalize(paths[k], key, sizeof key, RF_PATH_ROOTED) != 0 || rf_path_is_system(key))
+        if (rf_path_normalize(paths[k], key, sizeof key, RF_PATH_ROOTED | rf_path_flags(f)) != 0 || rf_path_is_system(key))
             continue;
         int existed = !ok && rf_record_creates(f, r, k) && r->err == EEXIST;
         if (ok || existed)

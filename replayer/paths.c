@@ -39,7 +39,7 @@ static int key_of(rp_ctx *x, const rp_rec *r, const rec_func_desc *f, int arg, c
             break;
         }
     }
-    return rf_path_normalize(orig, key, cap, RF_PATH_ROOTED);
+    return rf_path_normalize(orig, key, cap, RF_PATH_ROOTED | rf_path_flags(f));
 }
 
 /* A relative symlink target, kept when it resolves inside the prefix. */

@@ -479,3 +479,22 @@ RK_TEST(facts, predefined_datatypes_sizes_and_extents_are_the_libraries_own)
     CU_ASSERT_EQUAL(checked_types, 150u);
     MPI_Finalize();
 }
+
+RK_TEST(facts, romio_file_system_prefixes_name_no_directory)
+{
+    char out[256];
+    CU_ASSERT_EQUAL(rf_path_fs_prefix("ufs:/scratch/run_17/ior.dat"), 4);
+    CU_ASSERT_EQUAL(rf_path_fs_prefix("lustre:out/x"), 7);
+    CU_ASSERT_EQUAL(rf_path_fs_prefix("/scratch/ufs:/x"), 0);
+    CU_ASSERT_EQUAL(rf_path_fs_prefix("job:17/x"), 0);
+    CU_ASSERT_EQUAL(rf_path_fs_prefix(":x"), 0);
+    CU_ASSERT_EQUAL(rf_path_normalize("ufs:/scratch//x/./y", out, sizeof out, RF_PATH_FS_PREFIX), 0);
+    CU_ASSERT_STRING_EQUAL(out, "/scratch/x/y");
+    CU_ASSERT_EQUAL(rf_path_normalize("nfs:rel/../z", out, sizeof out, RF_PATH_FS_PREFIX | RF_PATH_ROOTED), 0);
+    CU_ASSERT_STRING_EQUAL(out, "/z");
+    /* without the flag (POSIX calls) the prefix is a name like any other */
+    CU_ASSERT_EQUAL(rf_path_normalize("ufs:/scratch/x", out, sizeof out, 0), 0);
+    CU_ASSERT_STRING_EQUAL(out, "ufs:/scratch/x");
+    CU_ASSERT_EQUAL(rf_path_flags(rec_function_by_name("MPI_File_open")), RF_PATH_FS_PREFIX);
+    CU_ASSERT_EQUAL(rf_path_flags(rec_function_by_name("open")), 0);
+}
