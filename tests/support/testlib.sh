@@ -43,6 +43,16 @@ fail() {
   exit 1
 }
 
+# skip_if_refused STATUS OUTPUT: a program that exits with 77 found this
+# machine unable to do what it tests (a file system without O_DIRECT): the
+# test is skipped (ctest SKIP_RETURN_CODE 77), its reason shown.
+skip_if_refused() {
+  [ "$1" = 77 ] || return 0
+  cat "$2"
+  echo "$test_name: skipped: the program cannot run here"
+  exit 77
+}
+
 same_output_files() {
   local headers=0
   if [ "$1" = --headers ]; then
