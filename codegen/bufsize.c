@@ -1,8 +1,9 @@
 /* bufsize.c: the two data buffers the kernel allocates once, at the
  * largest size any call needs: wbuf (a pattern: what writes send, and the
  * text fprintf/fputs write) and rbuf (where reads land). A call needs its
- * byte counts (POSIX), count x datatype extent (MPI, MPI-IO; collectives
- * may gather from every rank), the memory dataspace's extent x the memory
+ * byte counts (POSIX), count x datatype extent (MPI, MPI-IO; the last
+ * element to its data's end, and at least the bytes the trace says moved;
+ * collectives may gather from every rank), the memory dataspace's extent x the memory
  * type's size (HDF5; at least the bytes the trace says moved). Extents of
  * derived MPI datatypes, dataspaces and HDF5 type sizes are followed from
  * the calls that made them. */
@@ -123,12 +124,19 @@ static int64_t posix_need(const cg_inst *in, uint32_t k, cg_model *m)
 
 static int64_t mpi_need(const sizer *z, const cg_inst *in, uint32_t k)
 {
-    int64_t count = 0, type = 1;
+    int64_t count = 0, type = 1, data = 0, moved = 0;
     for (unsigned a = 0; a < in->f->nargs; a++) {
         const rec_arg_desc *d = &in->f->args[a];
         int64_t v = cg_inst_values(in, a)[k];
+        if (d->flags & REC_ARG_DERIVED)
+            moved = max64(moved, v); /* the bytes the trace says moved */
         if (d->kind == REC_KIND_COUNT && !strchr(d->ctype, '*'))
             count = max64(count, v);
+        if (d->kind == REC_KIND_MPI_DATATYPE && !strchr(d->ctype, '*')) {
+            /* a type resized below its data (IOR's file views resize to extent 0) still reads its data */
+            rf_type t = v >= CG_HOBJ_BASE ? z->type[v - CG_HOBJ_BASE] : rf_type_predefined(v);
+            data = max64(data, t.true_lb + t.size);
+        }
         if (d->kind == REC_KIND_ARRAY && !(d->flags & REC_ARG_OUT)) {
             uint32_t n;
             const int64_t *x = cg_arr(z->m, v, &n);
@@ -139,7 +147,8 @@ static int64_t mpi_need(const sizer *z, const cg_inst *in, uint32_t k)
             type = max64(type, size_of(z, d->kind, v) > 0 ? size_of(z, d->kind, v) : 64);
     }
     int coll = (in->f->flags & REC_FN_COLLECTIVE) && in->f->layer == REC_LAYER_MPI;
-    return count * type * (coll ? (int64_t)z->m->nranks : 1);
+    int64_t need = max64(count * type, count ? (count - 1) * type + data : 0);
+    return max64(need, moved) * (coll ? (int64_t)z->m->nranks : 1);
 }
 
 static int64_t hdf5_need(const sizer *z, const member *c)
