@@ -109,6 +109,11 @@ typedef struct cg_model {
     /* statistics for the header comment */
     uint64_t records, merged_records, top_level, kept;
     uint64_t per_rank_records; /* when the trace had to be merged */
+    /* ranks whose stream ends without its end marker (a crash, a kill), the
+     * merged records up to the first such stream's last one, and the calls
+     * after them, left out: the others' matching collectives were never traced */
+    uint32_t unfinished_ranks;
+    uint64_t unfinished_after, dropped_after_end;
     uint64_t dropped_queries, dropped_console, dropped_special, dropped_threads, dropped_unknown, dropped_skeleton;
     uint64_t remerged_groups;
     char dropped_names[512];

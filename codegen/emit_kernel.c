@@ -299,6 +299,10 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
     if (m->dropped_threads)
         sb_printf(&left, "%s%llu calls of other threads", left.len ? ", " : "",
                   (unsigned long long)m->dropped_threads);
+    if (m->dropped_after_end)
+        sb_printf(&left, "%s%llu call%s after the end of a trace cut short (%u rank%s never closed theirs: a crash or kill)",
+                  left.len ? ", " : "", (unsigned long long)m->dropped_after_end, m->dropped_after_end > 1 ? "s" : "",
+                  m->unfinished_ranks, m->unfinished_ranks > 1 ? "s" : "");
     header_line(
         h,
         "Its %llu top-level calls that do, shape or order I/O: %u statements, %u loops, %u rank guard%s%s%s.",

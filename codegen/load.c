@@ -437,6 +437,13 @@ static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi,
     m->top_level++;
     uint32_t nr = sorted_ranks(L, mi);
     rec_record x;
+    /* after the last record of a rank whose stream lacks its end marker (a
+     * job killed at its time limit) the kernel stops on every rank: a rank
+     * going on alone would wait in collectives the others never reached */
+    if (m->unfinished_ranks && L->nth > m->unfinished_after) {
+        m->dropped_after_end++;
+        return 0;
+    }
     member_record(L, r, mi, tf, 0, &x);
     /* the first member decides, as for console I/O; every member's handles are followed */
     rf_span span;
@@ -596,6 +603,8 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
         rec_merge_stats stats;
         int rc = rec_merge_traces(trace_dir, scratch, &mo, &stats, err);
         m->per_rank_records = stats.records_in;
+        m->unfinished_ranks = stats.unfinished;
+        m->unfinished_after = stats.unfinished_after;
         t = rc == 0 ? rec_trace_open(scratch, err) : NULL;
         if (!t) {
             remove_tree(scratch);

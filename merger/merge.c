@@ -304,6 +304,19 @@ void merger_end_common(merger *m)
     free(m->layout_ready);
 }
 
+/* A rank whose stream lacked its end marker (a crash, a kill) and has just
+ * given its last record: the merged records so far are where a consumer
+ * that needs every rank (a kernel) stops. */
+static void note_unfinished(rank_state *const *group, uint32_t n, rec_merge_stats *st)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (group[k]->unfinished && !group[k]->count) {
+            group[k]->unfinished = 0; /* counted once */
+            if (!st->unfinished++)
+                st->unfinished_after = st->records_out;
+        }
+}
+
 int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o, rec_merge_stats *st,
                      rec_error *err)
 {
@@ -417,6 +430,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
                 m.live -= !group[k]->count;
             }
         }
+        note_unfinished(group, n, st);
         if (o->progress && st->records_out >> 12 != reported) {
             reported = st->records_out >> 12;
             double tnow = now();
@@ -428,6 +442,9 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
             }
         }
     }
+    for (uint32_t r = 0; r < m.nranks; r++) /* a rank without its N.meta (a crash, a kill) counts as read */
+        if (m.ranks[r].head_pos > st->max_rank_records)
+            st->max_rank_records = m.ranks[r].head_pos;
     rc = rec_writer_close(w, err);
     w = NULL;
     if (rc == 0)

@@ -45,6 +45,11 @@ void merge_print_summary(const char *name, const rec_merge_stats *st, const char
            name, st->nranks, (unsigned long long)st->records_in, (unsigned long long)st->records_out,
            (unsigned long long)st->merged_all, (unsigned long long)st->merged_group, (unsigned long long)st->single,
            st->max_rank_records ? (double)st->records_out / (double)st->max_rank_records : 0.0, st->seconds, out);
+    if (st->unfinished)
+        printf("%s: %u rank%s never closed %s trace (a crash or kill); the first such trace ends at merged record "
+               "%llu, where kernels stop\n",
+               name, st->unfinished, st->unfinished > 1 ? "s" : "", st->unfinished > 1 ? "their" : "its",
+               (unsigned long long)st->unfinished_after);
 }
 
 static int merge_serial(const char *in, const char *out, const rec_merge_options *o, int quiet)

@@ -509,6 +509,7 @@ static int read_ahead(merger *m, rank_state *rs, rec_error *err)
             return -1;
         if (rc == 0) {
             rs->eof = 1;
+            rs->unfinished = !rec_cursor_complete(rs->cursor);
             break;
         }
         const rec_layout_view *lay = layout_for(m, r.func);

@@ -125,6 +125,7 @@ typedef struct rank_state {
     /* reading ahead */
     rec_cursor *cursor;
     int eof;           /* the stream has none left to read */
+    int unfinished;    /* at eof: the stream lacks its end marker (a crash, a kill) */
     uint32_t sig_used; /* signature table entries used since its last rebuild */
     keymap canon;      /* (space, id) -> canonical identity of the handle */
     chunk *current;    /* records are carved from it */

@@ -47,6 +47,8 @@ typedef struct rec_merge_stats {
     uint64_t merged_group;     /* records standing for 2 .. nranks-1 ranks */
     uint64_t single;           /* records of one rank */
     uint64_t max_rank_records; /* the longest rank's record count */
+    uint32_t unfinished;       /* ranks whose stream ends without its end marker (a crash, a kill) */
+    uint64_t unfinished_after; /* merged records written up to the first that holds such a stream's last record */
     uint64_t fallbacks;        /* steps decided by the distance rule */
     double seconds;
 } rec_merge_stats;
