@@ -81,7 +81,8 @@ static int scan_rank(rf_inputs *s, rp_order_scan *ord, rec_trace *t, uint32_t ra
             snprintf(file, sizeof file, "%u.rec", rank);
         snprintf(err, cap,
                  "%s/%s: the stream ends without its end marker (the traced program did not finish "
-                 "cleanly): a partial replay could hang in a collective",
+                 "cleanly): a partial replay could hang in a collective (recorder-codegen makes a kernel that "
+                 "stops where the first unfinished rank's trace does)",
                  rec_trace_dir(t), file);
         return -1;
     }
