@@ -14,7 +14,6 @@
 #define _GNU_SOURCE
 #include "cg.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,23 +260,6 @@ static int kept(cg_model *m, const rec_func_desc *f, const rec_record *r, int sp
 }
 
 /* ---- reading ---- */
-
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            char path[4200];
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            unlink(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
 
 /* Field `field` of rank position k's record r, as the kernel stores it. */
 static int64_t field_value(cg_model *m, unsigned field, const rec_func_desc *f, const rec_record *r,
@@ -589,25 +571,20 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
     char scratch[4096] = "";
     if (!rec_trace_is_merged(t)) {
         rec_trace_close(t);
-        const char *tmp = getenv("TMPDIR");
-        snprintf(scratch, sizeof scratch, "%s/recorder-codegen.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(scratch)) {
-            snprintf(err->msg, sizeof err->msg, "%s: cannot create a scratch directory for merging", scratch);
-            return -1;
-        }
         rec_merge_options mo;
         rec_merge_options_init(&mo);
         mo.tool = CG_TOOL;
         if (o && o->window)
             mo.window = o->window;
-        rec_merge_stats stats;
-        int rc = rec_merge_traces(trace_dir, scratch, &mo, &stats, err);
+        rec_merge_stats stats = {0};
+        int rc = rec_merge_to_scratch(trace_dir, &mo, scratch, sizeof scratch, &stats, err);
         m->per_rank_records = stats.records_in;
         m->unfinished_ranks = stats.unfinished;
         m->unfinished_after = stats.unfinished_after;
         t = rc == 0 ? rec_trace_open(scratch, err) : NULL;
         if (!t) {
-            remove_tree(scratch);
+            if (*scratch)
+                rec_merge_remove_dir(scratch);
             return -1;
         }
     }
@@ -622,7 +599,7 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
         snprintf(err->msg, sizeof err->msg, "%s: the trace has no ranks", trace_dir);
     rec_trace_close(t);
     if (*scratch)
-        remove_tree(scratch);
+        rec_merge_remove_dir(scratch);
     return rc;
 }
 

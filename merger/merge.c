@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -465,4 +466,34 @@ done:
     emit_buffers_free(&b);
     rec_trace_close(t);
     return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb, (void)type, (void)ftw;
+    return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+void rec_merge_remove_dir(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int rec_merge_to_scratch(const char *in_dir, const rec_merge_options *o, char *scratch, size_t cap,
+                         rec_merge_stats *stats, rec_error *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch, cap, "%s/%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", o && o->tool ? o->tool : "recorder-merge");
+    if (!mkdtemp(scratch)) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot create a scratch directory for merging: %s", scratch,
+                 strerror(errno));
+        scratch[0] = 0;
+        return -1;
+    }
+    if (rec_merge_traces(in_dir, scratch, o, stats, err) != 0) {
+        rec_merge_remove_dir(scratch);
+        scratch[0] = 0;
+        return -1;
+    }
+    return 0;
 }

@@ -9,7 +9,6 @@
 #include "merge_internal.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,17 +26,6 @@ int merge_launched_by_mpi(void)
         if (getenv(vars[i]))
             return 1;
     return 0;
-}
-
-static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb, (void)type, (void)ftw;
-    return remove(path) != 0 && errno != ENOENT ? -1 : 0;
-}
-
-static void remove_tree(const char *dir)
-{
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The first rank of process p's block (p = active: the end): even blocks.
@@ -163,7 +151,7 @@ int merge_parallel(const char *in, const char *out, const rec_merge_options *bas
     char parts[4200], mine[4300], theirs[4300], next[4300];
     snprintf(parts, sizeof parts, "%s/.recorder-merge-parts", out);
     if (me == 0) {
-        remove_tree(parts);
+        rec_merge_remove_dir(parts);
         if (make_dirs(parts) != 0) {
             s.rc = -1;
             snprintf(s.msg, sizeof s.msg, "%s: cannot create: %s", parts, strerror(errno));
@@ -219,8 +207,8 @@ int merge_parallel(const char *in, const char *out, const rec_merge_options *bas
         }
         if (getenv("RECORDER_MERGE_PHASES"))
             fprintf(stderr, "recorder-merge: process %d: level %d merged at %.2f s\n", me, step, wall() - t0);
-        remove_tree(mine);
-        remove_tree(theirs);
+        rec_merge_remove_dir(mine);
+        rec_merge_remove_dir(theirs);
         /* a process's part is always PARTS/p, where its parent looks */
         if (!last && rename(next, mine) != 0) {
             s.rc = -1;
@@ -246,7 +234,7 @@ int merge_parallel(const char *in, const char *out, const rec_merge_options *bas
     long peak_kb = ru.ru_maxrss, most_kb = 0;
     MPI_Reduce(&peak_kb, &most_kb, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
     if (me == 0) {
-        remove_tree(parts);
+        rec_merge_remove_dir(parts);
         if (s.rc == 0 && !quiet) {
             st.records_in = active > 1 ? all_records_in : st.records_in;
             st.max_rank_records = clock_longest;

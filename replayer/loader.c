@@ -140,8 +140,14 @@ int rp_loader_main(const rp_options *opt, int to_replayer, int from_replayer)
             rc = rp_out_flush(&o);
         }
     }
-    if (rc == 0)
+    /* where this rank stops: the cut of a trace cut short (cut.h), else UINT64_MAX */
+    uint64_t limit = UINT64_MAX;
+    if (rc == 0 && rp_sys_read_all(from_replayer, &limit, sizeof limit) != 0)
+        rc = 1;
+    if (rc == 0) {
+        rp_source_limit(rank, limit);
         rc = stream_rank(t, rank, &o);
+    }
     rp_out_free(&o);
     rec_trace_close(t);
     return rc;

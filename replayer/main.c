@@ -211,6 +211,11 @@ static uint32_t nedges;
 /* The delimiters the trace's line reads showed (text.h), as rank 0's loader found them. */
 static char *text_blob;
 static uint64_t text_len;
+/* A trace cut short (cut.h): each rank's records up to the cut, the ranks
+ * whose streams lack their end marker, and the merged records kept. */
+static uint64_t *cut_limits;
+static uint32_t cut_unfinished;
+static uint64_t cut_after;
 
 static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t *unsynth_len, char *err,
                       size_t cap)
@@ -262,6 +267,14 @@ static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t 
         edges[i].to_seq = rp_msg_u32(&m);
     }
     rp_text_receive(&m, &text_blob, &text_len);
+    uint32_t nlimits = rp_msg_u32(&m);
+    if (nlimits && !m.bad && nlimits == (uint32_t)ctx.nranks && (cut_limits = calloc(nlimits, sizeof *cut_limits)))
+        for (uint32_t r = 0; r < nlimits && !m.bad; r++)
+            cut_limits[r] = (uint64_t)rp_msg_i64(&m);
+    else if (nlimits)
+        m.bad = 1;
+    cut_unfinished = rp_msg_u32(&m);
+    cut_after = (uint64_t)rp_msg_i64(&m);
     if (m.bad || m.type != RP_MSG_PREP)
         snprintf(err, cap, "recorder-replay: garbled message from the trace loader");
     *unsynth_len = (uint32_t)used;
@@ -440,6 +453,15 @@ int main(int argc, char **argv)
         rp_text_init(text_blob, text_len);
     }
     free(text_blob);
+    /* Each rank's loader streams its records up to the cut, if the trace was cut short. */
+    int cut = cut_limits != NULL;
+    PMPI_Bcast(&cut, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    uint64_t limit = UINT64_MAX;
+    if (cut)
+        PMPI_Scatter(cut_limits, 1, MPI_UINT64_T, &limit, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    free(cut_limits);
+    if (rp_sys_write_all(down[1], &limit, sizeof limit) != 0)
+        fatal("cannot talk to the trace loader");
 
     replay(&in);
     rp_order_free();
@@ -459,6 +481,12 @@ int main(int argc, char **argv)
     MPI_Finalize();
     if (text)
         rp_say(1, "%s", text);
+    if (text && cut)
+        rp_say(1,
+               "  cut short: %u rank%s never closed %s trace (a crash or kill): every rank stopped where the first "
+               "of those ends (merged record %llu)\n",
+               cut_unfinished, cut_unfinished == 1 ? "" : "s", cut_unfinished == 1 ? "its" : "their",
+               (unsigned long long)cut_after);
     free(text);
     rp_sys_close(up[0]);
     rp_sys_close(down[1]);

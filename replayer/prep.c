@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cut.h"
 #include "fs.h"
 #include "order.h"
 #include "recorder_facts.h"
@@ -81,8 +82,8 @@ static int scan_rank(rf_inputs *s, rp_order_scan *ord, rec_trace *t, uint32_t ra
             snprintf(file, sizeof file, "%u.rec", rank);
         snprintf(err, cap,
                  "%s/%s: the stream ends without its end marker (the traced program did not finish "
-                 "cleanly): a partial replay could hang in a collective (recorder-codegen makes a kernel that "
-                 "stops where the first unfinished rank's trace does)",
+                 "cleanly): a merged trace cannot be cut where the first unfinished rank's stream ends (the per-rank "
+                 "trace can)",
                  rec_trace_dir(t), file);
         return -1;
     }
@@ -111,11 +112,18 @@ static int make_input(const rp_options *opt, const rf_input *p, const rf_lines *
 
 int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t cap)
 {
+    /* A trace cut short: every rank's records up to where the first unfinished stream ends. */
+    uint64_t *limits = NULL, after = 0;
+    uint32_t unfinished = 0;
+    if (rp_cut(t, &limits, &unfinished, &after, err, cap) < 0)
+        return -1;
+    uint32_t nranks = rec_trace_get_info(t)->nranks;
+    for (uint32_t rank = 0; limits && rank < nranks; rank++)
+        rp_source_limit(rank, limits[rank]);
     rf_inputs *s = rf_inputs_new(0);
     /* Only top-level calls keep an order between ranks (order.c). */
     rp_order_scan *ord = opt->layers == RP_LAYERS_TOP ? rp_order_scan_new() : NULL;
     int rc = 0;
-    uint32_t nranks = rec_trace_get_info(t)->nranks;
     for (uint32_t rank = 0; rank < nranks && rc == 0; rank++)
         rc = scan_rank(s, ord, t, rank, err, cap);
     rp_edge *edges;
@@ -177,8 +185,14 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
             rp_out_u32(o, edges[i].to_seq);
         }
         rp_text_send(o, lines);
+        rp_out_u32(o, limits ? nranks : 0);
+        for (uint32_t rank = 0; limits && rank < nranks; rank++)
+            rp_out_i64(o, (int64_t)limits[rank]);
+        rp_out_u32(o, unfinished);
+        rp_out_i64(o, (int64_t)after);
         rp_out_end(o);
     }
+    free(limits);
     free(edges);
     h5skel_free_all(skeletons, nskeletons);
     rf_lines_free(lines);

@@ -25,6 +25,9 @@ struct rp_source {
 };
 
 rp_source *rp_source_open(rec_trace *t, uint32_t rank, rec_error *err);
+/* From now on the rank's source gives at most `records` records, and then
+ * counts as finished (a trace cut short: see cut.h). */
+void rp_source_limit(uint32_t rank, uint64_t records);
 
 /* For rec_path_fn-style callbacks: ctx is the rp_source. */
 const char *rp_source_path_cb(void *ctx, int64_t id);

@@ -58,6 +58,13 @@ void rec_merge_options_init(rec_merge_options *o);
  * (created if missing). 0, or -1 with err naming the file and reason. */
 int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_options *o,
                      rec_merge_stats *stats, rec_error *err);
+/* The same into a new directory under $TMPDIR (else /tmp), named after
+ * o->tool, for a tool that reads the merged trace once: scratch (cap bytes)
+ * gets its path, for rec_merge_remove_dir. 0, or -1 with err (nothing left). */
+int rec_merge_to_scratch(const char *in_dir, const rec_merge_options *o, char *scratch, size_t cap,
+                         rec_merge_stats *stats, rec_error *err);
+/* Removes a directory and everything below it. */
+void rec_merge_remove_dir(const char *dir);
 
 /* Merges the merged traces `parts` of consecutive blocks of in_dir's ranks
  * (each written by rec_merge_traces with a block, or by this function), in

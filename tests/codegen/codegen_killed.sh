@@ -4,7 +4,8 @@
 # its last full block, in a different place). The ranks' last barriers then
 # differ: a kernel making each rank's calls to its own end would wait
 # forever in a barrier the others never reached. It must stop where the
-# first rank's trace ends, say so in its header, and finish.
+# first rank's trace ends, say so in its header, and finish; so must
+# recorder-replay of the same trace.
 set -euo pipefail
 build=$(cd "$1" && pwd) np=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,3 +32,11 @@ timeout 60 mpiexec -np "$np" -genv LD_PRELOAD "$build/tests/support/liboversubsc
   "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 || status=$?
 [ "$status" = 0 ] || { cat "$logs/kernel.txt" >&2; fail "the kernel did not finish (status $status; 124: it hung)"; }
 echo "codegen_killed.np$np: the kernel of the killed run stops where its trace does and finishes"
+# The replay of the same trace stops at the same place and finishes too.
+status=0
+timeout 60 mpiexec -np "$np" -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" \
+  "$build/replayer/recorder-replay" --prefix "$work/rout" "$work/trace" > "$logs/replay.txt" 2>&1 || status=$?
+[ "$status" = 0 ] || { cat "$logs/replay.txt" >&2; fail "the replay did not finish (status $status; 124: it hung)"; }
+grep -q "cut short: $np ranks never closed their trace" "$logs/replay.txt" ||
+  { cat "$logs/replay.txt" >&2; fail "the replay's summary does not say where the trace was cut short"; }
+echo "codegen_killed.np$np: its replay stops there too and finishes"

@@ -4,7 +4,7 @@
 #   nranks: a 2-rank trace replayed on 1 rank
 #   missing: no such trace directory
 #   corrupt: a rank's stream damaged in the middle
-#   incomplete: a rank that never closed its stream (no N.meta, no end marker)
+#   incomplete: a merged trace whose stream never ended (no end marker)
 #   usage: a bad option
 set -euo pipefail
 build=$1 case=$2
@@ -26,12 +26,14 @@ case $case in
     printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$work/trace/1.rec" bs=1 seek=$((size / 2)) conv=notrunc status=none
     want="$work/trace/1.rec" ;;
   incomplete)
-    "$craft" ranks 2 "$work/trace"
+    # A per-rank trace cut short replays up to the cut (replay_cut_short.sh);
+    # a merged one cannot be cut: its single stream is refused.
+    "$craft" ranks 2 "$work/ranks"
     np=2
-    rm "$work/trace/1.meta"
-    size=$(stat -c %s "$work/trace/1.rec")
-    truncate -s $((size - 4)) "$work/trace/1.rec"
-    want="$work/trace/1.rec" ;;
+    "$build/merger/recorder-merge" --quiet "$work/ranks" -o "$work/trace" > /dev/null || fail "recorder-merge failed"
+    size=$(stat -c %s "$work/trace/merged.rec")
+    truncate -s $((size - 4)) "$work/trace/merged.rec"
+    want="$work/trace/merged.rec" ;;
   usage)
     "$craft" ranks 1 "$work/trace"
     extra=(--timing sometimes)
