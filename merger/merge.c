@@ -403,8 +403,11 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     for (uint32_t r = 0; r < m.nranks; r++)
         if (fill(&m, &m.ranks[r], err) != 0)
             goto done;
-    for (uint32_t r = 0; r < m.nranks; r++)
-        m.live += m.ranks[r].count != 0;
+    for (uint32_t r = 0; r < m.nranks; r++) {
+        rank_state *rs = &m.ranks[r];
+        m.live += rs->count != 0;
+        note_unfinished(&rs, 1, st); /* killed before its first full block: the cut is at the start */
+    }
     double last_report = t0;
     uint64_t reported = 0;
     unsigned lockstep_wait = 0;
