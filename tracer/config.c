@@ -208,6 +208,7 @@ void rt_config_load(rt_config *c)
     c->window = (unsigned)env_int(c, "RECORDER_WINDOW", RT_WINDOW_DEFAULT, 0, REC_WINDOW_MAX);
     c->buffer_size = (size_t)env_int(c, "RECORDER_BUFFER_SIZE", 1 << 20, 4096, 32 << 20);
     c->compression_level = (int)env_int(c, "RECORDER_COMPRESSION_LEVEL", 1, -50, 19);
+    c->flush_interval = env_double(c, "RECORDER_FLUSH_INTERVAL", 60.0, 0.0, 1e9);
     c->aggregate = env_aggregate(c);
     const char *stage = getenv("RECORDER_STAGE_DIR");
     if (!stage || !*stage)

@@ -175,13 +175,17 @@ static void discard_writer(void)
     rt_active = 0;
 }
 
+static void schedule_flush(uint64_t now_ticks);
+
 /* Creates the rank's trace file; on failure tracing stops, the program runs on. */
 static int attach(const char *dir, uint32_t rank)
 {
     rec_error err;
     int rc = rec_writer_attach(writer, dir, rank, &err);
-    if (rc == 0)
+    if (rc == 0) {
         snprintf(trace_dir, sizeof trace_dir, "%s", dir);
+        schedule_flush(rt_ticks());
+    }
     rt_h5store_attach(dir, rank);
     if (rc != 0) {
         /* Busy: an exec'd child of a traced process; it stays untraced, quietly. */
@@ -465,6 +469,27 @@ static void close_writer(int complete, int quiet)
 }
 
 RT_HOT static uint32_t commits;
+/* When the records buffered since the last block go to the file whatever
+ * their amount (RECORDER_FLUSH_INTERVAL), so that a killed run keeps them. */
+RT_HOT static uint64_t next_flush_ticks = UINT64_MAX;
+
+static void schedule_flush(uint64_t now_ticks)
+{
+    double ticks = config.flush_interval * 1e9 / rt_ns_per_tick;
+    next_flush_ticks = config.flush_interval > 0 && ticks < 1.8e19 ? now_ticks + (uint64_t)ticks : UINT64_MAX;
+}
+
+/* The buffered records to the file now: at most one interval's calls are lost to a kill. */
+static void flush_by_time(uint64_t now_ticks)
+{
+    rec_error err;
+    if (writer && rec_writer_attached(writer) && rec_writer_flush(writer, &err) != 0) {
+        if (!warned++)
+            rt_warn("recorder: %s: tracing stops here, the program runs on", err.msg);
+        close_writer(0, 1);
+    }
+    schedule_flush(now_ticks);
+}
 
 void rt_commit(rt_call *c)
 {
@@ -482,6 +507,8 @@ void rt_commit(rt_call *c)
             close_writer(0, 1);
         } else if (RT_UNLIKELY(claim_later) && commits % 64 == 0 && rec_writer_bytes(writer)) {
             claim_directory(); /* a block is full: it goes to the file (asked every 64 records) */
+        } else if (RT_UNLIKELY(c->rec.tend >= next_flush_ticks)) {
+            flush_by_time(c->rec.tend);
         }
     }
     if (finalize_pending) {

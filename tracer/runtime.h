@@ -29,6 +29,7 @@ typedef struct rt_config {
     unsigned window;           /* RECORDER_WINDOW */
     size_t buffer_size;        /* RECORDER_BUFFER_SIZE, bytes per block */
     int compression_level;     /* RECORDER_COMPRESSION_LEVEL, zstd's; 0: no compression */
+    double flush_interval;     /* RECORDER_FLUSH_INTERVAL, seconds between time flushes; 0: full blocks only */
     int aggregate;             /* RECORDER_AGGREGATE: RT_AGGREGATE_* or K files (K > 0) */
     char stage_dir[PATH_MAX];  /* RECORDER_STAGE_DIR: where ranks keep their files until then */
     unsigned char layer_on[REC_LAYER_COUNT];

@@ -2,10 +2,12 @@
  * its time limit. Each rank pwrites 4 KiB blocks into its own file, and all
  * ranks meet in a barrier every 8 writes, so ranks killed at the same moment
  * have each written a different number of barriers into their traces.
- *   mpiexec -np N endless OUTDIR */
+ *   mpiexec -np N endless OUTDIR [PAUSE_US]
+ * PAUSE_US: microseconds each rank sleeps after each barrier (default 200). */
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,8 +16,8 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (argc != 2) {
-        fprintf(stderr, "usage: endless OUTDIR\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: endless OUTDIR [PAUSE_US]\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     char path[4096];
@@ -25,6 +27,7 @@ int main(int argc, char **argv)
         perror(path);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    useconds_t pause_us = argc == 3 ? (useconds_t)atol(argv[2]) : 200;
     static char block[4096];
     memset(block, 'e', sizeof block);
     for (long i = 0;; i++) {
@@ -34,7 +37,7 @@ int main(int argc, char **argv)
         }
         if (i % 8 == 7) {
             MPI_Barrier(MPI_COMM_WORLD);
-            usleep(200); /* a trace of some 10^5 records, not millions */
+            usleep(pause_us); /* a trace of some 10^5 records, not millions */
         }
     }
 }
