@@ -31,7 +31,8 @@ static int row_order(const void *a, const void *b)
 void ra_summary_sort(ra_summary *s)
 {
     sort_ctx = s;
-    qsort(s->rows, s->nrows, sizeof *s->rows, row_order);
+    if (s->nrows) /* hardening: an empty trace has no rows, and qsort takes no NULL */
+        qsort(s->rows, s->nrows, sizeof *s->rows, row_order);
     ra_map_free(&s->cur); /* row indices moved */
     memset(s->hot_file, 0, REC_FUNCTION_ID_LIMIT * sizeof *s->hot_file);
 }

@@ -11,7 +11,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 begin_test "flush_interval" "$build/codegen-runs/flush-interval" out logs
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
 records() { # TRACE: the records of every rank, one number per rank
-  "$build/analysis/recorder-summary" --csv "$1" 2> /dev/null |
+  "$build/analysis/recorder-summary" --csv "$1" |
     awk -F, 'NR > 1 && $3 == "pwrite" {n[$1] += $5} END {for (r in n) print r, n[r]}' | sort -n
 }
 for interval in 0 1; do
@@ -20,7 +20,8 @@ for interval in 0 1; do
     -genv RECORDER_FLUSH_INTERVAL "$interval" "$build/tests/codegen/endless" "$work/out" 20000 \
     > "$work/logs/run.$interval.txt" 2>&1 || status=$?
   [ "$status" = 124 ] || fail "the endless run ended with status $status, not killed by timeout (124)"
-  records "$work/trace.$interval" > "$work/logs/pwrites.$interval.txt"
+  records "$work/trace.$interval" > "$work/logs/pwrites.$interval.txt" ||
+    fail "recorder-summary --csv failed on the killed run's trace (RECORDER_FLUSH_INTERVAL=$interval)"
 done
 [ ! -s "$work/logs/pwrites.0.txt" ] ||
   fail "without flushes by time the slow run kept records after all: $(tr '\n' ' ' < "$work/logs/pwrites.0.txt") (the test no longer tests)"
