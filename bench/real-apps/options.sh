@@ -14,25 +14,11 @@
 # a directory full of digits under /tmp, as real jobs' are).
 set -uo pipefail
 
-if [ $# -lt 1 ] || [ ! -d "$1" ]; then
-  echo "usage: bench/real-apps/options.sh PREFIX [CASE...]   (PREFIX: where build.sh installed IOR, mdtest, h5bench)" >&2
-  exit 2
-fi
-prefix=$(cd "$1" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+real_apps_start options.sh 2 "IOR, mdtest, h5bench" "$@"
 shift
-src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=$(cd "${RECORDER_BUILD:-$src/build}" && pwd) || exit 2
-np=${NP:-2}
-mpirun=${MPIRUN:-mpirun.mpich}
-stamp=$(date +%Y_%m_%d)-$$
 work=${OPTIONS_DIR:-/tmp/real-apps-options-$(printf '%s' "$stamp" | sha1sum | cut -c1-16)/run_$stamp}
 mkdir -p "$work/cfg" || exit 2
-tracer=$build/tracer/librecorder.so
-flavour=mpich
-case $("$mpirun" --version 2>&1) in *"Open MPI"* | *OpenRTE* | *PRRTE* | *open-mpi.org*) flavour=openmpi ;; esac
-h5cc=$(command -v h5pcc.$flavour || command -v h5pcc)
-# Open MPI refuses root without these, and more ranks than cores without oversubscribing.
-[ $flavour = openmpi ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
 # h5bench configurations: h5cfg NAME OPERATION MEM FILE COLL_DATA COLL_META DIMS D1 D2 D3 [EXTRA LINE...]
 h5cfg() {

@@ -24,27 +24,15 @@
 # live; default a directory full of digits under /tmp, as real jobs' are).
 set -uo pipefail
 
-if [ $# -lt 1 ] || [ ! -d "$1" ]; then
-  echo "usage: bench/real-apps/run.sh PREFIX [CASE...]   (PREFIX: where build.sh installed IOR, mdtest, h5bench, Darshan)" >&2
-  exit 2
-fi
-prefix=$(cd "$1" && pwd)
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+real_apps_start run.sh 4 "IOR, mdtest, h5bench, Darshan" "$@"
 shift
-src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=$(cd "${RECORDER_BUILD:-$src/build}" && pwd) || exit 2
-np=${NP:-4}
-mpirun=${MPIRUN:-mpirun.mpich}
-stamp=$(date +%Y_%m_%d)-$$
 hash=$(printf '%s' "$stamp$prefix" | sha1sum | cut -c1-40)
 work=${REAL_APPS_DIR:-/tmp/real-apps-$hash/run_$stamp}
 mkdir -p "$work" || exit 2
-tracer=$build/tracer/librecorder.so
 darshan=$prefix/lib/libdarshan.so
 parser=$prefix/bin/darshan-parser
 [ -x "$parser" ] && [ -f "$darshan" ] || darshan=""
-flavour=mpich
-case $("$mpirun" --version 2>&1) in *"Open MPI"* | *OpenRTE* | *PRRTE* | *open-mpi.org*) flavour=openmpi ;; esac
-h5cc=$(command -v h5pcc.$flavour || command -v h5pcc)
 
 # The cases: name, then the command line (run in the case's directory).
 ior_common="-b 1m -t 64k -w -r -e -k -s 2"
@@ -121,8 +109,6 @@ under_darshan() {
 # launch [VAR=VALUE...] -- COMMAND...: COMMAND on np ranks under $mpirun,
 # the variables set for the ranks (MPICH's -genv, Open MPI's -x).
 if [ $flavour = openmpi ]; then
-  # Open MPI refuses root without these, and more ranks than cores without oversubscribing.
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
   env_flag() { printf '%s\n' -x "$1"; }
 else
   env_flag() { printf '%s\n' -genv "${1%%=*}" "${1#*=}"; }
