@@ -63,16 +63,23 @@ grep -q "holds the trace of an MPI run of $np ranks: ls, a program without MPI, 
 # it would leave a directory of its own next to the ranks' (no
 # RECORDER_TRACES_DIR here: each process picks a directory by its pid).
 mkdir -p "$work/bin"
+# one_directory WHAT COMMAND...: COMMAND run traced in a fresh cwd/, without
+# RECORDER_TRACES_DIR, leaves one trace directory there: the ranks'.
+one_directory() {
+    local what=$1
+    shift
+    rm -rf "$work/cwd" "$work/out" && mkdir -p "$work/cwd" "$work/out"
+    (cd "$work/cwd" && LD_PRELOAD=$lib "$@" >"$work/stdout3" 2>"$work/stderr3") ||
+        fail "$what: the run failed: $(cat "$work/stderr3")"
+    dirs=$(ls "$work/cwd/recorder-traces" | wc -l)
+    [ "$dirs" = 1 ] || fail "$what: 1 trace directory expected, found $dirs"
+    check_ranks "$work/cwd/recorder-traces/"* "$what"
+}
 for style in child exec; do
     prefix=$([ $style = exec ] && echo "exec ")
     printf '#!/bin/bash\n# a site wrapper\n%s"%s" "$@"\n' "$prefix" "$mpiexec" >"$work/bin/mpirun"
     chmod +x "$work/bin/mpirun"
-    rm -rf "$work/cwd" "$work/out" && mkdir -p "$work/cwd" "$work/out"
-    (cd "$work/cwd" && LD_PRELOAD=$lib "$work/bin/mpirun" -np $np "$kernel" "${kernel_args[@]}" \
-        >"$work/stdout3" 2>"$work/stderr3") || fail "the run through a wrapper script ($style) failed: $(cat "$work/stderr3")"
-    dirs=$(ls "$work/cwd/recorder-traces" | wc -l)
-    [ "$dirs" = 1 ] || fail "a wrapper script ($style): 1 trace directory expected, found $dirs"
-    check_ranks "$work/cwd/recorder-traces/"* "a wrapper script ($style)"
+    one_directory "a wrapper script ($style)" "$work/bin/mpirun" -np $np "$kernel" "${kernel_args[@]}"
 done
 # A job script the launcher runs as each rank (`mpirun job.sh`), which runs
 # the kernel and then other programs: the script and those programs are
@@ -81,12 +88,7 @@ done
 # ./recorder-traces and give way: one directory, the kernel's ranks in it.
 printf '#!/bin/bash\n"%s" "$@" || exit\nls "%s" >/dev/null\n' "$kernel" "$work/out" >"$work/bin/job.sh"
 chmod +x "$work/bin/job.sh"
-rm -rf "$work/cwd" "$work/out" && mkdir -p "$work/cwd" "$work/out"
-(cd "$work/cwd" && LD_PRELOAD=$lib "$mpiexec" -np $np "$work/bin/job.sh" "${kernel_args[@]}" \
-    >"$work/stdout4" 2>"$work/stderr4") || fail "the run of a job script failed: $(cat "$work/stderr4")"
-dirs=$(ls "$work/cwd/recorder-traces" | wc -l)
-[ "$dirs" = 1 ] || fail "a job script: 1 trace directory expected, found $dirs"
-check_ranks "$work/cwd/recorder-traces/"* "a job script"
+one_directory "a job script" "$mpiexec" -np $np "$work/bin/job.sh" "${kernel_args[@]}"
 # With no launcher named, mpiexec is traced as a program of its own: it
 # gives way to the ranks in their directory, and without RECORDER_TRACES_DIR
 # leaves a directory of its own beside theirs (the reason for the list).
