@@ -308,11 +308,12 @@ void merger_end_common(merger *m)
 /* A rank whose stream lacked its end marker (a crash, a kill) and has just
  * given its last record: the merged records so far are where a consumer
  * that needs every rank (a kernel) stops. */
-static void note_unfinished(rank_state *const *group, uint32_t n, rec_merge_stats *st)
+static void note_unfinished(merger *m, rank_state *const *group, uint32_t n, rec_merge_stats *st)
 {
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = 0; k < n && m->unfinished_pending; k++)
         if (group[k]->unfinished && !group[k]->count) {
             group[k]->unfinished = 0; /* counted once */
+            m->unfinished_pending--;
             if (!st->unfinished++)
                 st->unfinished_after = st->records_out;
         }
@@ -406,7 +407,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     for (uint32_t r = 0; r < m.nranks; r++) {
         rank_state *rs = &m.ranks[r];
         m.live += rs->count != 0;
-        note_unfinished(&rs, 1, st); /* killed before its first full block: the cut is at the start */
+        note_unfinished(&m, &rs, 1, st); /* killed before its first full block: the cut is at the start */
     }
     double last_report = t0;
     uint64_t reported = 0;
@@ -434,7 +435,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
                 m.live -= !group[k]->count;
             }
         }
-        note_unfinished(group, n, st);
+        if (m.unfinished_pending) /* none in a trace that ended cleanly */
+            note_unfinished(&m, group, n, st);
         if (o->progress && st->records_out >> 12 != reported) {
             reported = st->records_out >> 12;
             double tnow = now();

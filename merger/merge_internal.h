@@ -38,6 +38,7 @@ typedef struct merger {
     rec_layout_view *layouts; /* REC_FUNCTION_ID_LIMIT, filled on first use */
     uint8_t *layout_ready;
     uint32_t live;    /* ranks whose window is not empty */
+    uint32_t unfinished_pending; /* ranks at the end of a stream without its end marker, not yet counted */
     chunk_pool pool;  /* where every rank's records are carved from */
     void *rank_slots; /* every rank's ring of slots, one block */
     rank_sig *sig_tabs; /* every rank's first signature table, one block */

@@ -510,6 +510,7 @@ static int read_ahead(merger *m, rank_state *rs, rec_error *err)
         if (rc == 0) {
             rs->eof = 1;
             rs->unfinished = !rec_cursor_complete(rs->cursor);
+            m->unfinished_pending += rs->unfinished;
             break;
         }
         const rec_layout_view *lay = layout_for(m, r.func);
