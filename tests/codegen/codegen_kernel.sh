@@ -14,15 +14,15 @@
 # CODEGEN_MAX_BYTES=N also fails a kernel larger than N bytes (an integer, or a
 # file whose size is the bound), not counting its path helpers and the wait
 # for the setup (refuse() to set_outdir(), the same in every kernel);
-# CODEGEN_SUFFIX names the run; TEST_RUNS_DIR puts it in another directory than
-# BUILD_DIR/codegen-runs (one under /dev/shm, say), removed when the test passes.
+# CODEGEN_SUFFIX names the run; TEST_RUNS_DIR puts it under TEST_RUNS_DIR/codegen-runs
+# instead of BUILD_DIR/codegen-runs (under /dev/shm, say), removed when the test passes.
 set -euo pipefail
 build=$(cd "$1" && pwd) np=$2 kernel=$3
 shift 3
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/support/testlib.sh"
 name=$kernel.np$np${CODEGEN_SUFFIX:-}
-begin_test "codegen_kernel: $name" "${TEST_RUNS_DIR:-$build/codegen-runs}/$name" logs
+begin_test "codegen_kernel: $name" "${TEST_RUNS_DIR:-$build}/codegen-runs/$name" logs
 logs=$work/logs
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
 # A reference kernel, or a program of the corpus (tests/corpus).

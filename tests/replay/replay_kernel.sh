@@ -12,14 +12,14 @@
 # REPLAY_ARGS adds options to recorder-replay; REPLAY_SUFFIX names the run;
 # REPLAY_MERGED=1 replays the merged trace (recorder-merge) instead of T1;
 # REPLAY_EXPECT=REGEX must match a line of the replay's summary; TEST_RUNS_DIR
-# puts the run in another directory than BUILD_DIR/replay-runs (one under
+# puts the run under TEST_RUNS_DIR/replay-runs instead of BUILD_DIR/replay-runs (under
 # /dev/shm, say), removed when the test passes.
 set -euo pipefail
 build=$1 np=$2 kernel=$3
 shift 3
 . "$(dirname "$0")/../support/testlib.sh"
 name=$kernel.np$np${REPLAY_SUFFIX:-}
-begin_test "replay_kernel: $name" "${TEST_RUNS_DIR:-$build/replay-runs}/$name" logs
+begin_test "replay_kernel: $name" "${TEST_RUNS_DIR:-$build}/replay-runs/$name" logs
 logs=$work/logs
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
 # REPLAY_GENV: more "-genv NAME VALUE" for both runs (word-split on purpose).
