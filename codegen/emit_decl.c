@@ -82,7 +82,8 @@ void cg_need_declaration(cg_emitter *e, const rec_func_desc *f)
         const char *last = "";
         for (unsigned i = 0; i < f->nargs; i++)
             if ((int)i != va && !(f->args[i].flags & REC_ARG_DERIVED)) {
-                sb_printf(&d, "%s %s, ", f->args[i].ctype, f->args[i].name);
+                const char *t = f->args[i].ctype; /* "FILE *stream", as clang-format writes it */
+                sb_printf(&d, "%s%s%s, ", t, *t && t[strlen(t) - 1] == '*' ? "" : " ", f->args[i].name);
                 last = f->args[i].name;
             }
         sb_printf(&d, "...)\n{\n    va_list ap;\n    va_start(ap, %s);\n    %s ret = %s(", last, f->ret_ctype,

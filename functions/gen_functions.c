@@ -42,6 +42,7 @@ static void check_handles(void)
 
 static void check_roles(const rec_func_desc *f);
 static void check_twin(const rec_func_desc *f);
+static void check_fortified(const rec_func_desc *f);
 static void check_sole(const rec_func_desc *f);
 static void check_contents(const rec_func_desc *f);
 
@@ -96,6 +97,7 @@ static void check_table(void)
             table_error(f, "VA argument in a function not marked VARIADIC");
         check_roles(f);
         check_twin(f);
+        check_fortified(f);
         check_sole(f);
         check_contents(f);
     }
@@ -354,6 +356,43 @@ static void check_twin(const rec_func_desc *f)
                strcmp(b->args[a].name, f->args[a].name) == 0;
     if (!same)
         table_error(f, "a large-count twin must match its base in every flag, role, kind and name");
+}
+
+/* __X_chk, __X_2, __isoc99_X: traced as X, so X must be traced and mean the
+ * same; every argument of X is one of the twin's, of the same name, kind and
+ * flags (but a variadic one the twin does not pass), and the twin's others
+ * are the check's own integers, which no consumer reads. */
+static void check_fortified(const rec_func_desc *f)
+{
+    const rec_func_desc *b = rec_func_plain_twin(f);
+    if (!(f->roles & REC_ROLE_FORTIFIED))
+        return;
+    if (!b) {
+        table_error(f, "FORTIFIED, but no traced function of its name without __ and _chk, _2 or __isoc99_");
+        return;
+    }
+    unsigned mask = ~(unsigned)(REC_FN_NODECL | REC_FN_VARIADIC);
+    if (b->layer != f->layer || b->ret_kind != f->ret_kind || b->fail != f->fail || strcmp(b->ret_ctype, f->ret_ctype) ||
+        (b->flags & mask) != (f->flags & mask) || (b->roles | REC_ROLE_FORTIFIED) != f->roles || b->shape != f->shape ||
+        b->header != f->header || (b->roles & REC_ROLE_FORTIFIED) || !(f->flags & REC_FN_NODECL))
+        table_error(f, "a FORTIFIED entry point must be NODECL and match its plain twin in every flag, role and kind");
+    for (unsigned a = 0; a < b->nargs; a++) {
+        const rec_arg_desc *ba = &b->args[a];
+        int found = 0;
+        for (unsigned t = 0; t < f->nargs; t++)
+            if (!strcmp(f->args[t].name, ba->name)) {
+                found = 1;
+                if (f->args[t].kind != ba->kind || f->args[t].role != ba->role ||
+                    (f->args[t].flags & ~REC_ARG_VA) != (ba->flags & ~REC_ARG_VA) || strcmp(f->args[t].len, ba->len))
+                    table_error(f, "an argument of a FORTIFIED entry point differs from its twin's of that name");
+            }
+        if (!found && !(ba->flags & REC_ARG_VA))
+            table_error(f, "a FORTIFIED entry point lacks an argument of its twin that the twin always takes");
+    }
+    for (unsigned t = 0; t < f->nargs; t++)
+        if (gen_arg_named(b, f->args[t].name) < 0 &&
+            (f->args[t].kind != REC_KIND_INT || f->args[t].flags != REC_ARG_IN))
+            table_error(f, "a FORTIFIED entry point's own argument must be a plain IN integer (the check's)");
 }
 
 static void write_ids(const char *dir)

@@ -34,6 +34,24 @@ int gen_forwards_va_list(const rec_func_desc *f)
     return 1;
 }
 
+int gen_arg_named(const rec_func_desc *f, const char *name)
+{
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (!strcmp(f->args[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+void gen_va_list_form(const rec_func_desc *f, char *name, size_t size)
+{
+    const rec_func_desc *twin = rec_func_plain_twin(f);
+    const char *at = twin ? strstr(f->name, twin->name) : NULL;
+    if (!at)
+        snprintf(name, size, "v%s", f->name);
+    else
+        snprintf(name, size, "%.*sv%s", (int)(at - f->name), f->name, at);
+}
+
 int gen_is_out_only(const rec_arg_desc *a)
 {
     return (a->flags & REC_ARG_OUT) && !(a->flags & REC_ARG_IN);

@@ -19,6 +19,11 @@ int gen_has_va_list(const rec_func_desc *f);
 /* A variadic function without VA arguments (fprintf): it forwards its "..."
  * to its v-form. */
 int gen_forwards_va_list(const rec_func_desc *f);
+/* The position of f's argument called name, or -1. */
+int gen_arg_named(const rec_func_desc *f, const char *name);
+/* The name of the va_list function a variadic f forwards to: vfprintf of
+ * fprintf, __vfprintf_chk of __fprintf_chk (v before its plain twin's name). */
+void gen_va_list_form(const rec_func_desc *f, char *name, size_t size);
 /* Written by the call only. */
 int gen_is_out_only(const rec_arg_desc *a);
 

@@ -349,3 +349,27 @@ int rec_arg_length(const rec_func_desc *f, unsigned arg)
             return (int)a;
     return -1;
 }
+
+/* __X_chk and __X_2 (_FORTIFY_SOURCE), __isoc99_X (C99 scanf): X. */
+const rec_func_desc *rec_func_plain_twin(const rec_func_desc *f)
+{
+    static const struct {
+        const char *prefix, *suffix;
+    } forms[] = {{"__isoc99_", ""}, {"__", "_chk"}, {"__", "_2"}};
+    if (!f || !(f->roles & REC_ROLE_FORTIFIED))
+        return NULL;
+    size_t n = strlen(f->name);
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        size_t p = strlen(forms[i].prefix), s = strlen(forms[i].suffix);
+        char plain[128];
+        if (n <= p + s || n - p - s >= sizeof plain || strncmp(f->name, forms[i].prefix, p) ||
+            strcmp(f->name + n - s, forms[i].suffix))
+            continue;
+        memcpy(plain, f->name + p, n - p - s);
+        plain[n - p - s] = 0;
+        const rec_func_desc *twin = rec_function_by_name(plain);
+        if (twin && twin != f)
+            return twin;
+    }
+    return NULL;
+}

@@ -60,6 +60,7 @@
 #define READS_LINE ROLE_(REC_ROLE_READS_LINE)
 #define CLOSES_DATASET ROLE_(REC_ROLE_CLOSES_DATASET)
 #define REMOVES ROLE_(REC_ROLE_REMOVES_PATH)
+#define FORTIFIED ROLE_(REC_ROLE_FORTIFIED)
 #define SHAPE(shape) ((uint64_t)REC_SHAPE_##shape << DEF_SHAPE_AT)
 #define HEADER(header) ((uint64_t)REC_HEADER_##header << DEF_HEADER_AT)
 #define SOLE(sole) ((uint64_t)REC_SOLE_##sole << DEF_SOLE_AT)

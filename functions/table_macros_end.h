@@ -52,6 +52,7 @@
 #undef READS_LINE
 #undef CLOSES_DATASET
 #undef REMOVES
+#undef FORTIFIED
 #undef SHAPE
 #undef HEADER
 #undef SOLE

@@ -547,6 +547,12 @@ static void emit_function(const rec_func_desc *f)
 {
     int is_void = strcmp(f->ret_ctype, "void") == 0;
     fprintf(out, "\n/* %s (id %u) */\n", f->name, f->id);
+    const rec_func_desc *twin = rec_func_plain_twin(f);
+    if (twin && gen_has_va_list(f)) { /* the tracer records it as its twin: no trace holds its id */
+        fprintf(out, "static void rp_fn_%s(rp_ctx *rp_x, const rp_rec *rp_r)\n{\n    rp_x->reason = \"traced as %s, "
+                     "never under its own id\";\n    rp_skip(rp_x, rp_r);\n}\n", f->name, twin->name);
+        return;
+    }
     if (gen_has_va_list(f))
         emit_trampoline(f);
     fprintf(out, "static void rp_fn_%s(rp_ctx *rp_x, const rp_rec *rp_r)\n{\n", f->name);

@@ -248,37 +248,49 @@ static void emit_before(const rec_func_desc *f, const char *call, const char *in
     fprintf(out, "#ifdef RT_BEFORE_%s\n%sRT_BEFORE_%s(%s);\n#endif\n", f->name, indent, f->name, call);
 }
 
-static void emit_wrapper(const rec_func_desc *f)
+/* entry: the function the wrapper stands in for; f: what it records, the
+ * entry itself or, for a FORTIFIED entry point, its plain twin (whose
+ * arguments the entry has by name). */
+static void emit_wrapper(const rec_func_desc *entry)
 {
+    const rec_func_desc *twin = rec_func_plain_twin(entry), *f = twin ? twin : entry;
     int is_void = strcmp(f->ret_ctype, "void") == 0;
-    int vform = gen_forwards_va_list(f);
-    fprintf(out, "\n/* %s (id %u) */\n", f->name, f->id);
-    if (f->flags & REC_FN_NODECL) {
-        fprintf(out, "%s %s(", f->ret_ctype, f->name);
-        gen_print_params(out, f, 0);
+    int vform = gen_forwards_va_list(entry);
+    fprintf(out, "\n/* %s (id %u)%s%s */\n", entry->name, entry->id, twin ? ", traced as " : "", twin ? f->name : "");
+    if (entry->flags & REC_FN_NODECL) {
+        fprintf(out, "%s %s(", entry->ret_ctype, entry->name);
+        gen_print_params(out, entry, 0);
         fprintf(out, ");\n");
     }
-    fprintf(out, "RT_EXPORT %s(%s)(", f->ret_ctype, f->name);
-    gen_print_params(out, f, GEN_PARAM_NAMES);
+    fprintf(out, "RT_EXPORT %s(%s)(", entry->ret_ctype, entry->name);
+    gen_print_params(out, entry, GEN_PARAM_NAMES);
     fprintf(out, ")\n{\n");
     /* the real function */
-    if (uses_pmpi(f)) {
-        fprintf(out, "#define REAL P%s\n", f->name);
+    if (uses_pmpi(entry)) {
+        fprintf(out, "#define REAL P%s\n", entry->name);
     } else {
-        fprintf(out, "    static %s (*real_fn)(", f->ret_ctype);
-        gen_print_params(out, f, (vform ? GEN_PARAM_VA_LIST : 0));
-        fprintf(out, ");\n    if (RT_UNLIKELY(!real_fn))\n        real_fn = rt_resolve(\"%s%s\");\n", vform ? "v" : "",
-                f->name);
+        char real[160];
+        if (vform)
+            gen_va_list_form(entry, real, sizeof real);
+        else
+            snprintf(real, sizeof real, "%s", entry->name);
+        fprintf(out, "    static %s (*real_fn)(", entry->ret_ctype);
+        gen_print_params(out, entry, (vform ? GEN_PARAM_VA_LIST : 0));
+        fprintf(out, ");\n    if (RT_UNLIKELY(!real_fn))\n        real_fn = rt_resolve(\"%s\");\n", real);
         fprintf(out, "#define REAL real_fn\n");
     }
+    /* what the twin takes and the entry point does not pass (open's mode of __open_2) */
+    for (unsigned i = 0; twin && i < f->nargs; i++)
+        if (gen_arg_named(entry, f->args[i].name) < 0)
+            fprintf(out, "    %s %s = 0;\n", f->args[i].ctype, f->args[i].name);
     /* variadic arguments */
-    for (unsigned i = 0; i < f->nargs; i++)
-        if (f->args[i].flags & REC_ARG_VA) {
-            const char *last = i ? f->args[i - 1].name : "";
-            fprintf(out, "    %s %s = 0;\n    RT_VA_%s(%s, %s);\n", f->args[i].ctype, f->args[i].name, f->name, last,
-                    f->args[i].name);
+    for (unsigned i = 0; i < entry->nargs; i++)
+        if (entry->args[i].flags & REC_ARG_VA) {
+            const char *last = i ? entry->args[i - 1].name : "";
+            fprintf(out, "    %s %s = 0;\n    RT_VA_%s(%s, %s);\n", entry->args[i].ctype, entry->args[i].name,
+                    entry->name, last, entry->args[i].name);
         }
-    const char *last_named = f->nargs ? f->args[f->nargs - 1].name : "";
+    const char *last_named = entry->nargs ? entry->args[entry->nargs - 1].name : "";
     if (vform)
         fprintf(out, "    va_list ap;\n    va_start(ap, %s);\n", last_named);
     const char *extra = vform ? "ap" : NULL;
@@ -289,7 +301,7 @@ static void emit_wrapper(const rec_func_desc *f)
         emit_before(f, "NULL", "        ");
         fprintf(out, "        %s%sREAL(", is_void ? "" : f->ret_ctype,
                 is_void ? "" : " ret = ");
-        print_call_args(f, extra);
+        print_call_args(entry, extra);
         fprintf(out, ");\n#ifdef RT_AFTER_%s\n        if (rt_own) {\n"
                      "            int ok = %s;\n            (void)ok;\n            rt_lock();\n            RT_AFTER_%s;\n"
                      "            rt_opaque_done();\n        }\n#endif\n        rt_opaque_leave(rt_own);\n",
@@ -298,12 +310,12 @@ static void emit_wrapper(const rec_func_desc *f)
     } else if (is_void) {
         emit_before(f, "NULL", "        ");
         fprintf(out, "        REAL(");
-        print_call_args(f, extra);
+        print_call_args(entry, extra);
         fprintf(out, ");\n%s        return;\n    }\n", vform ? "        va_end(ap);\n" : "");
     } else {
         emit_before(f, "NULL", "        ");
         fprintf(out, "        %s ret = REAL(", f->ret_ctype);
-        print_call_args(f, extra);
+        print_call_args(entry, extra);
         fprintf(out, ");\n%s        return ret;\n    }\n", vform ? "        va_end(ap);\n" : "");
     }
     fprintf(out, "    rec_record *r = &call.rec;\n");
@@ -320,7 +332,7 @@ static void emit_wrapper(const rec_func_desc *f)
     fprintf(out, "    rt_start%s(&call);\n", f->flags & REC_FN_OPAQUE ? "_opaque" : "");
     emit_before(f, "&call", "    ");
     fprintf(out, "    %s%sREAL(", is_void ? "" : f->ret_ctype, is_void ? "" : " ret = ");
-    print_call_args(f, extra);
+    print_call_args(entry, extra);
     fprintf(out, ");\n    rt_stop(&call);\n");
     if (vform)
         fprintf(out, "    va_end(ap);\n");

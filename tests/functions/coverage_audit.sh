@@ -6,7 +6,9 @@
 # lower-case letter after the package's capitals for HDF5 (H5Dcreate2, not
 # the internal H5D__create), every function for the C library.
 # Prints per library: exported, traced, untraced, and each unaccounted
-# name; exits 1 if any.
+# name; for the C library also its checking and C99 entry points (__X_chk,
+# __X_2, __isoc99_X), each of which must be traced wherever its plain twin X
+# is; exits 1 if any is missing.
 set -u
 src=$1
 shift
@@ -51,5 +53,29 @@ for lib in "$@"; do
     sed 's/^/  unaccounted: /' <<<"$missing"
     status=1
   fi
+  # The C library's checking and C99 entry points (__X_chk, __X_2,
+  # __isoc99_X): what a program built with _FORTIFY_SOURCE (or as C99) calls
+  # instead of X, so each must be traced (as X) wherever X is.
+  case "$(basename "$lib")" in libc.so*) ;; *) continue ;; esac
+  entries=$(grep -E '^__(isoc99_[a-z0-9_]+|[a-z0-9_]+_chk|[a-z0-9_]+_2)$' <<<"$names" || true)
+  nentries=0 ntwin=0 nuntraced=0 lost=""
+  for e in $entries; do
+    plain=$(sed -E 's/^__isoc99_//; t; s/^__//; s/_(chk|2)$//' <<<"$e")
+    nentries=$((nentries + 1))
+    if grep -qx "$e" "$table"; then
+      ntwin=$((ntwin + 1))
+    elif grep -qx "$plain" "$table"; then
+      lost="$lost $e"
+    else
+      nuntraced=$((nuntraced + 1))
+    fi
+  done
+  nlost=$(wc -w <<<"$lost")
+  echo "$(basename "$lib") checking and C99 entry points (__X_chk, __X_2, __isoc99_X): $nentries exported," \
+    "$ntwin traced as their plain twin, $nuntraced untraced as their plain twin is, $nlost untraced although their plain twin is traced"
+  for e in $lost; do
+    echo "  untraced, its plain twin traced: $e"
+    status=1
+  done
 done
 exit $status
