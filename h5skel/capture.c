@@ -570,10 +570,43 @@ static int by_address(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* The root group's creation properties, which the file's creation property
+ * list sets but H5Fget_create_plist does not return (HDF5 1.10): creation
+ * order tracked and indexed, for links and attributes, their phase changes
+ * and the link storage estimates. Copied into fcpl, so the re-created file's
+ * root group tracks what the original's did (netCDF-4 iterates its links in
+ * creation order). 1: "creation order" is tracked for something. */
+static int root_group_into(hid_t file, hid_t fcpl)
+{
+    hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
+    hid_t gcpl = root < 0 ? H5I_INVALID_HID : H5Gget_create_plist(root);
+    unsigned links = 0, attrs = 0, max_compact, min_dense, est_num, est_name;
+    size_t heap;
+    if (gcpl >= 0) {
+        if (H5Pget_link_creation_order(gcpl, &links) >= 0)
+            H5Pset_link_creation_order(fcpl, links);
+        if (H5Pget_attr_creation_order(gcpl, &attrs) >= 0)
+            H5Pset_attr_creation_order(fcpl, attrs);
+        if (H5Pget_link_phase_change(gcpl, &max_compact, &min_dense) >= 0)
+            H5Pset_link_phase_change(fcpl, max_compact, min_dense);
+        if (H5Pget_attr_phase_change(gcpl, &max_compact, &min_dense) >= 0)
+            H5Pset_attr_phase_change(fcpl, max_compact, min_dense);
+        if (H5Pget_est_link_info(gcpl, &est_num, &est_name) >= 0)
+            H5Pset_est_link_info(fcpl, est_num, est_name);
+        if (H5Pget_local_heap_size_hint(gcpl, &heap) >= 0)
+            H5Pset_local_heap_size_hint(fcpl, heap);
+        H5Pclose(gcpl);
+    }
+    if (root >= 0)
+        H5Gclose(root);
+    return (links | attrs) != 0;
+}
+
 static int file_row(walk *w)
 {
     H5F_info2_t info;
     hid_t fcpl = H5Fget_create_plist(w->file);
+    int in_order = fcpl >= 0 && root_group_into(w->file, fcpl);
     h5skel_object *o = add_row(w, H5SKEL_FILE, "/", "");
     int rc = (H5Fget_info2(w->file, &info) < 0) | encode(w, fcpl, pencode, &o->plist, "creation properties", "the file");
     H5Pclose(fcpl);
@@ -588,8 +621,8 @@ static int file_row(walk *w)
     H5Pget_userblock(again, &userblock);
     H5Pclose(again);
     char about[256];
-    snprintf(about, sizeof about, "superblock version %u, %llu-byte user block", version,
-             (unsigned long long)userblock);
+    snprintf(about, sizeof about, "superblock version %u, %llu-byte user block%s", version,
+             (unsigned long long)userblock, in_order ? ", root group in creation order" : "");
     o->about = dup_str(about);
     hsize_t size = 0;
     H5Fget_filesize(w->file, &size);

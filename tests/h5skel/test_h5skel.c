@@ -180,3 +180,64 @@ RK_TEST(h5skel, a_file_that_cannot_be_read_gives_a_reason_and_leaves_hdf5_as_it_
     CU_ASSERT(before_fn == after_fn && before_data == after_data);
     CU_ASSERT_EQUAL(H5Eget_num(H5E_DEFAULT), 0);
 }
+
+static herr_t count_link(hid_t group, const char *name, const H5L_info_t *info, void *count)
+{
+    (void)group, (void)name, (void)info;
+    ++*(unsigned *)count;
+    return 0;
+}
+
+/* The root group's creation order, which the file's creation properties
+ * set and H5Fget_create_plist does not return: a file made the way netCDF-4
+ * makes one is remade with links and attributes tracked and indexed by
+ * creation order (else its H5Literate by creation order fails). */
+RK_TEST(h5skel, a_remade_input_keeps_the_root_groups_creation_order)
+{
+    char original[512], remade[512], err[1024] = "";
+    snprintf(original, sizeof original, "%s", tmp_path("in_order.h5"));
+    snprintf(remade, sizeof remade, "%s", tmp_path("in_order_remade.h5"));
+    const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE), gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    H5Pset_link_creation_order(fcpl, order);
+    H5Pset_attr_creation_order(fcpl, order);
+    H5Pset_link_phase_change(fcpl, 4, 2);
+    H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED);
+    hid_t file = H5Fcreate(original, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    CU_ASSERT_FATAL(file >= 0);
+    for (const char *const *name = (const char *const[]){"time", "lat", "lon", NULL}; *name; name++)
+        H5Gclose(H5Gcreate2(file, *name, H5P_DEFAULT, gcpl, H5P_DEFAULT));
+    hid_t space = H5Screate(H5S_SCALAR);
+    H5Aclose(H5Acreate2(file, "_NCProperties", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT));
+    H5Sclose(space);
+    H5Fclose(file);
+    H5Pclose(gcpl);
+    H5Pclose(fcpl);
+
+    h5skel *s = capture(original);
+    CU_ASSERT_PTR_NOT_NULL(strstr(s->objects[0].about, "root group in creation order"));
+    CU_ASSERT_EQUAL_FATAL(h5skel_make(s, remade, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    file = H5Fopen(remade, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_FATAL(file >= 0);
+    hid_t root = H5Gopen2(file, "/", H5P_DEFAULT), lat = H5Gopen2(file, "lat", H5P_DEFAULT);
+    hid_t root_cpl = H5Gget_create_plist(root), lat_cpl = H5Gget_create_plist(lat);
+    unsigned links = 0, attrs = 0, lat_links = 0, max_compact = 0, min_dense = 0, count = 0;
+    H5Pget_link_creation_order(root_cpl, &links);
+    H5Pget_attr_creation_order(root_cpl, &attrs);
+    H5Pget_link_phase_change(root_cpl, &max_compact, &min_dense);
+    H5Pget_link_creation_order(lat_cpl, &lat_links);
+    CU_ASSERT_EQUAL(links, order);
+    CU_ASSERT_EQUAL(attrs, order);
+    CU_ASSERT_EQUAL(max_compact, 4u);
+    CU_ASSERT_EQUAL(min_dense, 2u);
+    CU_ASSERT_EQUAL(lat_links, H5P_CRT_ORDER_TRACKED);
+    CU_ASSERT(H5Literate(root, H5_INDEX_CRT_ORDER, H5_ITER_INC, NULL, count_link, &count) >= 0);
+    CU_ASSERT_EQUAL(count, 3u);
+    H5Pclose(lat_cpl);
+    H5Pclose(root_cpl);
+    H5Gclose(lat);
+    H5Gclose(root);
+    H5Fclose(file);
+    h5skel_free(s);
+}
