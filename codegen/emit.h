@@ -48,7 +48,7 @@ typedef struct cg_emitter {
     int uses_root;
     int uses_h5fill; /* a write to a filtered dataset takes filtered() data */
     int uses_h5fill_chunks; /* setup() fills an HDF5 input's filtered chunks (h5_make_input.c) */
-    int uses_P, uses_S, uses_text, uses_no_pointer, uses_status, uses_stat[4], grid_ndims, other_grid;
+    int uses_P, uses_S, uses_text, uses_no_pointer, uses_status, uses_statuses_ignored, uses_stat[4], grid_ndims, other_grid;
     int uses_line, uses_lines; /* LINE(n), lines(): writes that carry newlines (emit_text.c) */
     uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */
     uint32_t statuses; /* MPI_Status array length */

@@ -539,6 +539,8 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
             tpl_set(tpl_push(c, "locals"), "local", stats[s]);
     if (e->uses_status)
         tpl_set(tpl_push(c, "locals"), "local", "MPI_Status status;");
+    if (e->uses_statuses_ignored)
+        tpl_set(tpl_push(c, "locals"), "local", "MPI_Status *volatile statuses_ignored = MPI_STATUSES_IGNORE;");
     if (e->statuses) {
         sb statuses = {0};
         sb_puts(&statuses, "MPI_Status statuses[");

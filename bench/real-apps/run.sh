@@ -13,6 +13,10 @@
 #   merged          merged records / the longest rank's records
 #   kernel          kernel.c bytes, "cc-fail" when it does not compile
 #   kernel=, replay= recorder-diff's verdict ("equiv" or "DIFF")
+#   tbytes          "=" when every file the original wrote holds as many bytes as the
+#                   trace says were written to it, else how many of them do ("3/4")
+#   size-k, size-r  every file of the original's directory has a copy of its size
+#                   under the kernel's OUTDIR, the replay's prefix ("same"/"DIFF")
 #   darshan-k/-r    Darshan counters and output sizes equal to the original's ("same"/"DIFF";
 #                   "same*": but for counters or file sizes that differ between two runs of the original)
 #   overhead        traced / untraced wall time of the original
@@ -64,6 +68,19 @@ if [ -x "$prefix/bin/h5bench_overwrite" ] && [[ " $* " == *" h5bench-overwr "* |
   all_cases+=(
     "h5bench-overwr|$prefix/bin/h5bench_overwrite $r/h5bench-overwrite.cfg vpic.h5|$prefix/bin/h5bench_write_unlimited $r/h5bench-unlimited.cfg vpic.h5"
     "h5bench-append|$prefix/bin/h5bench_append $r/h5bench-append.cfg vpic.h5|$prefix/bin/h5bench_write_unlimited $r/h5bench-unlimited.cfg vpic.h5")
+fi
+# Production codes as Debian packages them (bench/real-apps/packages.sh
+# installs them; inputs.sh writes their input into the case's directory):
+# LAMMPS (lmp) is built on Open MPI, NWChem's nwchem.mpich on MPICH; the
+# issue's runs are at 2 ranks (NP=2).
+r=$src/bench/real-apps
+if [ $flavour = openmpi ] && command -v lmp > /dev/null && [ -f /usr/share/lammps/examples/melt/in.melt ]; then
+  all_cases+=("lammps-melt|lmp -in in.melt|bash $r/inputs.sh lammps-melt"
+    "lammps-mpiio|lmp -in in.melt|bash $r/inputs.sh lammps-mpiio")
+fi
+if [ $flavour = mpich ] && command -v nwchem.mpich > /dev/null; then
+  export ARMCI_USE_WIN_ALLOCATE=0 # README.Debian: Global Arrays' windows fail under MPICH without it
+  all_cases+=("nwchem-scf|nwchem.mpich h2o.nw|bash $r/inputs.sh nwchem-scf")
 fi
 selected=("$@")
 
@@ -125,7 +142,34 @@ launch() {
 
 verdict() { grep -q '^recorder-diff: equivalent' "$1" && echo equiv || echo DIFF; }
 
-printf '%-14s %3s %9s %7s %8s %7s %7s %9s %9s %8s\n' case np records merged kernel kernel= replay= darshan-k darshan-r overhead
+# traced_bytes TRACE DIR: "=" when every file under DIR that the trace's
+# POSIX layer wrote to has as many bytes written as the file holds, else
+# "N/M" (N of the M such files): what a program wrote and the trace missed
+# (or wrote twice, as HDF5 rewrites its superblock).
+traced_bytes() {
+  "$build/analysis/recorder-summary" "$1" 2> /dev/null |
+    awk -v dir="$2" '/^Files/ {on = 1; next} on && /^$/ {on = 0}
+      on && $1 == "POSIX" && $4 > 0 { p = $8; gsub(/"/, "", p); if (p !~ /^\//) p = dir "/" p; print $6, p }' |
+    { equal=0 all=0
+      while read -r written path; do
+        [ -f "$path" ] || continue
+        all=$((all + 1))
+        [ "$(stat -c %s "$path")" = "$written" ] && equal=$((equal + 1))
+      done
+      if [ "$equal" = "$all" ]; then echo "="; else echo "$equal/$all"; fi; }
+}
+
+# same_sizes ORIG COPY: "same" when every regular file under ORIG has a copy
+# of its size at COPY/its name (a kernel's OUTDIR, a replay's prefix).
+same_sizes() {
+  local name
+  (cd "$1" && find . -type f | sort) | while read -r name; do
+    [ "$(stat -c %s "$1/$name")" = "$(stat -c %s "$2/$name" 2> /dev/null)" ] || { echo DIFF; return; }
+  done | grep -q DIFF && echo DIFF || echo same
+}
+
+printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %9s %9s %8s\n' case np records merged kernel kernel= replay= tbytes size-k size-r \
+  darshan-k darshan-r overhead
 for entry in "${all_cases[@]}"; do
   name=${entry%%|*}
   cmd=${entry#*|}
@@ -195,8 +239,10 @@ for entry in "${all_cases[@]}"; do
     darshan_view "$run/darshan-replay" "$run/d-replay-out" "$run/d-orig1" > "$run/darshan-replay.txt"
     cmp -s <(stable "$run/darshan-orig1.txt") <(stable "$run/darshan-replay.txt") && dr=same$star || dr=DIFF
   fi
-  printf '%-14s %3s %9s %7s %8s %7s %7s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" "$kbytes" \
-    "$kverdict" "$rverdict" "$dk" "$dr" "$overhead"
+  tbytes=$(traced_bytes "$run/trace" "$run/orig")
+  sk=$(same_sizes "$run/orig" "$run/kernel-out") sr=$(same_sizes "$run/orig" "$run/replay-out")
+  printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" "$kbytes" \
+    "$kverdict" "$rverdict" "$tbytes" "$sk" "$sr" "$dk" "$dr" "$overhead"
 done
 [ -n "$darshan" ] && echo "same*: equal but for counters or file sizes that differ between two runs of the original (listed in CASE/darshan-unstable.txt)"
 echo "runs, traces, kernels and Darshan views: $work"
