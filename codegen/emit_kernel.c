@@ -461,11 +461,26 @@ static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, u
     }
     if (per_line < 1)
         per_line = 1;
-    /* a line: its values as the list spells them, separators included */
+    /* Several values a line are columns, each as wide as its widest value and
+     * its comma, one space apart: clang-format lays such a list out so. */
+    int *column = cg_alloc(per_line * sizeof *column);
+    memset(column, 0, per_line * sizeof *column);
+    for (uint32_t k = 0; per_line > 1 && k < count; k++)
+        column[k % per_line] = lens[k] > column[k % per_line] ? lens[k] : column[k % per_line];
+    sb *lines = cg_alloc((count / per_line + 1) * sizeof *lines);
     width = 0;
-    for (uint32_t k = 0; k < count; k += per_line) {
+    for (uint32_t k = 0, line = 0; k < count; k += per_line, line++) {
         uint32_t last = k + per_line < count ? k + per_line - 1 : count - 1;
-        lens[k] = (int)(starts[last] + lens[last] - starts[k]);
+        sb *l = &lines[line];
+        *l = (sb){0};
+        if (per_line == 1)
+            sb_append_range(l, list, (size_t)(starts[k] - body), (size_t)lens[k]);
+        for (uint32_t v = k; per_line > 1 && v <= last; v++) {
+            sb_append_range(l, list, (size_t)(starts[v] - body), (size_t)lens[v]);
+            if (v < last)
+                sb_printf(l, ",%*s", column[v - k] - lens[v] + 1, "");
+        }
+        lens[k] = (int)l->len;
         width = lens[k] > width ? lens[k] : width;
     }
     /* no comments when the widest line could not hold its own */
@@ -473,9 +488,10 @@ static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, u
     int labels =
         indent + 4 + width + 1 + snprintf(last_label, sizeof last_label, " /* %s %u */", label, count) <=
         CG_COLUMNS;
-    for (uint32_t k = 0; k < count; k += per_line) {
+    for (uint32_t k = 0, line = 0; k < count; k += per_line, line++) {
         sb_printf(out, "%*s", indent + 4, "");
-        sb_append_range(out, list, (size_t)(starts[k] - body), (size_t)lens[k]);
+        sb_append(out, &lines[line]);
+        sb_free(&lines[line]);
         sb_putc(out, ',');
         if (!labels) {
             sb_putc(out, '\n');
@@ -490,6 +506,8 @@ static void list_lines(cg_emitter *e, sb *list, uint32_t n, const char *label, u
     sb_printf(out, "%*s}", indent, "");
     free(starts);
     free(lens);
+    free(column);
+    free(lines);
 }
 
 void cg_braced(cg_emitter *e, sb *body, uint32_t n, const char *label, unsigned per_line, int indent,

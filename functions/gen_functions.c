@@ -365,7 +365,7 @@ static void check_twin(const rec_func_desc *f)
 static void check_fortified(const rec_func_desc *f)
 {
     const rec_func_desc *b = rec_func_plain_twin(f);
-    if (!(f->roles & REC_ROLE_FORTIFIED))
+    if (!rec_func_fortified(f))
         return;
     if (!b) {
         table_error(f, "FORTIFIED, but no traced function of its name without __ and _chk, _2 or __isoc99_");
@@ -373,8 +373,8 @@ static void check_fortified(const rec_func_desc *f)
     }
     unsigned mask = ~(unsigned)(REC_FN_NODECL | REC_FN_VARIADIC);
     if (b->layer != f->layer || b->ret_kind != f->ret_kind || b->fail != f->fail || strcmp(b->ret_ctype, f->ret_ctype) ||
-        (b->flags & mask) != (f->flags & mask) || (b->roles | REC_ROLE_FORTIFIED) != f->roles || b->shape != f->shape ||
-        b->header != f->header || (b->roles & REC_ROLE_FORTIFIED) || !(f->flags & REC_FN_NODECL))
+        (b->flags & mask) != (f->flags & mask) || b->roles != f->roles || b->shape != f->shape ||
+        b->header != f->header || rec_func_plain_twin(b) || !(f->flags & REC_FN_NODECL))
         table_error(f, "a FORTIFIED entry point must be NODECL and match its plain twin in every flag, role and kind");
     for (unsigned a = 0; a < b->nargs; a++) {
         const rec_arg_desc *ba = &b->args[a];

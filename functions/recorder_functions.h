@@ -191,9 +191,6 @@ enum {
     REC_ROLE_CLOSES_DATASET = 1u << 26,      /* closes an HDF5 dataset (SUBJECT): the tracer records, right
                                                 before, what its filters stored (N.h5store) */
     REC_ROLE_REMOVES_PATH = 1u << 27,        /* removes the file (or directory) its PATH argument names */
-    REC_ROLE_FORTIFIED = 1u << 28,           /* a _FORTIFY_SOURCE or C99 entry point of its plain twin X
-                                                (__X_chk, __X_2, __isoc99_X): the same call with a check
-                                                argument more, traced as X (rec_func_plain_twin) */
     /* Which MPI headers declare it (functions/rec_mpi_versions.h): */
     REC_ROLE_SINCE_MPI4 = 1u << 30,   /* an MPI-4.0 addition: an MPI of an older version lacks it */
     REC_ROLE_REMOVED_MPI3 = 1u << 31, /* removed by MPI-3.0: an MPI may no longer declare it */
@@ -447,9 +444,13 @@ unsigned rec_func_sole(const rec_func_desc *f);         /* REC_SOLE_*, NONE if n
 const rec_func_desc *rec_function_with_sole(unsigned sole);
 /* The plain function a FORTIFIED entry point is traced as (fprintf of
  * __fprintf_chk, open of __open_2, fscanf of __isoc99_fscanf), or NULL for
- * any other function. Its arguments are the twin's of the same names, but
- * for variadic ones the twin does not pass (open's mode). */
+ * any other function. FORTIFIED is a role kept beside the descriptors: a
+ * _FORTIFY_SOURCE or C99 entry point of its plain twin X (__X_chk, __X_2,
+ * __isoc99_X), the same call with a check argument more, traced as X. Its
+ * arguments are the twin's of the same names, but for variadic ones the twin
+ * does not pass (open's mode). */
 const rec_func_desc *rec_func_plain_twin(const rec_func_desc *f);
+int rec_func_fortified(const rec_func_desc *f); /* marked FORTIFIED */
 /* The combiner of the datatypes f makes (REC_COMBINER_*), NONE if it is no
  * combiner's constructor. */
 unsigned rec_func_combiner(const rec_func_desc *f);

@@ -26,7 +26,7 @@
      #rtype,                                                                        \
      args_of_##name,                                                                \
      (uint32_t)((uint64_t)(flags) >> 16),                                           \
-     (uint8_t)(((uint64_t)(flags) >> DEF_SHAPE_AT) & 0x7f),                         \
+     (uint8_t)(((uint64_t)(flags) >> DEF_SHAPE_AT) & 0x3f),                         \
      (uint8_t)(((uint64_t)(flags) >> DEF_HEADER_AT) & 0xf)},
 const rec_func_desc rec_functions[] = {
 #include "all_functions.def"
@@ -35,7 +35,8 @@ const rec_func_desc rec_functions[] = {
 #undef A
 
 /* What the descriptors leave out, in .def order beside rec_functions[]: an
- * entry's sole role, and its arguments' contents sources and combiner
+ * entry's sole role, whether it is FORTIFIED, and its arguments' contents
+ * sources and combiner
  * (the bits from DEF_CONTENTS_AT: array 0-1, each 2, base 3-6, step 7-9,
  * combiner 10-14). */
 #define A(ctype, name, kind, flags, len) (uint16_t)((uint32_t)(flags) >> DEF_CONTENTS_AT),
@@ -44,9 +45,10 @@ const rec_func_desc rec_functions[] = {
 #undef FN
 #undef A
 #define FN(id, name, layer, rtype, rkind, fail, flags, args) \
-    {(uint8_t)(((uint64_t)(flags) >> DEF_SOLE_AT) & 0x1f), contents_of_##name},
+    {(uint8_t)(((uint64_t)(flags) >> DEF_SOLE_AT) & 0x1f), (uint8_t)(((uint64_t)(flags) >> DEF_FORTIFIED_AT) & 1), \
+     contents_of_##name},
 static const struct {
-    uint8_t sole;
+    uint8_t sole, fortified;
     const uint16_t *contents;
 } beside[] = {
 #include "all_functions.def"
@@ -54,7 +56,7 @@ static const struct {
 #undef FN
 #include "table_macros_end.h"
 
-_Static_assert(REC_SHAPE_LIMIT <= 128 && REC_HEADER_UTIME < 16 && REC_SOLE_LIMIT <= 32 &&
+_Static_assert(REC_SHAPE_LIMIT <= 64 && REC_HEADER_UTIME < 16 && REC_SOLE_LIMIT <= 32 &&
                    REC_COMBINER_LIMIT <= 32 && REC_AROLE_LIMIT <= 256,
                "a shape, header, sole role, combiner or argument role outgrows its bits (table_macros.h)");
 
@@ -350,13 +352,19 @@ int rec_arg_length(const rec_func_desc *f, unsigned arg)
     return -1;
 }
 
+int rec_func_fortified(const rec_func_desc *f)
+{
+    const rec_func_desc *mine = f ? compiled_entry(f, f->args) : NULL;
+    return mine && beside[mine - rec_functions].fortified;
+}
+
 /* __X_chk and __X_2 (_FORTIFY_SOURCE), __isoc99_X (C99 scanf): X. */
 const rec_func_desc *rec_func_plain_twin(const rec_func_desc *f)
 {
     static const struct {
         const char *prefix, *suffix;
     } forms[] = {{"__isoc99_", ""}, {"__", "_chk"}, {"__", "_2"}};
-    if (!f || !(f->roles & REC_ROLE_FORTIFIED))
+    if (!rec_func_fortified(f))
         return NULL;
     size_t n = strlen(f->name);
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {

@@ -25,6 +25,7 @@
  * (16-17 the array, 18 each, 19-22 base, 23-25 step) and, on the datatype a
  * constructor makes, its combiner (26-30). table.c unpacks them. */
 #define DEF_SHAPE_AT 48
+#define DEF_FORTIFIED_AT 54
 #define DEF_HEADER_AT 55
 #define DEF_SOLE_AT 59
 #define DEF_AROLE_AT 8
@@ -60,7 +61,7 @@
 #define READS_LINE ROLE_(REC_ROLE_READS_LINE)
 #define CLOSES_DATASET ROLE_(REC_ROLE_CLOSES_DATASET)
 #define REMOVES ROLE_(REC_ROLE_REMOVES_PATH)
-#define FORTIFIED ROLE_(REC_ROLE_FORTIFIED)
+#define FORTIFIED ((uint64_t)1 << DEF_FORTIFIED_AT)
 #define SHAPE(shape) ((uint64_t)REC_SHAPE_##shape << DEF_SHAPE_AT)
 #define HEADER(header) ((uint64_t)REC_HEADER_##header << DEF_HEADER_AT)
 #define SOLE(sole) ((uint64_t)REC_SOLE_##sole << DEF_SOLE_AT)
