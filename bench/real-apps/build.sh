@@ -4,7 +4,9 @@
 #   SOURCES/ior      https://github.com/hpc/ior (IOR and mdtest, with HDF5)
 #   SOURCES/h5bench  https://github.com/hpc-io/h5bench
 #   SOURCES/darshan  https://github.com/darshan-hpc/darshan (tag darshan-3.5.0)
-# Any of them may be missing: it is skipped. MPICH's compilers by name
+# Any of them may be missing: it is skipped. With Debian's parallel netCDF
+# (libnetcdf-mpi-dev) it also builds netcdf4_par.c, a netCDF-4 writer and
+# reader of this directory. MPICH's compilers by name
 # (mpicc.mpich), parallel HDF5 found through h5pcc.mpich, or Open MPI's with
 # MPI_FLAVOUR=openmpi; needs autoconf, automake and libtool for IOR and
 # Darshan, cmake for h5bench.
@@ -55,5 +57,15 @@ if [ -d "$sources/h5bench" ]; then
     -DCMAKE_C_COMPILER=$cc -DHDF5_C_COMPILER_EXECUTABLE="$(command -v $h5pcc)"
   cmake --build "$sources/h5bench/build" -j "$jobs"
   cmake --install "$sources/h5bench/build"
+fi
+# netcdf4_par (this directory): parallel netCDF-4, found by pkg-config
+# (netcdf-mpi; Debian's is built on Open MPI: MPI_FLAVOUR=openmpi). Debian's
+# .pc names /usr/include, its headers lie in the prefix's include/.
+if pkg-config --exists netcdf-mpi; then
+  echo "== netcdf4_par"
+  mkdir -p "$prefix/bin"
+  # shellcheck disable=SC2046
+  $cc -O2 -Wall -Werror -I"$(pkg-config --variable=prefix netcdf-mpi)/include" $(pkg-config --cflags netcdf-mpi) \
+    "$(dirname "$0")/netcdf4_par.c" -o "$prefix/bin/netcdf4_par" $(pkg-config --libs netcdf-mpi)
 fi
 echo "built into $prefix: $(ls "$prefix/bin" | tr '\n' ' ')"

@@ -17,6 +17,8 @@
 #                   trace says were written to it, else how many of them do ("3/4")
 #   size-k, size-r  every file of the original's directory has a copy of its size
 #                   under the kernel's OUTDIR, the replay's prefix ("same"/"DIFF")
+#   hdr-k, hdr-r    and each HDF5 file the same h5dump -H, each netCDF file the same
+#                   ncdump -h ("same", "DIFF", "-" for none)
 #   darshan-k/-r    Darshan counters and output sizes equal to the original's ("same"/"DIFF";
 #                   "same*": but for counters or file sizes that differ between two runs of the original)
 #   overhead        traced / untraced wall time of the original
@@ -81,6 +83,12 @@ fi
 if [ $flavour = mpich ] && command -v nwchem.mpich > /dev/null; then
   export ARMCI_USE_WIN_ALLOCATE=0 # README.Debian: Global Arrays' windows fail under MPICH without it
   all_cases+=("nwchem-scf|nwchem.mpich h2o.nw|bash $r/inputs.sh nwchem-scf")
+fi
+# netCDF-4 in parallel (build.sh's netcdf4_par): a writer, and a reader of
+# a file the writer made, untraced, before it.
+if [ -x "$prefix/bin/netcdf4_par" ]; then
+  all_cases+=("netcdf4-write|$prefix/bin/netcdf4_par write out.nc"
+    "netcdf4-read|$prefix/bin/netcdf4_par read in.nc|$prefix/bin/netcdf4_par write in.nc")
 fi
 selected=("$@")
 
@@ -159,6 +167,24 @@ traced_bytes() {
       if [ "$equal" = "$all" ]; then echo "="; else echo "$equal/$all"; fi; }
 }
 
+# same_headers ORIG COPY: "same" when every HDF5 file under ORIG has the
+# same h5dump -H at COPY/its name, and every netCDF file (.nc) the same
+# ncdump -h, but for the line that names the file; "-" when there is none.
+same_headers() {
+  local name n=0 a b
+  while read -r name; do
+    case $name in
+    *.nc) command -v ncdump > /dev/null || continue
+      a=$(ncdump -h "$1/$name" 2>&1 | tail -n +2) b=$(ncdump -h "$2/$name" 2>&1 | tail -n +2) ;;
+    *) h5dump -H "$1/$name" > /dev/null 2>&1 || continue
+      a=$(h5dump -H "$1/$name" 2>&1 | tail -n +2) b=$(h5dump -H "$2/$name" 2>&1 | tail -n +2) ;;
+    esac
+    n=$((n + 1))
+    [ "$a" = "$b" ] || { echo DIFF; return; }
+  done < <(cd "$1" && find . -type f | sort)
+  if [ $n = 0 ]; then echo -; else echo same; fi
+}
+
 # same_sizes ORIG COPY: "same" when every regular file under ORIG has a copy
 # of its size at COPY/its name (a kernel's OUTDIR, a replay's prefix).
 same_sizes() {
@@ -168,8 +194,8 @@ same_sizes() {
   done | grep -q DIFF && echo DIFF || echo same
 }
 
-printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %9s %9s %8s\n' case np records merged kernel kernel= replay= tbytes size-k size-r \
-  darshan-k darshan-r overhead
+printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' case np records merged kernel kernel= replay= \
+  tbytes size-k size-r hdr-k hdr-r darshan-k darshan-r overhead
 for entry in "${all_cases[@]}"; do
   name=${entry%%|*}
   cmd=${entry#*|}
@@ -241,8 +267,9 @@ for entry in "${all_cases[@]}"; do
   fi
   tbytes=$(traced_bytes "$run/trace" "$run/orig")
   sk=$(same_sizes "$run/orig" "$run/kernel-out") sr=$(same_sizes "$run/orig" "$run/replay-out")
-  printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" "$kbytes" \
-    "$kverdict" "$rverdict" "$tbytes" "$sk" "$sr" "$dk" "$dr" "$overhead"
+  hk=$(same_headers "$run/orig" "$run/kernel-out") hr=$(same_headers "$run/orig" "$run/replay-out")
+  printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" \
+    "$kbytes" "$kverdict" "$rverdict" "$tbytes" "$sk" "$sr" "$hk" "$hr" "$dk" "$dr" "$overhead"
 done
 [ -n "$darshan" ] && echo "same*: equal but for counters or file sizes that differ between two runs of the original (listed in CASE/darshan-unstable.txt)"
 echo "runs, traces, kernels and Darshan views: $work"
