@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# user_reductions.sh BUILD_DIR WAY PROGRAM COMMUTES
+# user_reductions.sh BUILD_DIR WAY PROGRAM COMMUTES [FUNCTIONS]
 # A corpus program that reduces with its own functions (MPI_Op_create, as
 # Global Arrays does) through one way, codegen or replay, at 4 ranks
 # (tests/codegen/codegen_kernel.sh, tests/replay/replay_kernel.sh, which
 # prove the copy's I/O equivalent), then what the reductions must be:
 #   - the trace has one MPI_Op_create record per rank and letter of COMMUTES
 #     (1 commutative, 0 not, in program order; "none": the program made its
-#     reductions out of the tracer's sight) and as many MPI_Op_free;
+#     reductions out of the tracer's sight) and as many MPI_Op_free; rank 0's
+#     are of the functions FUNCTIONS names (the rank's 1st, 2nd, ... distinct);
 #   - the copy's trace has the same MPI_Op_create and MPI_Op_free records,
 #     functions and commutativity included;
 #   - codegen: the kernel makes them of the stand-in with that commutativity,
@@ -14,7 +15,7 @@
 #     and never MPI_OP_NULL;
 #   - replay: the summary says it skipped 0 calls.
 set -euo pipefail
-build=$(cd "$1" && pwd) way=$2 program=$3 commutes=$4
+build=$(cd "$1" && pwd) way=$2 program=$3 commutes=$4 functions=${5:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/support/testlib.sh"
 test_name="user_reductions: $program.$way"
@@ -48,6 +49,9 @@ if [ "$commutes" != none ]; then
   got=$(grep "^0 .* MPI_Op_create(" "$work/logs/ops-original.txt" | sed 's/.*commute=\(true\|false\).*/\1/' |
     sed 's/true/1/;s/false/0/' | tr -d '\n')
   [ "$got" = "$commutes" ] || fail "rank 0's MPI_Op_create records commute as $got, not $commutes"
+  got=$(grep "^0 .* MPI_Op_create(" "$work/logs/ops-original.txt" | sed 's/.*user_fn=function#\([0-9]*\),.*/\1/' |
+    tr -d '\n')
+  [ "$got" = "$functions" ] || fail "rank 0's MPI_Op_create records are of functions $got, not $functions"
 fi
 
 if [ "$way" = codegen ]; then
