@@ -22,7 +22,8 @@ static void add_reduce_bytes(cg_emitter *e)
     free(code);
 }
 
-/* The stand-in for function id (0: for a reduction the trace did not see made) of a CALLBACK of C type ctype. */
+/* The stand-in for function id (0: for a reduction the trace did not see made) of a CALLBACK of C type ctype.
+ */
 static void stand_in(cg_emitter *e, const char *ctype, int64_t id, sb *out)
 {
     char name[160], text[1024];
@@ -54,8 +55,10 @@ void cg_untraced_op_text(cg_emitter *e, sb *out)
         sb scratch = {0};
         stand_in(e, maker->args[fn].ctype, 0, &scratch); /* the stand-in it makes the reduction of */
         sb_free(&scratch);
-        cg_add_proto(e, "/* A reduction the traced program made before it was traced: one of the stand-in, commutative.\n"
-                        " * MPI's profiling entry point, which no tracer sees. */\n");
+        cg_add_proto(
+            e,
+            "/* A reduction the traced program made before it was traced: one of the stand-in, commutative.\n"
+            " * MPI's profiling entry point, which no tracer sees. */\n");
         cg_add_proto(e, text);
     }
     sb_puts(out, "untraced_op()");

@@ -236,17 +236,19 @@ int gen_untraced_op_function(const char *prefix, int once, char *buf, size_t cap
     size_t at = (size_t)snprintf(call, sizeof call, "P%s(", f->name);
     for (unsigned a = 0; a < f->nargs && at < sizeof call; a++)
         at += (size_t)snprintf(call + at, sizeof call - at, "%s%s", a ? ", " : "",
-                               (int)a == fn                       ? name
-                               : f->args[a].kind == REC_KIND_BOOL ? "1"
+                               (int)a == fn                        ? name
+                               : f->args[a].kind == REC_KIND_BOOL  ? "1"
                                : f->args[a].flags & REC_ARG_CREATE ? "&op"
-                                                                  : "0");
+                                                                   : "0");
     if (at + 2 >= sizeof call)
         return -1;
-    int n = once ? snprintf(buf, cap,
-                            "static MPI_Op %suntraced_op(void)\n{\n    static int made;\n    static MPI_Op op;\n"
-                            "    if (!made) {\n        %s);\n        made = 1;\n    }\n    return op;\n}\n",
-                            prefix, call)
-                 : snprintf(buf, cap, "static MPI_Op %suntraced_op(void)\n{\n    MPI_Op op;\n    %s);\n    return op;\n}\n",
-                            prefix, call);
+    int n =
+        once ? snprintf(buf, cap,
+                        "static MPI_Op %suntraced_op(void)\n{\n    static int made;\n    static MPI_Op op;\n"
+                        "    if (!made) {\n        %s);\n        made = 1;\n    }\n    return op;\n}\n",
+                        prefix, call)
+             : snprintf(buf, cap,
+                        "static MPI_Op %suntraced_op(void)\n{\n    MPI_Op op;\n    %s);\n    return op;\n}\n",
+                        prefix, call);
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }

@@ -131,7 +131,8 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_MPI_REQUEST_ARRAY:
         fprintf(out, "    MPI_Request *%s = rp_request_array(rp_x, &rp_r->args[%u], 0);\n", n, i);
         return;
-    case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id (emit_reductions) */
+    case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id
+                               (emit_reductions) */
         if (rec_reduction_count_ctype(a->ctype)) {
             char type[128];
             rec_ctype_element(a->ctype, type, sizeof type);
@@ -140,8 +141,10 @@ static void emit_in(const rec_func_desc *f, unsigned i)
                     "rp_r->args[%u].i : RP_REDUCTIONS] : NULL;\n",
                     a->ctype, n, i, type, i, i);
         } else {
-            fprintf(out, "    %s %s = NULL;\n    rp_x->reason = \"a callback the replay has no stand-in for\";\n"
-                         "    rp_skip(rp_x, rp_r);\n    return;\n", a->ctype, n);
+            fprintf(out,
+                    "    %s %s = NULL;\n    rp_x->reason = \"a callback the replay has no stand-in for\";\n"
+                    "    rp_skip(rp_x, rp_r);\n    return;\n",
+                    a->ctype, n);
         }
         return;
     case REC_KIND_H5_ENCODED: /* the recorded bytes; none: NULL, which fails as the traced call did */
@@ -667,11 +670,14 @@ static void emit_reductions(unsigned layer)
     if (!maker || maker->layer != layer)
         return;
     if (!ndone || gen_untraced_op_function("rp_", 0, text, sizeof text)) {
-        fprintf(stderr, "gen_replay: %s (SOLE(OP_OF_CALLBACK)) makes no reduction of a stand-in\n", maker->name);
+        fprintf(stderr, "gen_replay: %s (SOLE(OP_OF_CALLBACK)) makes no reduction of a stand-in\n",
+                maker->name);
         exit(1);
     }
-    fprintf(out, "\n%s\nuint64_t rp_untraced_op_raw(void)\n{\n    return (uint64_t)(uintptr_t)rp_untraced_op();\n}\n",
-            text);
+    fprintf(
+        out,
+        "\n%s\nuint64_t rp_untraced_op_raw(void)\n{\n    return (uint64_t)(uintptr_t)rp_untraced_op();\n}\n",
+        text);
 }
 
 int main(int argc, char **argv)

@@ -7,7 +7,8 @@
  * with POSIX write, then MPI_Op_free. Every result is checked, so a tracer
  * that changed a reduction fails the run.
  *   mpiexec -np N ga_reductions OUTDIR
- * Three MPI_Op_create calls per rank, two distinct functions. Built with
+ * Three MPI_Op_create calls per rank, two distinct functions, and under MPI-4
+ * an MPI_Op_create_c of a third. Built with
  * GA_UNTRACED_OPS (ga_reductions_untraced), it makes and frees them through
  * MPI's profiling entry points, as a library the tracer does not see would:
  * the trace has reductions whose making it does not know. */
@@ -19,9 +20,11 @@
 
 #ifdef GA_UNTRACED_OPS
 #define OP_CREATE PMPI_Op_create
+#define OP_CREATE_C PMPI_Op_create_c
 #define OP_FREE PMPI_Op_free
 #else
 #define OP_CREATE MPI_Op_create
+#define OP_CREATE_C MPI_Op_create_c
 #define OP_FREE MPI_Op_free
 #endif
 
@@ -39,6 +42,15 @@ static void absmax(void *in, void *inout, int *len, MPI_Datatype *type)
         else
             b[i] = fabs(b[i]);
 }
+
+#if MPI_VERSION >= 4
+/* absmax with MPI-4's large count, for MPI_Op_create_c. */
+static void absmax_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    int n = (int)*len;
+    absmax(in, inout, &n, type);
+}
+#endif
 
 /* inout[i] = in[i] unless it is zero: the lowest rank's non-zero value (MPI applies it in rank order). */
 static void first_nonzero(void *in, void *inout, int *len, MPI_Datatype *type)
@@ -69,6 +81,12 @@ int main(int argc, char **argv)
     MPI_CHECK(OP_CREATE(absmax, 1, &absmax_op));
     MPI_CHECK(OP_CREATE(first_nonzero, 0, &first_op));
     MPI_CHECK(OP_CREATE(absmax, 1, &absmax_again)); /* GA makes one per use: the same function */
+#if MPI_VERSION >= 4
+    MPI_Op absmax_large; /* a fourth, of a large-count function, where MPI has them */
+    MPI_CHECK(OP_CREATE_C(absmax_c, 1, &absmax_large));
+#else
+    MPI_Op absmax_large = absmax_again;
+#endif
     MPI_Datatype block;
     MPI_CHECK(MPI_Type_contiguous(BLOCK, MPI_DOUBLE, &block));
     MPI_CHECK(MPI_Type_commit(&block));
@@ -97,12 +115,14 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_Reduce(ints, ifirst, N, MPI_INT, first_op, 0, MPI_COMM_WORLD));
         MPI_CHECK(MPI_Reduce(d, dfirst, N, MPI_DOUBLE, first_op, 0, MPI_COMM_WORLD));
         MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, d, N, MPI_DOUBLE, absmax_again, MPI_COMM_WORLD));
+        double large[N];
+        MPI_CHECK(MPI_Allreduce(dmax, large, N, MPI_DOUBLE, absmax_large, MPI_COMM_WORLD));
         for (int i = 0; i < N; i++) {
             double want = 0;
             for (int r = 0; r < size; r++)
                 want = fmax(want, fabs(value(r, step, i)));
-            if (dmax[i] != want || d[i] != want)
-                corpus_fail("step %d: absmax[%d] is %g and %g, not %g", step, i, dmax[i], d[i], want);
+            if (dmax[i] != want || d[i] != want || large[i] != want)
+                corpus_fail("step %d: absmax[%d] is %g, %g and %g, not %g", step, i, dmax[i], d[i], large[i], want);
             if (i < 2 * BLOCK && bmax[i] != want * 0.5)
                 corpus_fail("step %d: block absmax[%d] is %g, not %g", step, i, bmax[i], want * 0.5);
             int want_int = i % 2 && size > 1 ? 20 + i : 10 + i;
@@ -115,7 +135,8 @@ int main(int argc, char **argv)
         MPI_CHECK(MPI_File_write_at_all(fh, at, dmax, N, MPI_DOUBLE, MPI_STATUS_IGNORE));
         if (rank == 0) {
             char line[128];
-            int n = snprintf(line, sizeof line, "step %d: absmax[0] %g first[1] %d\n", step, dmax[0], ifirst[1]);
+            int n =
+                snprintf(line, sizeof line, "step %d: absmax[0] %g first[1] %d\n", step, dmax[0], ifirst[1]);
             if (write(log, line, (size_t)n) != n)
                 corpus_fail("write %s: %s", path, strerror(errno));
         }
@@ -124,6 +145,9 @@ int main(int argc, char **argv)
     if (rank == 0 && close(log) != 0)
         corpus_fail("close %s: %s", path, strerror(errno));
     MPI_CHECK(MPI_Type_free(&block));
+#if MPI_VERSION >= 4
+    MPI_CHECK(OP_FREE(&absmax_large));
+#endif
     MPI_CHECK(OP_FREE(&absmax_again));
     MPI_CHECK(OP_FREE(&first_op));
     MPI_CHECK(OP_FREE(&absmax_op));

@@ -4,7 +4,7 @@
 # Global Arrays does) through one way, codegen or replay, at 4 ranks
 # (tests/codegen/codegen_kernel.sh, tests/replay/replay_kernel.sh, which
 # prove the copy's I/O equivalent), then what the reductions must be:
-#   - the trace has one MPI_Op_create record per rank and letter of COMMUTES
+#   - the trace has one MPI_Op_create(_c) record per rank and letter of COMMUTES
 #     (1 commutative, 0 not, in program order; "none": the program made its
 #     reductions out of the tracer's sight) and as many MPI_Op_free; rank 0's
 #     are of the functions FUNCTIONS names (the rank's 1st, 2nd, ... distinct);
@@ -34,22 +34,22 @@ esac
 
 # The reductions' records, by rank, without their times.
 op_records() {
-  "$build/analysis/recorder2text" "$1" | awk '/ MPI_Op_(create|free)\(/ {$2 = $3 = ""; print}' | sort -s -k1,1n
+  "$build/analysis/recorder2text" "$1" | awk '/ MPI_Op_(create|create_c|free)\(/ {$2 = $3 = ""; print}' | sort -s -k1,1n
 }
 op_records "$original" > "$work/logs/ops-original.txt"
 op_records "$copy" > "$work/logs/ops-copy.txt"
 if [ "$commutes" = none ]; then want=0; else want=$(( ${#commutes} * ranks )); fi
-for call in create free; do
-  got=$(grep -c " MPI_Op_$call(" "$work/logs/ops-original.txt" || true)
+for call in 'create(_c)?' free; do
+  got=$(grep -cE " MPI_Op_$call\(" "$work/logs/ops-original.txt" || true)
   [ "$got" = "$want" ] || fail "the trace has $got MPI_Op_$call records, not $want"
 done
 diff -u "$work/logs/ops-original.txt" "$work/logs/ops-copy.txt" ||
   fail "the $way's MPI_Op_create and MPI_Op_free records differ from the trace's"
 if [ "$commutes" != none ]; then
-  got=$(grep "^0 .* MPI_Op_create(" "$work/logs/ops-original.txt" | sed 's/.*commute=\(true\|false\).*/\1/' |
+  got=$(grep -E "^0 .* MPI_Op_create(_c)?\(" "$work/logs/ops-original.txt" | sed 's/.*commute=\(true\|false\).*/\1/' |
     sed 's/true/1/;s/false/0/' | tr -d '\n')
   [ "$got" = "$commutes" ] || fail "rank 0's MPI_Op_create records commute as $got, not $commutes"
-  got=$(grep "^0 .* MPI_Op_create(" "$work/logs/ops-original.txt" | sed 's/.*user_fn=function#\([0-9]*\),.*/\1/' |
+  got=$(grep -E "^0 .* MPI_Op_create(_c)?\(" "$work/logs/ops-original.txt" | sed 's/.*user_fn=function#\([0-9]*\),.*/\1/' |
     tr -d '\n')
   [ "$got" = "$functions" ] || fail "rank 0's MPI_Op_create records are of functions $got, not $functions"
 fi
@@ -57,7 +57,7 @@ fi
 if [ "$way" = codegen ]; then
   kernel=$work/kernel.c
   ! grep -n MPI_OP_NULL "$kernel" || fail "the kernel passes MPI_OP_NULL"
-  got=$({ grep -o '\bMPI_Op_create(reduce_MPI_User_function_[0-9]*, [01], ' "$kernel" || true; } |
+  got=$({ grep -oE '\bMPI_Op_create(_c)?\(reduce_MPI_User_function(_c)?_[0-9]+, [01], ' "$kernel" || true; } |
     sed 's/.*, \([01]\), /\1/' | tr -d '\n')
   if [ "$commutes" = none ]; then
     [ -z "$got" ] || fail "the kernel makes reductions ($got) the trace does not"

@@ -400,8 +400,9 @@ RK_TEST(functions, reductions_stand_in_per_function_and_for_the_untraced)
     CU_ASSERT_STRING_EQUAL(text, "reduce_MPI_User_function_c_untraced");
     CU_ASSERT_EQUAL(gen_reduction_name("", "H5L_iterate_t", 1, text, sizeof text), -1);
     CU_ASSERT_EQUAL(gen_reduction_function("", "MPI_User_function_c *", 3, text, sizeof text), 0);
-    CU_ASSERT_STRING_EQUAL(text, "static void reduce_MPI_User_function_c_3(void *in, void *inout, MPI_Count *count, "
-                                 "MPI_Datatype *type)\n{\n    reduce_bytes(in, inout, *count, *type);\n}\n");
+    CU_ASSERT_STRING_EQUAL(
+        text, "static void reduce_MPI_User_function_c_3(void *in, void *inout, MPI_Count *count, "
+              "MPI_Datatype *type)\n{\n    reduce_bytes(in, inout, *count, *type);\n}\n");
     CU_ASSERT_EQUAL(gen_untraced_op_function("", 1, text, sizeof text), 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "static MPI_Op untraced_op(void)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "PMPI_Op_create(reduce_MPI_User_function_untraced, 1, &op);"));
