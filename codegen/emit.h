@@ -143,6 +143,12 @@ void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
 int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap);
 /* Adds a declaration the kernel needs before main (once). */
 void cg_add_proto(cg_emitter *e, const char *text);
+/* emit_reduce.c: the stand-in for the function id v of a CALLBACK argument
+ * of C type e->elem_type (an MPI reduction's: "reduce_MPI_User_function_1"),
+ * its definition added; the text of a reduction for one the trace did not
+ * see made. */
+void cg_callback_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+void cg_untraced_op_text(cg_emitter *e, sb *out);
 
 /* ---- emit_prefix.c ---- */
 /* Keeps the values of the rank table `name` (integers only), for cg_prefix_tables. */

@@ -67,7 +67,9 @@ static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         sb_puts(out, name);
         return;
     }
-    if (kind == REC_KIND_MPI_COMM || kind == REC_KIND_MPI_DATATYPE || kind == REC_KIND_MPI_INFO ||
+    if (kind == REC_KIND_MPI_OP && rec_handle_is_dynamic(v))
+        cg_untraced_op_text(e, out); /* a reduction made out of the trace's sight: one like it */
+    else if (kind == REC_KIND_MPI_COMM || kind == REC_KIND_MPI_DATATYPE || kind == REC_KIND_MPI_INFO ||
         kind == REC_KIND_MPI_REQUEST || kind == REC_KIND_MPI_FILE || kind == REC_KIND_MPI_GROUP ||
         kind == REC_KIND_MPI_OP)
         sb_puts(out, rec_predefined_handle_name(kind, 0)); /* not created by the application's own calls */
@@ -386,6 +388,9 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             cg_render_num(e, &fit.num, REC_KIND_INT, name, out, NULL);
             sb_putc(out, ')');
         }
+    } else if (kind == REC_KIND_CALLBACK) { /* the application's function is its code: a stand-in per function */
+        snprintf(e->elem_type, sizeof e->elem_type, "%s", a->ctype);
+        cg_render_cat(e, &fit.cat, kind, name, a->ctype, cg_callback_text, out);
     } else if (fit.cls == CG_FIT_NUM) {
         if (a && rec_arg_by_pointer(a)) {
             char elem[128];

@@ -206,6 +206,7 @@ static const struct {
     {REC_SOLE_PLIST_OF_CLASS, 0, REC_KIND_H5_PLIST, {REC_KIND_H5_PLIST_CLASS}, {0}},
     {REC_SOLE_OPENS_H5_OBJECT, 0, REC_KIND_H5_LOC, {REC_KIND_H5_LOC, REC_KIND_STRING}, {0}},
     {REC_SOLE_CLOSES_H5_OBJECT, REC_KIND_H5_LOC, 0, {0}, {0}},
+    {REC_SOLE_OP_OF_CALLBACK, 0, REC_KIND_MPI_OP, {REC_KIND_CALLBACK, REC_KIND_BOOL}, {0}},
 };
 
 /* The kind of the handle f makes: its NEW argument's, else its return's. */

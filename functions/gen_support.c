@@ -82,6 +82,7 @@ int rec_arg_by_pointer(const rec_arg_desc *a)
     case REC_KIND_STATBUF:
     case REC_KIND_MPI_STATUS:
     case REC_KIND_H5_ENCODED:
+    case REC_KIND_CALLBACK: /* a function, by its id */
         return 0;
     default:
         return 1;
@@ -216,4 +217,56 @@ void gen_write_wrap_options(FILE *out, unsigned layer)
     for (size_t i = 0; i < rec_function_count; i++)
         if (layer == REC_LAYER_COUNT || rec_functions[i].layer == layer)
             fprintf(out, "-Wl,--wrap=%s\n", rec_functions[i].name);
+}
+
+int gen_reduction_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    char type[128];
+    if (!rec_reduction_count_ctype(ctype) || id < 0)
+        return -1;
+    rec_ctype_element(ctype, type, sizeof type);
+    int n = id ? snprintf(buf, cap, "%sreduce_%s_%lld", prefix, type, (long long)id)
+               : snprintf(buf, cap, "%sreduce_%s_untraced", prefix, type);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int gen_reduction_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    char name[160];
+    const char *count = rec_reduction_count_ctype(ctype);
+    if (gen_reduction_name(prefix, ctype, id, name, sizeof name))
+        return -1;
+    int n = snprintf(buf, cap,
+                     "static void %s(void *in, void *inout, %s *count, MPI_Datatype *type)\n{\n"
+                     "    reduce_bytes(in, inout, *count, *type);\n}\n",
+                     name, count);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int gen_untraced_op_function(const char *prefix, int once, char *buf, size_t cap)
+{
+    const rec_func_desc *f = rec_function_with_sole(REC_SOLE_OP_OF_CALLBACK);
+    int fn = f && f->layer == REC_LAYER_MPI ? rec_arg_with_kind(f, REC_KIND_CALLBACK, REC_ARG_IN) : -1;
+    char call[512], name[160];
+    if (fn < 0 || gen_reduction_name(prefix, f->args[fn].ctype, 0, name, sizeof name))
+        return -1;
+    /* MPI's profiling entry point: a tracer sees no call the trace did not have */
+    size_t at = (size_t)snprintf(call, sizeof call, "P%s(", f->name);
+    for (unsigned a = 0; a < f->nargs && at < sizeof call; a++)
+        at += (size_t)snprintf(call + at, sizeof call - at, "%s%s", a ? ", " : "",
+                               (int)a == fn                        ? name
+                               : f->args[a].kind == REC_KIND_BOOL  ? "1"
+                               : f->args[a].flags & REC_ARG_CREATE ? "&op"
+                                                                   : "0");
+    if (at + 2 >= sizeof call)
+        return -1;
+    int n =
+        once ? snprintf(buf, cap,
+                        "static MPI_Op %suntraced_op(void)\n{\n    static int made;\n    static MPI_Op op;\n"
+                        "    if (!made) {\n        %s);\n        made = 1;\n    }\n    return op;\n}\n",
+                        prefix, call)
+             : snprintf(buf, cap,
+                        "static MPI_Op %suntraced_op(void)\n{\n    MPI_Op op;\n    %s);\n    return op;\n}\n",
+                        prefix, call);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
 }

@@ -68,6 +68,23 @@ FILE *gen_create(const char *generator, const char *dir, const char *name);
 void gen_close(const char *generator, FILE *out, const char *dir, const char *name);
 /* The per-layer part of generated file names: "posix", "mpi", "mpiio", "hdf5". */
 const char *gen_layer_part(unsigned layer);
+
+/* The stand-in for the application's function id (CALLBACK: 1, 2, ...) of
+ * an MPI reduction, of C type ctype (operators.def): its name, prefix and
+ * the function type and the id ("reduce_MPI_User_function_2"; id 0: the
+ * one for reductions the trace did not see made, "..._untraced"), and its
+ * definition, which calls reduce_bytes (templates/reduce.c.tmpl): one
+ * function per id, so the copy passes as many distinct functions as the
+ * traced program. 0 on success, -1 when ctype is no reduction's or the text
+ * does not fit. */
+int gen_reduction_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap);
+int gen_reduction_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap);
+/* "static MPI_Op <prefix>untraced_op(void)": a reduction for one the trace
+ * does not know (made before tracing), made by the table's SOLE(OP_OF_CALLBACK)
+ * function (its PMPI_ entry point, which no tracer sees) of the untraced
+ * stand-in of its CALLBACK type, commutative; made once when
+ * once is set, else anew at each call. 0 on success, -1 otherwise. */
+int gen_untraced_op_function(const char *prefix, int once, char *buf, size_t cap);
 /* "-Wl,--wrap=NAME" lines for the functions of a layer (REC_LAYER_COUNT: all). */
 void gen_write_wrap_options(FILE *out, unsigned layer);
 

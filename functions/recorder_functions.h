@@ -117,7 +117,8 @@ typedef enum rec_class {
     X(STRLEN, 77, INT, "C string, recorded as its length only")             \
     X(MPI_GROUP, 78, INT, "MPI_Group (per-rank handle id)")                     \
     X(MPI_WHENCE, 79, INT, "MPI_File_seek whence (MPI_SEEK_SET/CUR/END)")       \
-    X(H5_ENCODED, 80, STR, "an HDF5 object as H5Sencode/H5Tencode/H5Pencode wrote it")
+    X(H5_ENCODED, 80, STR, "an HDF5 object as H5Sencode/H5Tencode/H5Pencode wrote it")     \
+    X(CALLBACK, 81, INT, "an application function a library calls back: 1, 2, ... as first seen")
 
 typedef enum rec_kind {
 #define REC_KIND_ENUM_(name, num, cls, doc) REC_KIND_##name = num,
@@ -332,7 +333,8 @@ typedef enum rec_arole {
     X(SETS_H5_TYPE_SIZE, "sets an HDF5 datatype's (SUBJECT) size (TYPE_SIZE)")                   \
     X(PLIST_OF_CLASS, "makes a property list of a class (H5_PLIST_CLASS)")                      \
     X(OPENS_H5_OBJECT, "opens an HDF5 group, dataset or named datatype by its name (STRING) at a location (H5_LOC)") \
-    X(CLOSES_H5_OBJECT, "closes what OPENS_H5_OBJECT opened (SUBJECT)")
+    X(CLOSES_H5_OBJECT, "closes what OPENS_H5_OBJECT opened (SUBJECT)") \
+    X(OP_OF_CALLBACK, "makes a reduction (MPI_OP) of a function (CALLBACK), commutative or not (BOOL)")
 
 typedef enum rec_sole {
 #define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,
@@ -477,6 +479,10 @@ unsigned rec_kind_handle_space(unsigned kind);
 /* For the C type of an operator a library calls back (operators.def): its
  * return type and its parameters, in parentheses; NULL for any other type. */
 const char *rec_operator_params(const char *ctype, const char **ret_ctype);
+/* For the C type of a CALLBACK argument that is an MPI reduction's function
+ * (operators.def: "MPI_User_function *"): the type its count points to
+ * ("int", "MPI_Count"); NULL for any other type. */
+const char *rec_reduction_count_ctype(const char *ctype);
 /* The names of the parameters in params ("(type name, ...)"): up to max of
  * them, each a pointer into params and its length; returns how many. */
 unsigned rec_param_names(const char *params, const char **names, unsigned *lens, unsigned max);

@@ -189,7 +189,9 @@ const char *rec_operator_params(const char *ctype, const char **ret_ctype)
         const char *ctype, *ret, *params;
     } operators[] = {
 #define OP(type, ret, params) {#type, #ret, #params},
+#define REDUCTION(type, count)
 #include "operators.def"
+#undef REDUCTION
 #undef OP
     };
     for (size_t i = 0; i < sizeof operators / sizeof operators[0]; i++)
@@ -197,6 +199,23 @@ const char *rec_operator_params(const char *ctype, const char **ret_ctype)
             *ret_ctype = operators[i].ret;
             return operators[i].params;
         }
+    return NULL;
+}
+
+const char *rec_reduction_count_ctype(const char *ctype)
+{
+    static const struct {
+        const char *ctype, *count;
+    } reductions[] = {
+#define OP(type, ret, params)
+#define REDUCTION(type, count) {#type " *", #count},
+#include "operators.def"
+#undef REDUCTION
+#undef OP
+    };
+    for (size_t i = 0; ctype && i < sizeof reductions / sizeof reductions[0]; i++)
+        if (!strcmp(reductions[i].ctype, ctype))
+            return reductions[i].count;
     return NULL;
 }
 

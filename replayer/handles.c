@@ -173,6 +173,13 @@ int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
         *raw = (uint64_t)RP_STALE_HID(id);
         return 0;
     }
+    if ((!e || !e->live) && space_of(kind) == SPACE_OP) {
+        /* A reduction the program made out of the trace's sight (or whose making was not replayed): one of
+         * the stand-in function, which stands for this id from now on. */
+        *raw = rp_untraced_op_raw();
+        rp_handle_new(x, kind, id, *raw, NULL);
+        return 0;
+    }
     if (!e || !e->live) {
         x->reason = "uses a handle whose creating call was not replayed";
         return -1;

@@ -143,6 +143,9 @@ char *rp_str(rp_ctx *x, const rp_value *v);
 /* The real handle for a recorded id (predefined or re-created); nonzero and
  * x->reason set when there is none. */
 int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw);
+/* A new reduction for one the trace does not know (the program made it
+ * before it was traced): commutative, of the stand-in function (gen_replay). */
+uint64_t rp_untraced_op_raw(void);
 /* This MPI's value of a named constant recorded canonically (functions/constants.def). */
 int64_t rp_mpi_constant(unsigned kind, int64_t canonical);
 /* A handle the call created: id (recorded) now means raw. */

@@ -155,6 +155,9 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     case REC_KIND_MPI_STATUS:
         fprintf(out, "    r->args[%u].i = rt_status_bytes(%s, %s);\n", i, n, after ? "ok" : "1");
         return;
+    case REC_KIND_CALLBACK: /* its id, under the lock */
+        fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)%s;\n", i, n);
+        return;
     case REC_KIND_DOUBLE:
         fprintf(out, "    { double d = %s%s; memcpy(&r->args[%u].i, &d, sizeof d); }\n", rec_arg_by_pointer(a) ? "*" : "", n, i);
         return;
@@ -194,6 +197,8 @@ static void emit_convert(const rec_func_desc *f, unsigned i)
     }
     if (a->kind == REC_KIND_PATH)
         fprintf(out, "    r->args[%u].i = rt_path(&call, %s);\n", i, a->name);
+    else if (a->kind == REC_KIND_CALLBACK)
+        fprintf(out, "    r->args[%u].i = rt_callback_id(call.raw[%u]);\n", i, i);
     else if (a->kind == REC_KIND_MPI_DATATYPE_ARRAY || a->kind == REC_KIND_MPI_REQUEST_ARRAY)
         fprintf(out, "    rt_handle_array(&call, REC_KIND_%s, r->args[%u].ptr, r->args[%u].len);\n",
                 a->kind == REC_KIND_MPI_DATATYPE_ARRAY ? "MPI_DATATYPE" : "MPI_REQUEST", i, i);

@@ -425,3 +425,24 @@ void rt_handle_array(rt_call *c, unsigned kind, const void *values, uint32_t n)
     for (uint32_t k = 0; k < n; k++)
         v[k] = rt_handle(c, kind, (uint64_t)v[k]);
 }
+
+int64_t rt_callback_id(uint64_t address)
+{
+    static uint64_t *seen; /* by id - 1 */
+    static size_t nseen, cap;
+    if (!address)
+        return 0;
+    for (size_t i = 0; i < nseen; i++)
+        if (seen[i] == address)
+            return (int64_t)i + 1;
+    if (nseen == cap) {
+        size_t grown_cap = cap ? cap * 2 : 16;
+        uint64_t *grown = realloc(seen, grown_cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        seen = grown;
+        cap = grown_cap;
+    }
+    seen[nseen++] = address;
+    return (int64_t)nseen;
+}

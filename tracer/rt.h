@@ -198,6 +198,9 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value);
 int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok);
 /* The handle is gone (closed, freed): its value may come back as another. */
 void rt_handle_forget(unsigned kind, uint64_t value);
+/* An application function a library calls back (CALLBACK): 1, 2, ... in
+ * the order the rank first saw it, 0 for NULL, never its address. */
+int64_t rt_callback_id(uint64_t address);
 /* The path's id; marks the call skipped when the path is excluded. */
 int64_t rt_path(rt_call *c, const char *path);
 

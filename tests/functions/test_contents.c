@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_support.h"
 #include "rec_combiners.h"
 #include "rec_mpi_versions.h"
 #include "recorder_functions.h"
@@ -356,4 +357,56 @@ RK_TEST(functions, mpi_constants_are_mpichs_values_one_name_each)
     CU_ASSERT_EQUAL(n, rec_mpi_constant_count);
     CU_ASSERT_FALSE(rec_kind_has_mpi_constants(REC_KIND_MPI_COMM));
     CU_ASSERT_PTR_NULL(rec_mpi_constant_name(REC_KIND_MPI_RANK, 3)); /* a rank, not a constant */
+}
+
+/* The stand-in kernels and replays reduce with (templates/reduce.c.tmpl):
+ * on a type whose extent is past its data (MPI_INT resized to 16 bytes), it
+ * combines each element's 4 bytes of data and leaves the 12 after them, and
+ * the bytes past the last element's data, as they were. */
+#include "reduce.c.tmpl"
+RK_TEST(functions, reduction_stand_in_combines_each_elements_data_alone)
+{
+    mpi_up();
+    MPI_Datatype spaced;
+    CU_ASSERT_FATAL(MPI_Type_create_resized(MPI_INT, 0, 16, &spaced) == MPI_SUCCESS);
+    unsigned char in[48], inout[48], want[48];
+    for (int b = 0; b < 48; b++) {
+        in[b] = (unsigned char)(b * 7 + 1);
+        inout[b] = want[b] = (unsigned char)(b * 13 + 5);
+    }
+    for (int e = 0; e < 2; e++)
+        for (int b = e * 16; b < e * 16 + 4; b++)
+            want[b] ^= in[b];
+    reduce_bytes(in, inout, 2, spaced); /* 2 of the 3 elements the buffers have room for */
+    CU_ASSERT_EQUAL(memcmp(inout, want, sizeof want), 0);
+    MPI_Type_free(&spaced);
+}
+
+/* A reduction's CALLBACK (operators.def): the stand-in's count type, one
+ * stand-in per function id, and the reduction for one made out of sight,
+ * made by the sole OP_OF_CALLBACK function's PMPI_ entry point. */
+RK_TEST(functions, reductions_stand_in_per_function_and_for_the_untraced)
+{
+    const rec_func_desc *maker = rec_function_with_sole(REC_SOLE_OP_OF_CALLBACK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(maker);
+    CU_ASSERT_STRING_EQUAL(maker->name, "MPI_Op_create");
+    CU_ASSERT_STRING_EQUAL(rec_reduction_count_ctype("MPI_User_function *"), "int");
+    CU_ASSERT_STRING_EQUAL(rec_reduction_count_ctype("MPI_User_function_c *"), "MPI_Count");
+    CU_ASSERT_PTR_NULL(rec_reduction_count_ctype("H5L_iterate_t"));
+    char text[1024];
+    CU_ASSERT_EQUAL(gen_reduction_name("rp_", "MPI_User_function *", 2, text, sizeof text), 0);
+    CU_ASSERT_STRING_EQUAL(text, "rp_reduce_MPI_User_function_2");
+    CU_ASSERT_EQUAL(gen_reduction_name("", "MPI_User_function_c *", 0, text, sizeof text), 0);
+    CU_ASSERT_STRING_EQUAL(text, "reduce_MPI_User_function_c_untraced");
+    CU_ASSERT_EQUAL(gen_reduction_name("", "H5L_iterate_t", 1, text, sizeof text), -1);
+    CU_ASSERT_EQUAL(gen_reduction_function("", "MPI_User_function_c *", 3, text, sizeof text), 0);
+    CU_ASSERT_STRING_EQUAL(
+        text, "static void reduce_MPI_User_function_c_3(void *in, void *inout, MPI_Count *count, "
+              "MPI_Datatype *type)\n{\n    reduce_bytes(in, inout, *count, *type);\n}\n");
+    CU_ASSERT_EQUAL(gen_untraced_op_function("", 1, text, sizeof text), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "static MPI_Op untraced_op(void)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "PMPI_Op_create(reduce_MPI_User_function_untraced, 1, &op);"));
+    CU_ASSERT_EQUAL(gen_untraced_op_function("rp_", 0, text, sizeof text), 0);
+    CU_ASSERT_PTR_NULL(strstr(text, "made")); /* anew at each call */
+    CU_ASSERT_EQUAL(gen_untraced_op_function("", 1, text, 40), -1);
 }

@@ -1,0 +1,65 @@
+/* emit_reduce.c: a kernel's reductions of the traced program's own
+ * functions: the stand-in that does their work on the same bytes
+ * (templates/reduce.c.tmpl, functions/operators.def), passed where the trace
+ * passed the program's function, and a reduction of it for one the trace
+ * did not see made (untraced_op()). */
+#include "emit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gen_support.h"
+
+/* reduce_bytes(), once: the --templates directory's copy, else the built-in one. */
+static void add_reduce_bytes(cg_emitter *e)
+{
+    char err[256];
+    char *code = cg_template(e->o->templates, "reduce.c.tmpl", err, sizeof err);
+    if (!code)
+        code = cg_template(NULL, "reduce.c.tmpl", err, sizeof err);
+    if (code)
+        cg_add_proto(e, code);
+    free(code);
+}
+
+/* The stand-in for function id (0: for a reduction the trace did not see made) of a CALLBACK of C type ctype.
+ */
+static void stand_in(cg_emitter *e, const char *ctype, int64_t id, sb *out)
+{
+    char name[160], text[1024];
+    if (gen_reduction_name("", ctype, id, name, sizeof name) ||
+        gen_reduction_function("", ctype, id, text, sizeof text)) {
+        sb_puts(out, "NULL"); /* no function (the traced call passed NULL), or no stand-in for its type */
+        return;
+    }
+    add_reduce_bytes(e);
+    cg_add_proto(e, text);
+    sb_puts(out, name);
+}
+
+void cg_callback_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    if (v <= 0)
+        sb_puts(out, "NULL");
+    else
+        stand_in(e, e->elem_type, v, out);
+}
+
+void cg_untraced_op_text(cg_emitter *e, sb *out)
+{
+    const rec_func_desc *maker = rec_function_with_sole(REC_SOLE_OP_OF_CALLBACK);
+    int fn = maker ? rec_arg_with_kind(maker, REC_KIND_CALLBACK, REC_ARG_IN) : -1;
+    char text[1024];
+    if (fn >= 0 && gen_untraced_op_function("", 1, text, sizeof text) == 0) {
+        sb scratch = {0};
+        stand_in(e, maker->args[fn].ctype, 0, &scratch); /* the stand-in it makes the reduction of */
+        sb_free(&scratch);
+        cg_add_proto(
+            e,
+            "/* A reduction the traced program made before it was traced: one of the stand-in, commutative.\n"
+            " * MPI's profiling entry point, which no tracer sees. */\n");
+        cg_add_proto(e, text);
+    }
+    sb_puts(out, "untraced_op()");
+}
