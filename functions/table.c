@@ -235,6 +235,12 @@ unsigned rec_kind_handle_space(unsigned kind)
     }
 }
 
+int rec_space_counts_references(unsigned space)
+{
+    return space == REC_SPACE_COMM || space == REC_SPACE_DATATYPE || space == REC_SPACE_INFO ||
+           space == REC_SPACE_GROUP || space == REC_SPACE_HDF5;
+}
+
 int rec_arg_with_role(const rec_func_desc *f, unsigned role)
 {
     for (unsigned a = 0; role != REC_AROLE_NONE && a < f->nargs; a++)

@@ -52,6 +52,8 @@
 #undef READS_LINE
 #undef CLOSES_DATASET
 #undef REMOVES
+#undef INC_REF
+#undef DEC_REF
 #undef SHAPE
 #undef HEADER
 #undef SOLE
