@@ -198,6 +198,11 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value);
 int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok);
 /* The handle is gone (closed, freed): its value may come back as another. */
 void rt_handle_forget(unsigned kind, uint64_t value);
+/* One more reference to a handle (count > 0: the count the library reports). */
+void rt_handle_retain(unsigned kind, uint64_t value, int64_t count);
+/* One reference fewer (count >= 0: the count the library reports): the
+ * handle is forgotten when none is left. */
+void rt_handle_release(unsigned kind, uint64_t value, int64_t count);
 /* The path's id; marks the call skipped when the path is excluded. */
 int64_t rt_path(rt_call *c, const char *path);
 
