@@ -177,24 +177,25 @@ static int64_t own_id(const lane *L, unsigned space, int64_t x, uint32_t rank)
     return rec_cursor_aliased(L->now, space, x) ? rec_cursor_own_handle(L->now, rank, space, x) : x;
 }
 
-/* A handle the group creates: the own id of the first member that made one
- * if no other handle took it, else a fresh one; one the lane already has
- * keeps its merged id (emit.c's unify_created). */
+/* A handle the group creates: the first member's own id if no other handle
+ * took it, else a fresh one (emit.c's unify_created). */
 static int put_created(combiner *c, unsigned col, uint32_t n)
 {
     unsigned kind = c->lay->kind[col], space = c->lay->space[col];
-    int64_t merged = -1;
+    lane *L0 = c->group[0];
+    int64_t own0 = own_id(L0, space, lane_value(L0, c->lay, col, 0, c->b.ranks[0]), c->b.ranks[0]);
+    int64_t merged = rec_handle_is_dynamic(own0) ? claim_merged_id(&c->m, space, own0) : 0;
+    if (merged < 0)
+        return -1;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i;
         lane *L = member(c, k, &i);
         int64_t x = lane_value(L, c->lay, col, i, c->b.ranks[k]), v = x;
         if (rec_handle_is_dynamic(x)) {
             int64_t own = own_id(L, space, x, c->b.ranks[k]);
-            if (keymap_get(&L->final_ids, handle_key(space, x), &v)) {
-                /* a second reference to a handle the lane has */
+            if (!rec_handle_is_dynamic(own0)) {
+                v = own; /* the first member's call failed: every member keeps its own */
             } else {
-                if (merged < 0 && (merged = claim_merged_id(&c->m, space, own)) < 0)
-                    return -1;
                 if (keymap_put(&L->final_ids, handle_key(space, x), merged) != 0)
                     return -1;
                 if (own != merged && rec_writer_handle_alias(c->w, c->b.ranks[k], kind, merged, own) != 0)
