@@ -13,8 +13,10 @@
 #               without those reads (PROC_READS_SKIP=1, traced here); the
 #               kernel's and the replay's POSIX calls are the original's;
 #   h5_inc_ref  the kernel names no stale hid (STALE_HID), the replay skips
-#               nothing, and every H5Dread, H5Idec_ref, H5Iget_file_id and
-#               H5Fclose of the kernel and of the replay is the original's.
+#               nothing, recorder-summary gives each rank's file its 16 H5Dread
+#               through the kept id, and every H5Dread, H5Idec_ref,
+#               H5Iget_file_id and H5Fclose of the kernel and of the replay is
+#               the original's.
 set -euo pipefail
 build=$(cd "$1" && pwd) program=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -98,7 +100,15 @@ h5_inc_ref)
     n=$(calls "$rp/t2" "$r" H5Dread | grep -c ') = 0$' || true)
     [ "$n" = 16 ] || fail "rank $r: $n of the replay's H5Dread calls succeed, not 16"
   done
-  echo "handle_ids: h5_inc_ref: no STALE_HID in the kernel, the replay skips 0 calls, 16 H5Dread a rank succeed"
+  # The reads through the kept id are the file's (recorder-summary counts references too).
+  for ((r = 0; r < np; r++)); do
+    "$build/analysis/recorder-summary" --csv --top --rank "$r" "$cg/trace" > "$logs/summary.$r.csv" ||
+      fail "recorder-summary failed"
+    grep -q "^$r,HDF5,H5Dread,.*/vars\.$r\.h5,16,4096," "$logs/summary.$r.csv" ||
+      { grep H5Dread "$logs/summary.$r.csv" >&2; fail "rank $r: recorder-summary does not give vars.$r.h5 its 16 H5Dread"; }
+  done
+  echo "handle_ids: h5_inc_ref: no STALE_HID in the kernel, the replay skips 0 calls, 16 H5Dread a rank succeed" \
+    "and are their file's"
   same_calls 'H5Dread|H5Iinc_ref|H5Idec_ref|H5Oclose|H5Gclose|H5Gget_info|H5Iget_file_id|H5Fclose'
   ;;
 *)
