@@ -554,7 +554,7 @@ static void destroy(ra_rank *w, const ra_plan *p, const rec_record *r, ra_event 
     forget_handle(w, p->destroys);
     if (!rec_handle_is_dynamic(id))
         return;
-    if (p->f->roles & REC_ROLE_ADDS_REFERENCE) { /* H5Iinc_ref */
+    if (rec_func_reference_change(p->f) > 0) { /* H5Iinc_ref */
         if (ra_map_find(&w->handles[p->destroys], (uint64_t)id))
             count_reference(w, p->destroys, id, 1);
         return;

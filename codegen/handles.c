@@ -61,16 +61,6 @@ static hmap *find_value(hmap *map, unsigned kind, uint32_t rank, int64_t id)
     return rec_handle_is_dynamic(id) && id < CG_HOBJ_BASE ? find(map, kind, rank, id) : NULL;
 }
 
-/* What a call does to the references of its subject: +1, -1 or 0. */
-static int reference_change(const rec_func_desc *f)
-{
-    if (!f->nargs || !cg_is_handle_kind(f->args[REC_ARG_SUBJECT].kind))
-        return 0;
-    if ((f->flags & REC_FN_DESTROYS) || (f->roles & REC_ROLE_DROPS_REFERENCE))
-        return -1;
-    return (f->roles & REC_ROLE_ADDS_REFERENCE) ? 1 : 0;
-}
-
 /* The subject's references after a call added (+1) or dropped (-1) one. */
 static void count_reference(hmap *e, int change)
 {
@@ -109,7 +99,7 @@ static void resolve_uses(cg_model *m, hmap *map, uint32_t i)
 {
     cg_inst *in = &m->insts[i];
     const uint32_t *ranks = m->ranksets[in->rs].ranks;
-    int change = reference_change(in->f);
+    int change = rec_func_reference_change(in->f);
     for (unsigned field = 0; field < in->nf; field++) {
         unsigned kind = cg_field_kind(in->f, field);
         if (cg_field_role(in->f, field) != CG_ROLE_VALUE)

@@ -181,10 +181,8 @@ void diff_files_account(diff_ctx *ctx, diff_side *s, const rec_func_desc *f, con
             bind_handle(s, f->args[a].kind, r->args[a].i, file, by_path != NULL);
     /* A handle whose last reference is released is forgotten: ids are never
      * reused within a rank. H5Iinc_ref adds a reference, H5Idec_ref drops one. */
-    int change = (f->flags & REC_FN_DESTROYS) || (f->roles & REC_ROLE_DROPS_REFERENCE) ? -1
-                 : (f->roles & REC_ROLE_ADDS_REFERENCE)                               ? 1
-                                                                                       : 0;
-    if (change && f->nargs && rec_kind_handle_space(f->args[REC_ARG_SUBJECT].kind)) {
+    int change = rec_func_reference_change(f);
+    if (change) {
         struct diff_handle *h = find_handle(s, f->args[REC_ARG_SUBJECT].kind, r->args[REC_ARG_SUBJECT].i);
         if (h && change > 0)
             h->refs++;

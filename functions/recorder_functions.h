@@ -473,6 +473,10 @@ unsigned rec_kind_handle_space(unsigned kind);
  * one communicator, H5Iget_file_id): one more reference to it, with its id.
  * Fds, streams, mappings, requests and files are new objects whenever made. */
 int rec_space_counts_references(unsigned space);
+/* What a call does to the references of the handle in its first argument
+ * (REC_ARG_SUBJECT): -1 a destroying call or DEC_REF drops one, +1 INC_REF
+ * adds one, 0 neither (or no handle there). */
+int rec_func_reference_change(const rec_func_desc *f);
 
 /* For the C type of an operator a library calls back (operators.def): its
  * return type and its parameters, in parentheses; NULL for any other type. */

@@ -465,14 +465,10 @@ static void emit_post(const rec_func_desc *f)
         }
     }
     /* References as the trace counted them (tracer/handles.c). */
-    if (f->nargs && rec_kind_is_handle(f->args[REC_ARG_SUBJECT].kind)) {
-        const char *what = (f->flags & REC_FN_DESTROYS) || (f->roles & REC_ROLE_DROPS_REFERENCE) ? "drop"
-                           : (f->roles & REC_ROLE_ADDS_REFERENCE)                               ? "retain"
-                                                                                                 : NULL;
-        if (what)
-            fprintf(out, "    if (ok)\n        rp_handle_%s(rp_x, REC_KIND_%s, rp_r->args[%u].i);\n", what,
-                    rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
-    }
+    int change = rec_func_reference_change(f);
+    if (change)
+        fprintf(out, "    if (ok)\n        rp_handle_%s(rp_x, REC_KIND_%s, rp_r->args[%u].i);\n",
+                change < 0 ? "drop" : "retain", rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
 }
 
 /* The call of f's base in place of f (gen_narrow_base), under #if !REC_HAVE_MPI4:

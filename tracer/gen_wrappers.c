@@ -252,14 +252,10 @@ static void emit_before(const rec_func_desc *f, const char *call, const char *in
  * INC_REF adds one. A COUNT result is the library's own count. */
 static void emit_references(const rec_func_desc *f)
 {
-    if (!f->nargs || !rec_kind_is_handle(f->args[REC_ARG_SUBJECT].kind))
-        return;
-    const char *what = (f->flags & REC_FN_DESTROYS) || (f->roles & REC_ROLE_DROPS_REFERENCE) ? "release"
-                       : (f->roles & REC_ROLE_ADDS_REFERENCE)                               ? "retain"
-                                                                                             : NULL;
-    if (what)
-        fprintf(out, "    if (ok)\n        rt_handle_%s(REC_KIND_%s, call.raw[%u], %s);\n", what,
-                rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT,
+    int change = rec_func_reference_change(f);
+    if (change)
+        fprintf(out, "    if (ok)\n        rt_handle_%s(REC_KIND_%s, call.raw[%u], %s);\n",
+                change < 0 ? "release" : "retain", rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT,
                 f->ret_kind == REC_KIND_COUNT && !(f->flags & REC_FN_DESTROYS) ? "(int64_t)ret" : "-1");
 }
 
