@@ -43,6 +43,7 @@ struct ra_rank {
     double offset, res;
     rec_record rec;
     ra_map handles[RA_HS_COUNT];
+    ra_map more_refs[RA_HS_COUNT]; /* id -> its references beyond the first (ids follow objects) */
     int *path_file; /* path id -> file + 1 */
     size_t npath_file;
     int64_t *size; /* file -> bytes as far as this rank knows, -1: unknown */
@@ -102,6 +103,7 @@ void ra_rank_close(ra_rank *w)
             if (m->keys[i] != RA_MAP_EMPTY)
                 free_handle(s, m->vals[i]);
         ra_map_free(m);
+        ra_map_free(&w->more_refs[s]);
     }
     free(w->path_file);
     free(w->size);
@@ -478,11 +480,34 @@ static void open_flags(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *n
     }
 }
 
+/* One reference more (+1) or fewer (-1) beyond an id's first; 0 when the
+ * first is the one dropped (the handle goes). */
+static int count_reference(ra_rank *w, int space, int64_t id, int change)
+{
+    int fresh;
+    uint64_t *more = change > 0 ? ra_map_insert(&w->more_refs[space], (uint64_t)id, &fresh)
+                                : ra_map_find(&w->more_refs[space], (uint64_t)id);
+    if (change > 0) {
+        *more = fresh ? 1 : *more + 1;
+        return 1;
+    }
+    if (!more || !*more)
+        return 0;
+    --*more;
+    return 1;
+}
+
 static void create(ra_rank *w, const ra_plan *p, const rec_record *r, ofd *src, ra_event *ev)
 {
     int64_t id = p->new_arg == -2 ? r->ret.i : r->args[p->new_arg].i;
     if (!rec_handle_is_dynamic(id))
         return;
+    /* A live handle handed back (MPI_Comm_group twice, H5Iget_file_id): the same object. */
+    if (rec_space_counts_references(rec_kind_handle_space(p->new_kind)) &&
+        ra_map_find(&w->handles[p->new_space], (uint64_t)id)) {
+        count_reference(w, p->new_space, id, 1);
+        return;
+    }
     if (p->new_space == RA_HS_TYPE) {
         type_create(w, p, r, id);
         return;
@@ -527,7 +552,14 @@ static void destroy(ra_rank *w, const ra_plan *p, const rec_record *r, ra_event 
     int64_t id = r->args[REC_ARG_SUBJECT].i;
     uint64_t val;
     forget_handle(w, p->destroys);
-    if (!rec_handle_is_dynamic(id) || !ra_map_remove(&w->handles[p->destroys], (uint64_t)id, &val))
+    if (!rec_handle_is_dynamic(id))
+        return;
+    if (rec_func_reference_change(p->f) > 0) { /* H5Iinc_ref */
+        if (ra_map_find(&w->handles[p->destroys], (uint64_t)id))
+            count_reference(w, p->destroys, id, 1);
+        return;
+    }
+    if (count_reference(w, p->destroys, id, -1) || !ra_map_remove(&w->handles[p->destroys], (uint64_t)id, &val))
         return;
     if (p->destroys == RA_HS_TYPE) {
         free((void *)(uintptr_t)val);

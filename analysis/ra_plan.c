@@ -177,7 +177,8 @@ static void plan_one(ra_plan *p, const rec_func_desc *f)
         p->new_space = (uint8_t)ret_space;
         p->new_kind = f->ret_kind;
     }
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs > 0)
+    /* H5Iinc_ref and H5Idec_ref count references as creates and closes do (ra_model.c). */
+    if (rec_func_reference_change(f))
         p->destroys = (uint8_t)ra_kind_space(f->args[REC_ARG_SUBJECT].kind);
     p->special = special_of(f, p);
     special_args(p, f);

@@ -22,6 +22,7 @@ struct diff_handle {
     uint64_t key; /* id space << 56 | id */
     diff_file *file;
     int by_path; /* opened from the file's name (its close counts as a close) */
+    uint32_t refs; /* the references its creates and INC_REF took: forgotten at none */
     UT_hash_handle hh;
 };
 
@@ -76,14 +77,17 @@ static void bind_handle(diff_side *s, unsigned kind, int64_t id, diff_file *file
     if (!rec_handle_is_dynamic(id) || !file)
         return; /* predefined, or the call failed */
     struct diff_handle *h = find_handle(s, kind, id);
-    if (!h) {
-        if (!(h = calloc(1, sizeof *h)))
-            return;
-        h->key = handle_key(kind, id);
-        HASH_ADD(hh, s->handles, key, sizeof h->key, h);
+    if (h) { /* the same object handed back (ids follow objects): one more reference */
+        h->refs++;
+        return;
     }
+    if (!(h = calloc(1, sizeof *h)))
+        return;
+    h->key = handle_key(kind, id);
+    HASH_ADD(hh, s->handles, key, sizeof h->key, h);
     h->file = file;
     h->by_path = by_path;
+    h->refs = 1;
 }
 
 void diff_handles_clear(diff_side *s)
@@ -175,10 +179,14 @@ void diff_files_account(diff_ctx *ctx, diff_side *s, const rec_func_desc *f, con
         if ((f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind) &&
             rec_kind_class(f->args[a].kind) == REC_CLASS_INT)
             bind_handle(s, f->args[a].kind, r->args[a].i, file, by_path != NULL);
-    /* A released handle is forgotten: ids are never reused within a rank. */
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_handle_space(f->args[REC_ARG_SUBJECT].kind)) {
+    /* A handle whose last reference is released is forgotten: ids are never
+     * reused within a rank. H5Iinc_ref adds a reference, H5Idec_ref drops one. */
+    int change = rec_func_reference_change(f);
+    if (change) {
         struct diff_handle *h = find_handle(s, f->args[REC_ARG_SUBJECT].kind, r->args[REC_ARG_SUBJECT].i);
-        if (h) {
+        if (h && change > 0)
+            h->refs++;
+        else if (h && --h->refs == 0) {
             HASH_DEL(s->handles, h);
             free(h);
         }

@@ -177,6 +177,9 @@ static void check_roles(const rec_func_desc *f)
     if ((f->roles & REC_ROLE_NAME_LENGTH) && rec_arg_with_role(f, REC_AROLE_LINK_TARGET) < 0 &&
         rec_arg_with_role(f, REC_AROLE_FILE_NAME) < 0)
         table_error(f, "NAME_LENGTH needs a LINK_TARGET or FILE_NAME argument");
+    if ((f->roles & (REC_ROLE_ADDS_REFERENCE | REC_ROLE_DROPS_REFERENCE)) &&
+        (!f->nargs || !rec_kind_is_handle(f->args[REC_ARG_SUBJECT].kind) || (f->flags & REC_FN_DESTROYS)))
+        table_error(f, "INC_REF and DEC_REF need a handle SUBJECT and no DESTROYS (which drops one itself)");
 }
 
 /* What the consumer of a sole role reads of its function: its SUBJECT's

@@ -192,6 +192,10 @@ enum {
     REC_ROLE_CLOSES_DATASET = 1u << 26,      /* closes an HDF5 dataset (SUBJECT): the tracer records, right
                                                 before, what its filters stored (N.h5store) */
     REC_ROLE_REMOVES_PATH = 1u << 27,        /* removes the file (or directory) its PATH argument names */
+    REC_ROLE_ADDS_REFERENCE = 1u << 28,      /* one more reference to its SUBJECT handle, which lives on until
+                                                every reference is dropped; a COUNT result is the new count */
+    REC_ROLE_DROPS_REFERENCE = 1u << 29,     /* one reference fewer to its SUBJECT handle, released at none; a
+                                                COUNT result is the new count (H5Idec_ref) */
     /* Which MPI headers declare it (functions/rec_mpi_versions.h): */
     REC_ROLE_SINCE_MPI4 = 1u << 30,   /* an MPI-4.0 addition: an MPI of an older version lacks it */
     REC_ROLE_REMOVED_MPI3 = 1u << 31, /* removed by MPI-3.0: an MPI may no longer declare it */
@@ -475,6 +479,15 @@ enum {
     REC_SPACE_HDF5, REC_SPACE_COUNT
 };
 unsigned rec_kind_handle_space(unsigned kind);
+/* Whether a space's objects are reference counted, so that a creating call
+ * may hand back a handle that is still live (MPICH's MPI_Comm_group twice on
+ * one communicator, H5Iget_file_id): one more reference to it, with its id.
+ * Fds, streams, mappings, requests and files are new objects whenever made. */
+int rec_space_counts_references(unsigned space);
+/* What a call does to the references of the handle in its first argument
+ * (REC_ARG_SUBJECT): -1 a destroying call or DEC_REF drops one, +1 INC_REF
+ * adds one, 0 neither (or no handle there). */
+int rec_func_reference_change(const rec_func_desc *f);
 
 /* For the C type of an operator a library calls back (operators.def): its
  * return type and its parameters, in parentheses; NULL for any other type. */

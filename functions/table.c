@@ -256,6 +256,21 @@ unsigned rec_kind_handle_space(unsigned kind)
     }
 }
 
+int rec_space_counts_references(unsigned space)
+{
+    return space == REC_SPACE_COMM || space == REC_SPACE_DATATYPE || space == REC_SPACE_INFO ||
+           space == REC_SPACE_GROUP || space == REC_SPACE_HDF5;
+}
+
+int rec_func_reference_change(const rec_func_desc *f)
+{
+    if (!f->nargs || rec_kind_handle_space(f->args[REC_ARG_SUBJECT].kind) == REC_SPACE_NONE)
+        return 0;
+    if ((f->flags & REC_FN_DESTROYS) || (f->roles & REC_ROLE_DROPS_REFERENCE))
+        return -1;
+    return (f->roles & REC_ROLE_ADDS_REFERENCE) ? 1 : 0;
+}
+
 int rec_arg_with_role(const rec_func_desc *f, unsigned role)
 {
     for (unsigned a = 0; role != REC_AROLE_NONE && a < f->nargs; a++)

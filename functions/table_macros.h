@@ -62,6 +62,8 @@
 #define CLOSES_DATASET ROLE_(REC_ROLE_CLOSES_DATASET)
 #define REMOVES ROLE_(REC_ROLE_REMOVES_PATH)
 #define FORTIFIED ((uint64_t)1 << DEF_FORTIFIED_AT)
+#define INC_REF ROLE_(REC_ROLE_ADDS_REFERENCE)
+#define DEC_REF ROLE_(REC_ROLE_DROPS_REFERENCE)
 #define SHAPE(shape) ((uint64_t)REC_SHAPE_##shape << DEF_SHAPE_AT)
 #define HEADER(header) ((uint64_t)REC_HEADER_##header << DEF_HEADER_AT)
 #define SOLE(sole) ((uint64_t)REC_SOLE_##sole << DEF_SOLE_AT)

@@ -53,6 +53,8 @@
 #undef CLOSES_DATASET
 #undef REMOVES
 #undef FORTIFIED
+#undef INC_REF
+#undef DEC_REF
 #undef SHAPE
 #undef HEADER
 #undef SOLE

@@ -290,21 +290,26 @@ int64_t claim_merged_id(merger *m, unsigned space, int64_t own)
 }
 
 /* The merged trace's id for a handle the group creates in field `field`:
- * the first rank's own id if no other handle took it, else a fresh one. */
+ * the own id of the first rank that made one if no other handle took it,
+ * else a fresh one (MPI_Comm_create makes none on the ranks outside its
+ * group: MPI_COMM_NULL). A rank never numbers two objects alike, so a
+ * created id it already has is the same object handed back (MPI_Comm_group
+ * twice, tracer/handles.c): it keeps its merged id. */
 static int unify_created(merger *m, rec_writer *w, rank_state **group, uint32_t n, emit_buffers *b,
                          const rec_layout_view *lay, unsigned field)
 {
     unsigned kind = lay->kind[field], space = rec_kind_handle_space(kind);
-    int64_t own = b->recs[0]->v[field];
-    if (!rec_handle_is_dynamic(own))
-        return 0;
-    int64_t merged = claim_merged_id(m, space, own);
-    if (merged < 0)
-        return -1;
+    int64_t merged = -1;
     for (uint32_t k = 0; k < n; k++) {
-        int64_t *v = &b->recs[k]->v[field];
+        int64_t *v = &b->recs[k]->v[field], known;
         if (!rec_handle_is_dynamic(*v))
             continue; /* this rank's call failed: its value stays */
+        if (keymap_get(&group[k]->unified, handle_key(space, *v), &known)) {
+            *v = known;
+            continue;
+        }
+        if (merged < 0 && (merged = claim_merged_id(m, space, *v)) < 0)
+            return -1;
         if (keymap_put(&group[k]->unified, handle_key(space, *v), merged) != 0)
             return -1;
         if (*v != merged && rec_writer_handle_alias(w, group[k]->rank, kind, merged, *v) != 0)

@@ -110,8 +110,9 @@ static int note_created(rank_state *rs, const rec_layout_view *lay, const wrec *
     uint64_t base = mix(coarse, 0x77);
     for (uint32_t todo = lay->created_handles; todo; todo &= todo - 1) {
         unsigned i = (unsigned)__builtin_ctz(todo);
-        if (rec_handle_is_dynamic(r->v[i]) && keymap_put(&rs->canon, handle_key(lay->space[i], r->v[i]),
-                                                         (int64_t)mix(base, i < lay->nargs ? i : 999)))
+        int64_t known; /* a second reference to a handle keeps its first identity */
+        if (rec_handle_is_dynamic(r->v[i]) && !keymap_get(&rs->canon, handle_key(lay->space[i], r->v[i]), &known) &&
+            keymap_put(&rs->canon, handle_key(lay->space[i], r->v[i]), (int64_t)mix(base, i < lay->nargs ? i : 999)))
             return -1;
     }
     return 0;

@@ -79,10 +79,12 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     if (rec_kind_is_handle(k)) {
         if (rec_arg_by_pointer(a) && gen_is_out_only(a))
             return; /* phase 2 */
+        /* A destroying call frees the latest reference (handles.c). */
+        int releases = i == REC_ARG_SUBJECT && (f->flags & REC_FN_DESTROYS);
         fprintf(out,
-                "    uint64_t rp_h%u = 0;\n    if (rp_handle_in(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
+                "    uint64_t rp_h%u = 0;\n    if (rp_handle_%s(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
                 "&rp_h%u))" SKIP,
-                i, rec_kind_name(k), i, i);
+                i, releases ? "latest" : "in", rec_kind_name(k), i, i);
         if (rec_arg_by_pointer(a))
             fprintf(out, "    %s rp_v_%s = (%s)(uintptr_t)rp_h%u;\n    %s %s = &rp_v_%s;\n", elem, n, elem, i,
                     a->ctype, n, n);
@@ -478,9 +480,11 @@ static void emit_post(const rec_func_desc *f)
             fprintf(out, "    rp_handle_release(rp_x, REC_KIND_MPI_FILE, rp_r->args[%d].i);\n", fh);
         }
     }
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_is_handle(f->args[REC_ARG_SUBJECT].kind))
-        fprintf(out, "    if (ok)\n        rp_handle_forget(rp_x, REC_KIND_%s, rp_r->args[%u].i);\n",
-                rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
+    /* References as the trace counted them (tracer/handles.c). */
+    int change = rec_func_reference_change(f);
+    if (change)
+        fprintf(out, "    if (ok)\n        rp_handle_%s(rp_x, REC_KIND_%s, rp_r->args[%u].i);\n",
+                change < 0 ? "drop" : "retain", rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
 }
 
 /* The call of f's base in place of f (gen_narrow_base), under #if !REC_HAVE_MPI4:

@@ -4,7 +4,11 @@
  * share one, all HDF5 ids share one): predefined ids (below 64, or
  * REC_HANDLE_MORE(n)) are the C constants of functions/handles.def, the
  * others count up from 64 in creation order and are never reused, so each
- * space is a plain array. */
+ * space is a plain array. In a reference-counted space a creating call may
+ * hand back an id that is still live (the tracer's ids follow objects): one
+ * more reference, whose handle this MPI may make the same (MPICH's
+ * MPI_Comm_group) or another; every reference is freed as the trace frees it,
+ * the latest first. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -74,7 +78,9 @@ static enum space space_of(unsigned kind)
 }
 
 typedef struct entry {
-    uint64_t raw;
+    uint64_t raw; /* the first reference's handle: what calls use */
+    uint64_t *more; /* the handles of the later references, oldest first */
+    uint32_t nmore, cap_more;
     int live;
     int not_made;  /* its creating call was skipped: the calls that use it are too */
     char *path;    /* what an fd, stream or file was opened as (normalized) */
@@ -204,12 +210,31 @@ void rp_handles_not_made(const rec_func_desc *f, const rp_rec *r)
             mark_not_made(f->args[a].kind, r->args[a].i);
 }
 
+/* One more reference to a live handle, made as raw. */
+static void add_reference(entry *e, uint64_t raw)
+{
+    if (e->nmore == e->cap_more) {
+        uint32_t cap = e->cap_more ? 2 * e->cap_more : 4;
+        uint64_t *grown = realloc(e->more, cap * sizeof *grown);
+        if (!grown)
+            return;
+        e->more = grown;
+        e->cap_more = cap;
+    }
+    e->more[e->nmore++] = raw;
+}
+
 void rp_handle_new(rp_ctx *x, unsigned kind, int64_t id, uint64_t raw, const char *pathkey)
 {
     (void)x;
     entry *e = lookup(kind, id, 1);
     if (!e)
         return; /* predefined or invalid: nothing to remember */
+    if (e->live && rec_space_counts_references(rec_kind_handle_space(kind))) {
+        add_reference(e, raw);
+        return;
+    }
+    e->nmore = 0;
     e->not_made = 0;
     free(e->path);
     e->raw = raw;
@@ -234,7 +259,37 @@ void rp_handle_forget(rp_ctx *x, unsigned kind, int64_t id)
     free(e->path);
     e->path = NULL;
     free_bufs(e);
+    free(e->more);
+    e->more = NULL;
+    e->nmore = e->cap_more = 0;
     e->live = 0;
+}
+
+int rp_handle_latest(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
+{
+    entry *e = lookup(kind, id, 0);
+    if (e && e->live && e->nmore) {
+        *raw = e->more[e->nmore - 1];
+        return 0;
+    }
+    return rp_handle_in(x, kind, id, raw);
+}
+
+void rp_handle_retain(rp_ctx *x, unsigned kind, int64_t id)
+{
+    (void)x;
+    entry *e = lookup(kind, id, 0);
+    if (e && e->live)
+        add_reference(e, e->raw);
+}
+
+void rp_handle_drop(rp_ctx *x, unsigned kind, int64_t id)
+{
+    entry *e = lookup(kind, id, 0);
+    if (e && e->live && e->nmore)
+        e->nmore--;
+    else
+        rp_handle_forget(x, kind, id);
 }
 
 const char *rp_handle_path(rp_ctx *x, unsigned kind, int64_t id)

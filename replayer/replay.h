@@ -150,8 +150,15 @@ uint64_t rp_untraced_op_raw(void);
 int64_t rp_mpi_constant(unsigned kind, int64_t canonical);
 /* A handle the call created: id (recorded) now means raw. */
 void rp_handle_new(rp_ctx *x, unsigned kind, int64_t id, uint64_t raw, const char *pathkey);
-/* The handle is gone (closed, freed, completed). */
+/* The handle is gone (closed, freed, completed), every reference. */
 void rp_handle_forget(rp_ctx *x, unsigned kind, int64_t id);
+/* The handle of the id's latest reference, the one a destroying call frees
+ * (rp_handle_in's otherwise). */
+int rp_handle_latest(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw);
+/* One more reference to the id's handle (H5Iinc_ref), one fewer (a close,
+ * H5Idec_ref): the id is forgotten when none is left. */
+void rp_handle_retain(rp_ctx *x, unsigned kind, int64_t id);
+void rp_handle_drop(rp_ctx *x, unsigned kind, int64_t id);
 /* The normalized path a handle was opened with (NULL if unknown). */
 const char *rp_handle_path(rp_ctx *x, unsigned kind, int64_t id);
 /* Buffers a nonblocking call keeps: freed when the handle is forgotten. */

@@ -253,6 +253,17 @@ static void emit_before(const rec_func_desc *f, const char *call, const char *in
     fprintf(out, "#ifdef RT_BEFORE_%s\n%sRT_BEFORE_%s(%s);\n#endif\n", f->name, indent, f->name, call);
 }
 
+/* A destroying call drops a reference to its subject, as DEC_REF does;
+ * INC_REF adds one. A COUNT result is the library's own count. */
+static void emit_references(const rec_func_desc *f)
+{
+    int change = rec_func_reference_change(f);
+    if (change)
+        fprintf(out, "    if (ok)\n        rt_handle_%s(REC_KIND_%s, call.raw[%u], %s);\n",
+                change < 0 ? "release" : "retain", rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT,
+                f->ret_kind == REC_KIND_COUNT && !(f->flags & REC_FN_DESTROYS) ? "(int64_t)ret" : "-1");
+}
+
 /* entry: the function the wrapper stands in for; f: what it records, the
  * entry itself or, for a FORTIFIED entry point, its plain twin (whose
  * arguments the entry has by name). */
@@ -357,9 +368,7 @@ static void emit_wrapper(const rec_func_desc *entry)
     for (unsigned i = 0; i < f->nargs; i++)
         emit_convert(f, i);
     emit_ret_convert(f);
-    if ((f->flags & REC_FN_DESTROYS) && f->nargs && rec_kind_is_handle(f->args[REC_ARG_SUBJECT].kind))
-        fprintf(out, "    if (ok)\n        rt_handle_forget(REC_KIND_%s, call.raw[%u]);\n",
-                rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
+    emit_references(f);
     fprintf(out, "#ifdef RT_AFTER_%s\n    RT_AFTER_%s;\n#endif\n", f->name, f->name);
     if (h5)
         fprintf(out, "    if (rt_errors >= 0)\n        rt_h5_errors_restore(rt_errors);\n");

@@ -3,9 +3,14 @@
  * Predefined handles (functions/handles.def) keep their fixed ids; every
  * other handle gets the next id of its space, from REC_HANDLE_DYNAMIC_BASE,
  * when the call that creates it is recorded (or when it is first seen, for
- * handles made before tracing began). A handle created by a call on an
- * excluded path is itself excluded, so its later calls are not recorded.
- * All functions here run with the tracer's lock held. */
+ * handles made before tracing began). Ids follow objects, not calls: in a
+ * reference-counted space (rec_space_counts_references) a creating call that
+ * hands back a live handle counts one more reference to it, and the handle
+ * keeps its id until its last reference is dropped. A handle created by a
+ * call on an excluded path is itself excluded, so its later calls are not
+ * recorded; it takes its id from a range of its own, so that the ids of the
+ * traced handles are those a run without the excluded calls (a replay)
+ * gives them. All functions here run with the tracer's lock held. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <hdf5.h>
@@ -36,11 +41,16 @@ typedef struct slot {
     uint32_t space; /* 0: empty */
     uint32_t excluded;
     int64_t id;
+    uint32_t refs; /* the references the program holds: forgotten at 0 */
 } slot;
 
 static slot *slots;
 static size_t capacity, used;
 static int64_t next_id[SPACE_COUNT];
+/* Excluded handles' ids: never recorded (their calls are skipped), far above
+ * any a rank's own handles or codegen's objects (1 << 40) reach. */
+#define EXCLUDED_ID_BASE ((int64_t)1 << 48)
+static int64_t next_excluded_id = EXCLUDED_ID_BASE;
 
 static size_t hash(uint64_t key, unsigned space)
 {
@@ -85,7 +95,7 @@ static slot *insert(uint64_t key, unsigned space)
         i = (i + 1) & (capacity - 1);
     if (!slots[i].space)
         used++;
-    slots[i] = (slot){key, space, 0, 0};
+    slots[i] = (slot){key, space, 0, 0, 1};
     return &slots[i];
 }
 
@@ -265,6 +275,12 @@ static int64_t take_id(space sp)
     return next_id[sp]++;
 }
 
+/* The id of a handle whose calls are skipped: out of the space's count. */
+static int64_t take_excluded_id(void)
+{
+    return next_excluded_id++;
+}
+
 int64_t rt_handle_phantom(unsigned kind)
 {
     space sp = space_of(kind);
@@ -356,7 +372,7 @@ int64_t rt_handle(rt_call *c, unsigned kind, uint64_t value)
     s = insert(value, sp);
     if (!s)
         return -1;
-    s->id = take_id(sp);
+    s->id = file ? take_id(sp) : take_excluded_id();
     if (!file) {
         s->excluded = 1;
         c->skip = 1;
@@ -389,11 +405,19 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
             if (!(f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind) == sp &&
                 c->raw[a] == value)
                 return old->id;
+        /* MPICH's MPI_Comm_group twice on one communicator, H5Iget_file_id:
+         * the same live object, one more reference. */
+        if (rec_space_counts_references(sp)) {
+            old->refs++;
+            if (old->excluded)
+                c->skip = 1;
+            return old->id;
+        }
     }
     slot *s = insert(value, sp);
     if (!s)
         return -1;
-    s->id = take_id(sp);
+    s->id = c->skip ? take_excluded_id() : take_id(sp);
     s->excluded = c->skip;
     remember_fd(sp, value, s);
     return s->id;
@@ -417,6 +441,23 @@ void rt_handle_forget(unsigned kind, uint64_t value)
     slot *s = find(value, space_of(kind));
     if (s)
         erase(s);
+}
+
+void rt_handle_retain(unsigned kind, uint64_t value, int64_t count)
+{
+    slot *s = space_of(kind) == SPACE_NONE ? NULL : find(value, space_of(kind));
+    if (s)
+        s->refs = count > 0 ? (uint32_t)count : s->refs + 1;
+}
+
+void rt_handle_release(unsigned kind, uint64_t value, int64_t count)
+{
+    slot *s = space_of(kind) == SPACE_NONE ? NULL : find(value, space_of(kind));
+    if (!s)
+        return;
+    s->refs = count >= 0 ? (uint32_t)count : s->refs ? s->refs - 1 : 0;
+    if (!s->refs)
+        rt_handle_forget(kind, value);
 }
 
 void rt_handle_array(rt_call *c, unsigned kind, const void *values, uint32_t n)

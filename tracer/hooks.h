@@ -16,14 +16,6 @@
  * when the call is not recorded. */
 #define RT_BEFORE_MPI_Finalize(call) rt_before_mpi_finalize(call)
 
-/* H5Idec_ref releases its handle only when the count it returns is 0 (an
- * H5Iinc_ref'd handle lives on): then, and only then, the handle is gone. */
-#define RT_AFTER_H5Idec_ref                                                                                   \
-    do {                                                                                                      \
-        if (ok && ret == 0)                                                                                   \
-            rt_handle_forget(REC_KIND_H5_LOC, call.raw[REC_ARG_H5Idec_ref_id]);                               \
-    } while (0)
-
 /* fcntl's third argument is recorded only when it is an integer, never an address. */
 static inline int rt_fcntl_arg_is_int(int cmd)
 {

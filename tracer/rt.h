@@ -201,6 +201,11 @@ void rt_handle_forget(unsigned kind, uint64_t value);
 /* An application function a library calls back (CALLBACK): 1, 2, ... in
  * the order the rank first saw it, 0 for NULL, never its address. */
 int64_t rt_callback_id(uint64_t address);
+/* One more reference to a handle (count > 0: the count the library reports). */
+void rt_handle_retain(unsigned kind, uint64_t value, int64_t count);
+/* One reference fewer (count >= 0: the count the library reports): the
+ * handle is forgotten when none is left. */
+void rt_handle_release(unsigned kind, uint64_t value, int64_t count);
 /* The path's id; marks the call skipped when the path is excluded. */
 int64_t rt_path(rt_call *c, const char *path);
 

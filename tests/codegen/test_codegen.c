@@ -388,3 +388,70 @@ RK_TEST(codegen, offsets_that_are_running_sums_of_the_counts)
         free(dir);
     }
 }
+
+/* Ids follow objects (tracer/handles.c): MPICH hands MPI_Comm_group's group
+ * back twice with one id. The second reference is a variable of its own,
+ * which the first MPI_Group_free frees; the still-live first one is what
+ * MPI_Comm_create uses and the second MPI_Group_free frees. */
+RK_TEST(codegen, a_second_reference_is_its_own_variable)
+{
+    char *dir = rk_test_dir("second-reference");
+    rec_trace_info info = {.nranks = 1, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rk_trace_write_global(dir, &info);
+    tracer t = {.w = rk_trace_open_rank(dir, 0, NULL)};
+    enum { WORLD = 1, GROUP = 64, COMM = 64 };
+    call(&t, REC_ID_MPI_Comm_group, (int64_t[]){WORLD, GROUP}, 2, 0);
+    call(&t, REC_ID_MPI_Comm_group, (int64_t[]){WORLD, GROUP}, 2, 0);
+    call(&t, REC_ID_MPI_Group_free, (int64_t[]){GROUP}, 1, 0);
+    call(&t, REC_ID_MPI_Comm_create, (int64_t[]){WORLD, GROUP, COMM}, 3, 0);
+    call(&t, REC_ID_MPI_Group_free, (int64_t[]){GROUP}, 1, 0);
+    call(&t, REC_ID_MPI_Comm_free, (int64_t[]){COMM}, 1, 0);
+    CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
+    char *k = generate(dir, 1);
+    const char *want[] = {"MPI_Comm_group(MPI_COMM_WORLD, &mgroup);", "MPI_Comm_group(MPI_COMM_WORLD, &mgroup_2);",
+                          "MPI_Group_free(&mgroup_2);", "MPI_Comm_create(MPI_COMM_WORLD, mgroup, &comm);",
+                          "MPI_Group_free(&mgroup);", "MPI_Comm_free(&comm);"};
+    const char *at = k;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *found = strstr(at, want[i]);
+        if (!found)
+            fprintf(stderr, "not in order in the kernel: %s\n", want[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(found);
+        at = found + strlen(want[i]);
+    }
+    free(k);
+    free(dir);
+}
+
+/* One id, two objects: the even rank's communicator is the first
+ * MPI_Comm_create's, the odd rank's the second's (each gets MPI_COMM_NULL
+ * from the other), and each frees its own: the merge numbers the second
+ * create as its uses (its first rank made nothing), the kernel resolves ids
+ * per rank. */
+RK_TEST(codegen, an_id_is_per_rank)
+{
+    char *dir = rk_test_dir("per-rank-ids");
+    rec_trace_info info = {.nranks = 2, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rk_trace_write_global(dir, &info);
+    enum { NULL_COMM = 0, WORLD = 1, EVENS = 64, ODDS = 65, COMM = 64 };
+    for (int64_t rank = 0; rank < 2; rank++) {
+        tracer t = {.w = rk_trace_open_rank(dir, (uint32_t)rank, NULL)};
+        call(&t, REC_ID_MPI_Comm_create, (int64_t[]){WORLD, EVENS, rank ? NULL_COMM : COMM}, 3, 0);
+        call(&t, REC_ID_MPI_Comm_create, (int64_t[]){WORLD, ODDS, rank ? COMM : NULL_COMM}, 3, 0);
+        call(&t, REC_ID_MPI_Comm_free, (int64_t[]){COMM}, 1, 0);
+        CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
+    }
+    char *k = generate(dir, 1);
+    const char *free_call = strstr(k, "MPI_Comm_free(");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(free_call);
+    const char *end = strchr(free_call, ';');
+    char line[256];
+    snprintf(line, sizeof line, "%.*s", (int)(end - free_call), free_call);
+    if (!strstr(line, "&comm ") && !strstr(line, "&comm)"))
+        fprintf(stderr, "the free: %s\n", line);
+    CU_ASSERT(strstr(line, "&comm_2") != NULL);
+    CU_ASSERT(strstr(line, "&comm ") != NULL || strstr(line, "&comm)") != NULL);
+    CU_ASSERT(strstr(line, "MPI_COMM_NULL") == NULL);
+    free(k);
+    free(dir);
+}
