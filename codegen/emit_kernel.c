@@ -683,6 +683,17 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     tpl_flag(c, "no_pointer", e->uses_no_pointer);
     if (cg_h5fill_values(e, c, k.err, sizeof k.err) != 0)
         k.failed = 1;
+    if (e->uses_h5value) { /* h5_value(): the recorded HDF5 values made again */
+        char *code = cg_template(e->o->templates, "h5value.c.tmpl", k.err, sizeof k.err);
+        size_t len = code ? strlen(code) : 0;
+        while (len && code[len - 1] == '\n')
+            code[--len] = 0;
+        if (code)
+            tpl_set(c, "h5value", code);
+        else
+            k.failed = 1;
+        free(code);
+    }
     /* elastic: the sizes as macros, which the models give at any rank count */
     set_literal(&k, c, o->elastic ? "wsize_bytes" : "wsize", e->wsize > 0 ? e->wsize : 1, CG_SCOPE_SIZE);
     set_literal(&k, c, o->elastic ? "rsize_bytes" : "rsize", e->rsize > 0 ? e->rsize : 1, CG_SCOPE_SIZE);

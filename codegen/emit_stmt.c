@@ -115,9 +115,9 @@ static void path_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 }
 
 /* An encoded HDF5 object: a table of its bytes, by the table's name. */
+/* An encoded HDF5 object, or a recorded HDF5 value, as a byte table of its own (NULL: none). */
 static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
-    (void)kind;
     const char *s = cg_str(e->m, v);
     uint32_t n = cg_str_len(e->m, v);
     if (!s || !n) {
@@ -129,7 +129,7 @@ static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     for (uint32_t k = 0; k < n; k++)
         sb_printf(&body, "%s0x%02x", k ? ", " : "", (unsigned char)s[k]);
     sb_putc(&body, '}');
-    sb_puts(out, cg_table_add(e, "encoded", "unsigned char", &body, n, 0, "byte", 12));
+    sb_puts(out, cg_table_add(e, kind == REC_KIND_H5_VALUE ? "h5value" : "encoded", "unsigned char", &body, n, 0, "byte", 12));
     sb_free(&body);
 }
 
@@ -271,6 +271,8 @@ static void array_close(unsigned row, sb *out)
     sb_puts(out, row > 1 ? "}}" : "}");
 }
 
+static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
+
 /* A numeric, string or array value of a VALUE field. */
 static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -310,6 +312,17 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "double", double_text, out);
     } else if (kind == REC_KIND_H5_ENCODED) {
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
+    } else if (kind == REC_KIND_H5_VALUE) {
+        if (fit.cat.mode == CG_CAT_CONST && !cg_str_len(e->m, fit.cat.value)) {
+            sb_puts(out, "wbuf"); /* no value in the trace: the pattern */
+        } else { /* the recorded value, its references made in the subject's file (h5value.c.tmpl) */
+            sb_puts(out, "h5_value(");
+            cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
+            sb_puts(out, ", SIZE_MAX, ");
+            arg_text(e, s, REC_ARG_SUBJECT, out);
+            sb_putc(out, ')');
+            e->uses_h5value = 1;
+        }
     } else if (cls == CG_FIT_STR) {
         int literal = fit.cls == CG_FIT_CAT && fit.cat.mode == CG_CAT_CONST;
         const char *str = literal ? cg_str(e->m, fit.cat.value) : NULL;

@@ -64,6 +64,7 @@ int rec_arg_by_pointer(const rec_arg_desc *a)
     case REC_KIND_STATBUF:
     case REC_KIND_MPI_STATUS:
     case REC_KIND_H5_ENCODED:
+    case REC_KIND_H5_VALUE:
         return 0;
     default:
         return 1;

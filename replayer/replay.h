@@ -205,6 +205,9 @@ size_t rp_h5d_span(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space
 size_t rp_h5a_span(hid_t attr, hid_t type);
 size_t rp_h5_chunk_bytes(hid_t dset);
 /* A buffer for HDF5 data of this type (variable-length strings get valid pointers). */
+/* The memory of a recorded HDF5 value (H5_VALUE), references made in loc's
+ * file, valid until the next one; NULL when the trace has none. */
+const void *rp_h5_value(const rp_value *v, hid_t loc);
 void *rp_h5_buffer(rp_ctx *x, int in, size_t bytes, hid_t type);
 /* An H5Dwrite's data: for a dataset whose filters the trace says stored a
  * ratio of its raw size, values that they store alike (h5fill.c); else pattern. */

@@ -74,13 +74,15 @@ static void emit_array(const rec_arg_desc *a, unsigned i, const char *shared_len
 
 /* Whether argument a is captured after the call: OUT-only values exist only
  * then; iovec arrays are read only once the call succeeded (a bad iovcnt
- * must fail in libc, not crash here), and encoded HDF5 objects take their
- * length from the object the call made. */
+ * must fail in libc, not crash here), encoded HDF5 objects take their
+ * length from the object the call made, and HDF5 values are walked only
+ * once HDF5 has read them. */
 static int captured_late(const rec_arg_desc *a)
 {
     int is_out = (a->flags & REC_ARG_OUT) != 0;
     int is_in = (a->flags & REC_ARG_IN) != 0 || !is_out;
-    return (is_out && !is_in) || a->kind == REC_KIND_IOVEC || a->kind == REC_KIND_H5_ENCODED;
+    return (is_out && !is_in) || a->kind == REC_KIND_IOVEC || a->kind == REC_KIND_H5_ENCODED ||
+           a->kind == REC_KIND_H5_VALUE;
 }
 
 static int shares_length(const rec_arg_desc *a)
@@ -148,6 +150,12 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     case REC_KIND_H5_ENCODED: /* len names the object the bytes encode */
         fprintf(out, "    rt_h5_encoding(&call, %u, ok && %s ? (hid_t)(%s) : -1);\n", i, n, a->len);
         return;
+    case REC_KIND_H5_VALUE: { /* len elements of the MEM_TYPE argument; references resolve at the subject */
+        int type = rec_arg_with_role(f, REC_AROLE_MEM_TYPE);
+        fprintf(out, "    rt_h5_value(&call, %u, ok ? %s : NULL, (hid_t)(%s), ok ? (long)(%s) : 0, (hid_t)(%s));\n", i, n,
+                f->args[type].name, a->len, f->args[REC_ARG_SUBJECT].name);
+        return;
+    }
     case REC_KIND_STATBUF:
         fprintf(out, "    r->args[%u].i = ok && %s ? (int64_t)%s->%s : -1;\n", i, n, n,
                 has(a->ctype, "struct statx") ? "stx_size" : "st_size");

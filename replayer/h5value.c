@@ -1,0 +1,11 @@
+/* h5value.c: the values replayed calls write to HDF5 (attributes, fill
+ * values, enum members), made from what the trace recorded of them with the
+ * code the kernels embed (templates/h5value.c.tmpl). */
+#define _GNU_SOURCE
+#include "h5value.c.tmpl"
+#include "replay.h"
+
+const void *rp_h5_value(const rp_value *v, hid_t loc)
+{
+    return v->len ? h5_value(v->s, v->len, loc) : NULL;
+}
