@@ -200,3 +200,48 @@ void gen_write_wrap_options(FILE *out, unsigned layer)
         if (layer == REC_LAYER_COUNT || rec_functions[i].layer == layer)
             fprintf(out, "-Wl,--wrap=%s\n", rec_functions[i].name);
 }
+
+int gen_counted_operator(const rec_func_desc *f, int *data)
+{
+    int calls = rec_arg_with_kind(f, REC_KIND_OP_CALLS, REC_ARG_DERIVED);
+    *data = -1;
+    for (unsigned i = 0; calls >= 0 && i + 1 < f->nargs; i++)
+        if (!strcmp(f->args[i].name, f->args[calls].len) && !strcmp(f->args[i + 1].ctype, "void *")) {
+            *data = (int)i + 1;
+            return (int)i;
+        }
+    return -1;
+}
+
+unsigned gen_operator_types(unsigned layer, int counted, const char **types, unsigned max)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < rec_function_count; i++) {
+        const rec_func_desc *f = &rec_functions[i];
+        int data, op = counted && f->layer == layer ? gen_counted_operator(f, &data) : -1;
+        for (unsigned k = 0; f->layer == layer && k < f->nargs; k++) {
+            const rec_arg_desc *a = &f->args[k];
+            const char *ret;
+            unsigned seen = 0;
+            while (seen < n && strcmp(types[seen], a->ctype))
+                seen++;
+            if (!rec_operator_params(a->ctype, &ret) || (a->flags & REC_ARG_OUT) || seen < n || n == max ||
+                (counted && (int)k != op))
+                continue;
+            types[n++] = a->ctype;
+        }
+    }
+    return n;
+}
+
+void gen_each_operator(unsigned layer, int counted, gen_operator_fn *fn)
+{
+    const char *types[64];
+    for (unsigned t = 0, ntypes = gen_operator_types(layer, counted, types, 64); t < ntypes; t++) {
+        const char *ret, *params = rec_operator_params(types[t], &ret);
+        const char *names[REC_MAX_ARGS];
+        unsigned lens[REC_MAX_ARGS], n = rec_param_names(params, names, lens, REC_MAX_ARGS);
+        if (n)
+            fn(types[t], ret, params, names, lens, n);
+    }
+}

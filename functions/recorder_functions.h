@@ -118,7 +118,8 @@ typedef enum rec_class {
     X(MPI_GROUP, 78, INT, "MPI_Group (per-rank handle id)")                     \
     X(MPI_WHENCE, 79, INT, "MPI_File_seek whence (MPI_SEEK_SET/CUR/END)")       \
     X(H5_ENCODED, 80, STR, "an HDF5 object as H5Sencode/H5Tencode/H5Pencode wrote it") \
-    X(H5_VALUE, 81, STR, "an HDF5 value the call writes (attribute, fill value), by meaning: h5value.c.tmpl")
+    X(H5_VALUE, 81, STR, "an HDF5 value the call writes (attribute, fill value), by meaning: h5value.c.tmpl") \
+    X(OP_CALLS, 82, INT, "how many times the call called its operator: the last call returned the call's result")
 
 typedef enum rec_kind {
 #define REC_KIND_ENUM_(name, num, cls, doc) REC_KIND_##name = num,

@@ -41,5 +41,12 @@ void rt_h5_encoding(rt_call *c, unsigned field, hid_t obj);
  * their meaning (tracer/h5value.c), object references named at loc; empty
  * for a NULL buf, RECORDER_ATTR_VALUES=0 or a value past RECORDER_ATTR_VALUE_MAX. */
 void rt_h5_value(rt_call *c, unsigned field, const void *buf, hid_t type, long n, hid_t loc);
+/* An iteration's operator, called through one of the tracer's own (gen_wrappers:
+ * rt_counting_<type>), which counts its calls for the OP_CALLS field. */
+typedef struct rt_op_count {
+    void (*op)(void);
+    void *data;
+    int64_t calls;
+} rt_op_count;
 
 #endif
