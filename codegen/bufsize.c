@@ -215,8 +215,6 @@ void cg_buffer_sizes(cg_emitter *e)
                 if (d->kind == REC_KIND_STRING_OUT ||
                     (d->kind == REC_KIND_ADDRESS && (d->flags & REC_ARG_OUT)))
                     rsize = max64(rsize, max64(need, 4096));
-                if (d->kind == REC_KIND_H5_VALUE && !cg_str_len(m, v)) /* no value in the trace: wbuf */
-                    wsize = max64(wsize, max64(need, 4096));
                 if (d->kind == REC_KIND_IOVEC && (f->flags & REC_FN_READ))
                     rsize = max64(rsize, need);
                 else if (d->kind == REC_KIND_IOVEC)

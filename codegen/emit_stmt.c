@@ -315,7 +315,17 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
     } else if (kind == REC_KIND_H5_VALUE) {
         if (fit.cat.mode == CG_CAT_CONST && !cg_str_len(e->m, fit.cat.value)) {
-            sb_puts(out, "wbuf"); /* no value in the trace: the pattern */
+            /* no value in the trace: zeros, which are valid pointers (NULL) and sequences (empty) too */
+            int bytes = rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED);
+            int64_t need = bytes < 0 ? 4096 : 64;
+            for (uint32_t u = 0; bytes >= 0 && u < s->node->ninsts; u++) {
+                const cg_inst *in = &e->m->insts[s->node->insts[u]];
+                const int64_t *v = cg_inst_values(in, (unsigned)bytes);
+                for (uint32_t k = 0; k < in->nr; k++)
+                    need = v[k] > need ? v[k] : need;
+            }
+            e->h5value_zeros = need > e->h5value_zeros ? need : e->h5value_zeros;
+            sb_puts(out, "h5value_zeros");
         } else { /* the recorded value, its references made in the subject's file (h5value.c.tmpl) */
             sb_puts(out, "h5_value(");
             cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
