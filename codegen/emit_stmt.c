@@ -115,22 +115,38 @@ static void path_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 }
 
 /* An encoded HDF5 object: a table of its bytes, by the table's name. */
-/* An encoded HDF5 object, or a recorded HDF5 value, as a byte table of its own (NULL: none). */
+/* An encoded HDF5 object, or a recorded HDF5 value, as a byte table of its own (NULL: none, or a
+ * value the trace does not keep). */
 static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     const char *s = cg_str(e->m, v);
     uint32_t n = cg_str_len(e->m, v);
-    if (!s || !n) {
+    if (!s || !n || (kind == REC_KIND_H5_VALUE && n == REC_H5_VALUE_UNKEPT)) {
         sb_puts(out, "NULL");
         return;
     }
     sb body = {0};
+    if (kind == REC_KIND_H5_VALUE) { /* a string literal (and its NUL), its bytes escaped where they must be */
+        sb_putc(&body, '"');
+        for (uint32_t k = 0; k < n; k++) {
+            unsigned char c = (unsigned char)s[k], next = k + 1 < n ? (unsigned char)s[k + 1] : 0;
+            if (c == '"' || c == '\\' || c == '?') /* ? too: no trigraph */
+                sb_printf(&body, "\\%c", c);
+            else if (c >= 0x20 && c < 0x7f)
+                sb_putc(&body, (char)c);
+            else /* octal, all three digits before a digit it would take in */
+                sb_printf(&body, next >= '0' && next <= '7' ? "\\%03o" : "\\%o", c);
+        }
+        sb_putc(&body, '"');
+        sb_puts(out, cg_table_add(e, "h5value", "unsigned char", &body, n + 1, 0, "byte", 0));
+        sb_free(&body);
+        return;
+    }
     sb_putc(&body, '{');
     for (uint32_t k = 0; k < n; k++)
         sb_printf(&body, "%s0x%02x", k ? ", " : "", (unsigned char)s[k]);
     sb_putc(&body, '}');
-    const char *base = kind == REC_KIND_H5_VALUE ? "h5value" : "encoded";
-    sb_puts(out, cg_table_add(e, base, "unsigned char", &body, n, 0, "byte", 12));
+    sb_puts(out, cg_table_add(e, "encoded", "unsigned char", &body, n, 0, "byte", 12));
     sb_free(&body);
 }
 
@@ -314,8 +330,11 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     } else if (kind == REC_KIND_H5_ENCODED) {
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
     } else if (kind == REC_KIND_H5_VALUE) {
-        if (fit.cat.mode == CG_CAT_CONST && !cg_str_len(e->m, fit.cat.value)) {
-            /* no value in the trace: zeros, which are valid pointers (NULL) and sequences (empty) too */
+        uint32_t len = fit.cat.mode == CG_CAT_CONST ? cg_str_len(e->m, fit.cat.value) : 0;
+        if (fit.cat.mode == CG_CAT_CONST && !len) {
+            sb_puts(out, "NULL"); /* the program passed none */
+        } else if (fit.cat.mode == CG_CAT_CONST && len == REC_H5_VALUE_UNKEPT) {
+            /* a value the trace does not keep: zeros, which are valid pointers (NULL) and sequences (empty) too */
             int bytes = rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED);
             int64_t need = bytes < 0 ? 4096 : 64;
             for (uint32_t u = 0; bytes >= 0 && u < s->node->ninsts; u++) {

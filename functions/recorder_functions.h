@@ -121,6 +121,11 @@ typedef enum rec_class {
     X(H5_VALUE, 81, STR, "an HDF5 value the call writes (attribute, fill value), by meaning: h5value.c.tmpl") \
     X(OP_CALLS, 82, INT, "how many times the call called its operator: the last call returned the call's result")
 
+/* An H5_VALUE field this long (a byte, shorter than any value) stands for a
+ * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
+ * RECORDER_ATTR_VALUE_MAX); an empty one for none (a NULL pointer). */
+#define REC_H5_VALUE_UNKEPT 1
+
 typedef enum rec_kind {
 #define REC_KIND_ENUM_(name, num, cls, doc) REC_KIND_##name = num,
     REC_KIND_LIST(REC_KIND_ENUM_)

@@ -134,11 +134,11 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_H5_ENCODED: /* the recorded bytes; none: NULL, which fails as the traced call did */
         fprintf(out, "    %s %s = rp_r->args[%u].len ? rp_r->args[%u].s : NULL;\n", a->ctype, n, i, i);
         return;
-    case REC_KIND_H5_VALUE: /* the recorded value, references made in the subject's file; none: the hook's */
+    case REC_KIND_H5_VALUE: /* the recorded value, references in the subject's file; not kept: the hook's */
         fprintf(out, "    %s %s = rp_h5_value(&rp_r->args[%u], (hid_t)(%s));\n", a->ctype, n, i,
                 f->args[REC_ARG_SUBJECT].name);
-        fprintf(out, "#ifdef RP_VALUE_%s_%s\n    if (!rp_r->args[%u].len)\n        %s = RP_VALUE_%s_%s;\n#endif\n", f->name,
-                n, i, n, f->name, n);
+        fprintf(out, "#ifdef RP_VALUE_%s_%s\n    if (rp_r->args[%u].len == REC_H5_VALUE_UNKEPT)\n", f->name, n, i);
+        fprintf(out, "        %s = RP_VALUE_%s_%s;\n#endif\n", n, f->name, n);
         return;
     default:
         break;

@@ -8,7 +8,7 @@
 
 const void *rp_h5_value(const rp_value *v, hid_t loc)
 {
-    return v->len ? h5_value(v->s, v->len, loc) : NULL;
+    return v->len > REC_H5_VALUE_UNKEPT ? h5_value(v->s, v->len, loc) : NULL;
 }
 
 void *rp_op_stop(rp_ctx *x, int64_t calls, int64_t ret)

@@ -193,7 +193,12 @@ void rt_h5_value(rt_call *c, unsigned field, const void *buf, hid_t type, long n
     v->ptr = NULL;
     v->len = 0;
     const rt_config *cfg = rt_active_config;
-    if (!buf || type <= 0 || n < 0 || !cfg || !cfg->attr_values || c->nheap >= REC_MAX_FIELDS)
+    static const unsigned char unrecorded = 0;
+    if (!buf)
+        return; /* none: a NULL pointer (an undefined fill value), or the call failed */
+    v->ptr = &unrecorded; /* one byte, shorter than any value: a value the trace does not keep */
+    v->len = REC_H5_VALUE_UNKEPT;
+    if (type <= 0 || n < 0 || !cfg || !cfg->attr_values || c->nheap >= REC_MAX_FIELDS)
         return;
     h5v_out o = {.max = cfg->attr_value_max, .loc = loc};
     H5E_BEGIN_TRY

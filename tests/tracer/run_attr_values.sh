@@ -21,7 +21,7 @@ trace() {
         fail "the $name run failed: $(tail -5 "$work/$name.log")"
     "$r2t" "$work/$name/trace" >"$work/$name.txt" || fail "recorder2text $work/$name/trace failed"
     recorded=$(grep -Ec 'H5(Awrite|Pset_fill_value)\(.*(buf|value)=\{[0-9]+ bytes' "$work/$name.txt")
-    empty=$(grep -Ec 'H5(Awrite|Pset_fill_value)\(.*(buf|value)=NULL' "$work/$name.txt")
+    empty=$(grep -Ec 'H5(Awrite|Pset_fill_value)\(.*(buf|value)=\{not kept\}' "$work/$name.txt")
     text=$(cat "$work/$name/trace"/*.rec | grep -c 'netcdf=4\.9\.2' || true)
 }
 
