@@ -128,7 +128,7 @@ static int64_t mpi_need(const sizer *z, const cg_inst *in, uint32_t k)
     for (unsigned a = 0; a < in->f->nargs; a++) {
         const rec_arg_desc *d = &in->f->args[a];
         int64_t v = cg_inst_values(in, a)[k];
-        if (d->flags & REC_ARG_DERIVED)
+        if ((d->flags & REC_ARG_DERIVED) && d->kind == REC_KIND_SIZE)
             moved = max64(moved, v); /* the bytes the trace says moved */
         if (d->kind == REC_KIND_COUNT && !strchr(d->ctype, '*'))
             count = max64(count, v);
@@ -156,7 +156,7 @@ static int64_t hdf5_need(const sizer *z, const member *c)
     const cg_inst *in = c->in;
     int64_t bytes = 0;
     for (unsigned a = 0; a < in->f->nargs; a++)
-        if (in->f->args[a].flags & REC_ARG_DERIVED)
+        if ((in->f->args[a].flags & REC_ARG_DERIVED) && in->f->args[a].kind == REC_KIND_SIZE)
             bytes = cg_inst_values(in, a)[c->k];
     if (rec_arg_with_role(in->f, REC_AROLE_MEM_SPACE) >= 0) { /* dataset data */
         int64_t mem = arg(c, REC_AROLE_MEM_SPACE), file = arg(c, REC_AROLE_FILE_SPACE);

@@ -519,6 +519,34 @@ void cg_braced(cg_emitter *e, sb *body, uint32_t n, const char *label, unsigned 
         list_lines(e, body, n, label, per_line, indent, out);
 }
 
+/* A string literal too long for its line (after prefix) as literals on lines of their own, as
+ * clang-format keeps them, none broken inside an escape. */
+static void string_lines(const sb *body, size_t prefix, sb *out)
+{
+    const char *s = body->s + 1; /* inside the quotes */
+    size_t len = body->len - 2;
+    if (prefix + body->len + 1 <= CG_COLUMNS) {
+        sb_append(out, body);
+        return;
+    }
+    while (len) {
+        size_t take = 0, room = CG_COLUMNS - 4 - 3;
+        while (take < len) {
+            size_t step = 1;
+            if (s[take] == '\\') /* an escape: \\c, or up to three octal digits */
+                for (step = 2; step < 4 && take + step < len && s[take + step] >= '0' && s[take + step] <= '7' &&
+                               s[take + 1] >= '0' && s[take + 1] <= '7';
+                     step++)
+                    ;
+            if (take + step > room)
+                break;
+            take += step;
+        }
+        sb_printf(out, "\n    \"%.*s\"", (int)take, s);
+        s += take, len -= take;
+    }
+}
+
 static void tables_and_locals(kernel *k, tpl_ctx *c)
 {
     cg_emitter *e = &k->e;
@@ -538,13 +566,19 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
         size_t prefix = (t->local ? 4 : 7) + (strncmp(t->ctype, "const ", 6) ? 6 : 0) + strlen(t->ctype) +
                         strlen(t->name) + (size_t)snprintf(digits, sizeof digits, "%u", t->n) + 6;
         sb values = {0};
-        cg_braced(e, &t->body, t->n, t->label, t->per_line, 0, prefix, &values);
+        if (t->body.s[0] == '"') /* a recorded HDF5 value */
+            string_lines(&t->body, prefix, &values);
+        else
+            cg_braced(e, &t->body, t->n, t->label, t->per_line, 0, prefix, &values);
         if (!t->local)
             cg_scope(e, &values, CG_SCOPE_STATIC);
         tpl_set_sb(x, "values", &values);
         sb_free(&values);
         sb text = {0};
         render(k, T_TABLE, x, &text);
+        char *gap = t->body.s[0] == '"' ? strstr(sb_str(&text), "= \n") : NULL; /* literals on lines of their own */
+        if (gap)
+            memmove(gap + 1, gap + 2, strlen(gap + 2) + 1), text.len--;
         while (text.len && text.s[text.len - 1] == '\n')
             text.s[--text.len] = 0;
         tpl_set_sb(tpl_push(c, t->local ? "locals" : "tables"), t->local ? "local" : "table", &text);
@@ -703,6 +737,21 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     tpl_flag(c, "no_pointer", e->uses_no_pointer);
     if (cg_h5fill_values(e, c, k.err, sizeof k.err) != 0)
         k.failed = 1;
+    if (e->uses_h5value || e->h5value_zeros) { /* h5_value(): the recorded HDF5 values made again */
+        char *code = e->uses_h5value ? cg_template(e->o->templates, "h5value.c.tmpl", k.err, sizeof k.err) : NULL;
+        size_t len = code ? strlen(code) : 0;
+        while (len && code[len - 1] == '\n')
+            code[--len] = 0;
+        sb text = {0};
+        sb_puts(&text, code ? code : "");
+        if (e->h5value_zeros) /* what the calls write whose value the trace lacks (RECORDER_ATTR_VALUES=0) */
+            sb_printf(&text, "%sstatic const char h5value_zeros[%lld];", text.len ? "\n\n" : "",
+                      (long long)e->h5value_zeros);
+        tpl_set_sb(c, "h5value", &text);
+        sb_free(&text);
+        k.failed |= e->uses_h5value && !code;
+        free(code);
+    }
     /* elastic: the sizes as macros, which the models give at any rank count */
     set_literal(&k, c, o->elastic ? "wsize_bytes" : "wsize", e->wsize > 0 ? e->wsize : 1, CG_SCOPE_SIZE);
     set_literal(&k, c, o->elastic ? "rsize_bytes" : "rsize", e->rsize > 0 ? e->rsize : 1, CG_SCOPE_SIZE);

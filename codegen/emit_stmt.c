@@ -117,16 +117,33 @@ static void path_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 }
 
 /* An encoded HDF5 object: a table of its bytes, by the table's name. */
+/* An encoded HDF5 object, or a recorded HDF5 value, as a byte table of its own (NULL: none, or a
+ * value the trace does not keep). */
 static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
-    (void)kind;
     const char *s = cg_str(e->m, v);
     uint32_t n = cg_str_len(e->m, v);
-    if (!s || !n) {
+    if (!s || !n || (kind == REC_KIND_H5_VALUE && n == REC_H5_VALUE_UNKEPT)) {
         sb_puts(out, "NULL");
         return;
     }
     sb body = {0};
+    if (kind == REC_KIND_H5_VALUE) { /* a string literal (and its NUL), its bytes escaped where they must be */
+        sb_putc(&body, '"');
+        for (uint32_t k = 0; k < n; k++) {
+            unsigned char c = (unsigned char)s[k], next = k + 1 < n ? (unsigned char)s[k + 1] : 0;
+            if (c == '"' || c == '\\' || c == '?') /* ? too: no trigraph */
+                sb_printf(&body, "\\%c", c);
+            else if (c >= 0x20 && c < 0x7f)
+                sb_putc(&body, (char)c);
+            else /* octal, all three digits before a digit it would take in */
+                sb_printf(&body, next >= '0' && next <= '7' ? "\\%03o" : "\\%o", c);
+        }
+        sb_putc(&body, '"');
+        sb_puts(out, cg_table_add(e, "h5value", "unsigned char", &body, n + 1, 0, "byte", 0));
+        sb_free(&body);
+        return;
+    }
     sb_putc(&body, '{');
     for (uint32_t k = 0; k < n; k++)
         sb_printf(&body, "%s0x%02x", k ? ", " : "", (unsigned char)s[k]);
@@ -276,6 +293,8 @@ static void array_close(unsigned row, sb *out)
     sb_puts(out, row > 1 ? "}}" : "}");
 }
 
+static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
+
 /* A numeric, string or array value of a VALUE field. */
 static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -315,6 +334,30 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "double", double_text, out);
     } else if (kind == REC_KIND_H5_ENCODED) {
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
+    } else if (kind == REC_KIND_H5_VALUE) {
+        uint32_t len = fit.cat.mode == CG_CAT_CONST ? cg_str_len(e->m, fit.cat.value) : 0;
+        if (fit.cat.mode == CG_CAT_CONST && !len) {
+            sb_puts(out, "NULL"); /* the program passed none */
+        } else if (fit.cat.mode == CG_CAT_CONST && len == REC_H5_VALUE_UNKEPT) {
+            /* a value the trace does not keep: zeros, which are valid pointers (NULL) and sequences (empty) too */
+            int bytes = rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED);
+            int64_t need = bytes < 0 ? 4096 : 64;
+            for (uint32_t u = 0; bytes >= 0 && u < s->node->ninsts; u++) {
+                const cg_inst *in = &e->m->insts[s->node->insts[u]];
+                const int64_t *v = cg_inst_values(in, (unsigned)bytes);
+                for (uint32_t k = 0; k < in->nr; k++)
+                    need = v[k] > need ? v[k] : need;
+            }
+            e->h5value_zeros = need > e->h5value_zeros ? need : e->h5value_zeros;
+            sb_puts(out, "h5value_zeros");
+        } else { /* the recorded value, its references made in the subject's file (h5value.c.tmpl) */
+            sb_puts(out, "h5_value(");
+            cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
+            sb_puts(out, ", SIZE_MAX, ");
+            arg_text(e, s, REC_ARG_SUBJECT, out);
+            sb_putc(out, ')');
+            e->uses_h5value = 1;
+        }
     } else if (cls == CG_FIT_STR) {
         int literal = fit.cls == CG_FIT_CAT && fit.cat.mode == CG_CAT_CONST;
         const char *str = literal ? cg_str(e->m, fit.cat.value) : NULL;
@@ -479,18 +522,37 @@ static int filtered_text(cg_emitter *e, cg_stmtinfo *s, const rec_func_desc *f, 
 }
 
 /* The definition of noop_CTYPE, an operator of that type that does nothing
- * and returns 0 (params: "(type name, ...)"). */
+ * and returns 0, but where its data (an op_stop, the last parameter of
+ * params: "(type name, ...)") says the traced iteration stopped. */
 static void noop_operator(cg_emitter *e, const char *ctype, const char *ret, const char *params)
 {
     sb def = {0};
     const char *names[REC_MAX_ARGS];
     unsigned lens[REC_MAX_ARGS], n = rec_param_names(params, names, lens, REC_MAX_ARGS);
+    cg_add_proto(e, "/* Where an iteration stops: at the call of its operator the traced one stopped at. */\n"
+                    "typedef struct op_stop {\n    long long calls, stop, ret;\n} op_stop;\n\n"
+                    "static long long op_stop_next(void *data)\n{\n    op_stop *s = data;\n"
+                    "    return s && ++s->calls == s->stop ? s->ret : 0;\n}\n");
     sb_printf(&def, "static %s noop_%s%s\n{\n", ret, ctype, params);
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i + 1 < n; i++)
         sb_printf(&def, "    (void)%.*s;\n", (int)lens[i], names[i]);
-    sb_puts(&def, "    return 0;\n}\n");
+    sb_printf(&def, "    return (%s)op_stop_next(%.*s);\n}\n", ret, (int)lens[n - 1], names[n - 1]);
     cg_add_proto(e, sb_str(&def));
     sb_free(&def);
+}
+
+/* Whether a field is not 0 on some rank of some instance: a VA argument worth passing (open's
+ * mode without O_CREAT is not), an iteration's result that stopped it. */
+static int nonzero_somewhere(cg_emitter *e, cg_stmtinfo *s, unsigned field)
+{
+    for (uint32_t u = 0; u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        const int64_t *v = cg_inst_values(in, field);
+        for (uint32_t k = 0; k < in->nr; k++)
+            if (v[k])
+                return 1;
+    }
+    return 0;
 }
 
 /* Arguments the kernel does not take from the trace. */
@@ -505,6 +567,16 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     if (op_params) { /* the application's operator is its code: one that lets the library go on */
         noop_operator(e, a->ctype, op_ret, op_params);
         sb_printf(out, "noop_%s", a->ctype);
+        return;
+    }
+    int data, op = gen_counted_operator(f, &data);
+    /* where the traced iteration stopped, if it did */
+    if (op >= 0 && (int)field == data && nonzero_somewhere(e, s, f->nargs)) {
+        sb_puts(out, "&(op_stop){0, ");
+        value_text(e, s, (unsigned)rec_arg_with_kind(f, REC_KIND_OP_CALLS, REC_ARG_DERIVED), out);
+        sb_puts(out, ", ");
+        value_text(e, s, f->nargs, out);
+        sb_puts(out, "}");
         return;
     }
     if (a->role == REC_AROLE_CACHE_CONFIG) { /* one struct at the library's version: a set takes what a get filled */
@@ -551,19 +623,6 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_puts(out, "rbuf");
     else
         sb_printf(out, "&(%s){0}", elem);
-}
-
-/* Whether the VA argument is worth passing (open's mode without O_CREAT is not). */
-static int va_needed(cg_emitter *e, cg_stmtinfo *s, unsigned field)
-{
-    for (uint32_t u = 0; u < s->node->ninsts; u++) {
-        const cg_inst *in = &e->m->insts[s->node->insts[u]];
-        const int64_t *v = cg_inst_values(in, field);
-        for (uint32_t k = 0; k < in->nr; k++)
-            if (v[k])
-                return 1;
-    }
-    return 0;
 }
 
 void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
@@ -665,7 +724,7 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
         sb hook = {0};
         int by_hook = !(a->flags & REC_ARG_DERIVED) && hooked(e, s, field, &hook);
         if (!by_hook && ((a->flags & REC_ARG_DERIVED) || (int)field == va ||
-                         ((a->flags & REC_ARG_VA) && !va_needed(e, s, field)))) {
+                         ((a->flags & REC_ARG_VA) && !nonzero_somewhere(e, s, field)))) {
             sb_free(&hook);
             continue;
         }

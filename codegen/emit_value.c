@@ -639,7 +639,7 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
     sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
     /* encoded HDF5 objects are byte tables of their own: this one names them */
     int strings = (rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH) &&
-                  kind != REC_KIND_H5_ENCODED;
+                  kind != REC_KIND_H5_ENCODED && kind != REC_KIND_H5_VALUE;
     const char *name = cg_table_add(e, sb_str(&base), strings ? "const char *const" : ctype, &body, c->ntab,
                                     !strings, by_rank ? "rank" : "iteration", strings ? 1 : numbers_per_line(c->ntab));
     sb_printf(out, "%s[%s]", name, by_rank ? "rank" : cg_counter_name(c->table_ctr));

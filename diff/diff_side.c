@@ -17,7 +17,7 @@ struct diff_request {
 int64_t diff_bytes_moved(const rec_func_desc *f, const rec_record *r)
 {
     for (unsigned a = 0; a < f->nargs; a++)
-        if (f->args[a].flags & REC_ARG_DERIVED)
+        if ((f->args[a].flags & REC_ARG_DERIVED) && f->args[a].kind == REC_KIND_SIZE)
             return r->args[a].i > 0 ? r->args[a].i : 0;
     if (!(f->flags & REC_FN_DATA) || f->ret_kind == REC_KIND_NONE || r->ret.i < 0)
         return 0;

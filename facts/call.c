@@ -35,8 +35,9 @@ void rf_args_of(const rec_func_desc *f, rf_args *out)
         int8_t k = (int8_t)a;
         if (d->flags & REC_ARG_CREATE) /* a handle the call makes: never a position or a size */
             continue;
-        if (d->flags & REC_ARG_DERIVED) {
-            out->derived = k;
+        if (d->flags & REC_ARG_DERIVED) { /* bytes moved; an iteration's operator calls are no bytes */
+            if (d->kind == REC_KIND_SIZE)
+                out->derived = k;
             continue;
         }
         switch (d->kind) {

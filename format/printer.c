@@ -318,7 +318,10 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
         emit(&o, x > 0 ? "function#%lld" : x == 0 ? "NULL" : "invalid(%lld)", (long long)x);
         break;
     case REC_KIND_H5_ENCODED: /* its bytes by their CRC-32: two encodings read apart */
-        if (v->len)
+    case REC_KIND_H5_VALUE:
+        if (kind == REC_KIND_H5_VALUE && v->len == REC_H5_VALUE_UNKEPT)
+            emit(&o, "{not kept}");
+        else if (v->len)
             emit(&o, "{%u bytes, crc32=%08x}", (unsigned)v->len, (unsigned)rec_crc32(0, v->ptr, v->len));
         else
             emit(&o, "NULL");

@@ -80,10 +80,16 @@ static void check_table(void)
             if (arg->flags & REC_ARG_DERIVED) {
                 if (!arg->len[0] || (arg->flags & REC_ARG_VA) || a + 1 < f->nargs)
                     table_error(f, "a DERIVED field needs an expression and comes last");
+                int data;
+                if (arg->kind == REC_KIND_OP_CALLS && gen_counted_operator(f, &data) < 0)
+                    table_error(f, "an OP_CALLS field must name an operator argument followed by its void * data");
                 continue;
             }
             int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT ||
-                           arg->kind == REC_KIND_H5_ENCODED;
+                           arg->kind == REC_KIND_H5_ENCODED || arg->kind == REC_KIND_H5_VALUE;
+            /* a value is walked by its memory type: the call must name it */
+            if (arg->kind == REC_KIND_H5_VALUE && rec_arg_with_role(f, REC_AROLE_MEM_TYPE) < 0)
+                table_error(f, "an H5_VALUE argument without a MEM_TYPE argument");
             if (is_array && !arg->len[0])
                 table_error(f, "array argument without a length expression");
             if (!is_array && arg->len[0])

@@ -83,6 +83,7 @@ int rec_arg_by_pointer(const rec_arg_desc *a)
     case REC_KIND_MPI_STATUS:
     case REC_KIND_H5_ENCODED:
     case REC_KIND_CALLBACK: /* a function, by its id */
+    case REC_KIND_H5_VALUE:
         return 0;
     default:
         return 1;
@@ -269,4 +270,49 @@ int gen_untraced_op_function(const char *prefix, int once, char *buf, size_t cap
                         "static MPI_Op %suntraced_op(void)\n{\n    MPI_Op op;\n    %s);\n    return op;\n}\n",
                         prefix, call);
     return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int gen_counted_operator(const rec_func_desc *f, int *data)
+{
+    int calls = rec_arg_with_kind(f, REC_KIND_OP_CALLS, REC_ARG_DERIVED);
+    *data = -1;
+    for (unsigned i = 0; calls >= 0 && i + 1 < f->nargs; i++)
+        if (!strcmp(f->args[i].name, f->args[calls].len) && !strcmp(f->args[i + 1].ctype, "void *")) {
+            *data = (int)i + 1;
+            return (int)i;
+        }
+    return -1;
+}
+
+unsigned gen_operator_types(unsigned layer, int counted, const char **types, unsigned max)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < rec_function_count; i++) {
+        const rec_func_desc *f = &rec_functions[i];
+        int data, op = counted && f->layer == layer ? gen_counted_operator(f, &data) : -1;
+        for (unsigned k = 0; f->layer == layer && k < f->nargs; k++) {
+            const rec_arg_desc *a = &f->args[k];
+            const char *ret;
+            unsigned seen = 0;
+            while (seen < n && strcmp(types[seen], a->ctype))
+                seen++;
+            if (!rec_operator_params(a->ctype, &ret) || (a->flags & REC_ARG_OUT) || seen < n || n == max ||
+                (counted && (int)k != op))
+                continue;
+            types[n++] = a->ctype;
+        }
+    }
+    return n;
+}
+
+void gen_each_operator(unsigned layer, int counted, gen_operator_fn *fn)
+{
+    const char *types[64];
+    for (unsigned t = 0, ntypes = gen_operator_types(layer, counted, types, 64); t < ntypes; t++) {
+        const char *ret, *params = rec_operator_params(types[t], &ret);
+        const char *names[REC_MAX_ARGS];
+        unsigned lens[REC_MAX_ARGS], n = rec_param_names(params, names, lens, REC_MAX_ARGS);
+        if (n)
+            fn(types[t], ret, params, names, lens, n);
+    }
 }

@@ -34,6 +34,20 @@ int rec_kind_pointer_is_value(unsigned kind);
 /* The argument is a pointer whose pointee is the recorded value (int *size,
  * MPI_Comm *newcomm; not strings, buffers, arrays or FILE *). */
 int rec_arg_by_pointer(const rec_arg_desc *a);
+/* The operator argument an iteration counts the calls of (its OP_CALLS field's
+ * len names it), with in *data the void * argument after it, which the library
+ * hands the operator; -1 when f has no OP_CALLS field. */
+int gen_counted_operator(const rec_func_desc *f, int *data);
+/* The distinct C types of the operators (functions/operators.def) a layer's
+ * functions take as inputs, only the counted ones' when counted; up to max,
+ * in table order; returns how many. */
+unsigned gen_operator_types(unsigned layer, int counted, const char **types, unsigned max);
+/* What a generator writes for one operator type: its return type, parameters
+ * and the n parameter names in them (each a pointer into params and a length). */
+typedef void gen_operator_fn(const char *type, const char *ret, const char *params, const char *const *names,
+                             const unsigned *lens, unsigned n);
+/* fn for each operator type gen_operator_types gives (up to 64). */
+void gen_each_operator(unsigned layer, int counted, gen_operator_fn *fn);
 /* The element type of a pointer type: "const hsize_t *" -> "hsize_t";
  * "rec_int3 *" (rows of three ints) -> "int". */
 void rec_ctype_element(const char *ctype, char *out, size_t cap);

@@ -118,7 +118,14 @@ typedef enum rec_class {
     X(MPI_GROUP, 78, INT, "MPI_Group (per-rank handle id)")                     \
     X(MPI_WHENCE, 79, INT, "MPI_File_seek whence (MPI_SEEK_SET/CUR/END)")       \
     X(H5_ENCODED, 80, STR, "an HDF5 object as H5Sencode/H5Tencode/H5Pencode wrote it")     \
-    X(CALLBACK, 81, INT, "an application function a library calls back: 1, 2, ... as first seen")
+    X(CALLBACK, 81, INT, "an application function a library calls back: 1, 2, ... as first seen") \
+    X(H5_VALUE, 82, STR, "an HDF5 value the call writes (attribute, fill value), by meaning: h5value.c.tmpl") \
+    X(OP_CALLS, 83, INT, "how many times the call called its operator: the last call returned the call's result")
+
+/* An H5_VALUE field this long (a byte, shorter than any value) stands for a
+ * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
+ * RECORDER_ATTR_VALUE_MAX); an empty one for none (a NULL pointer). */
+#define REC_H5_VALUE_UNKEPT 1
 
 typedef enum rec_kind {
 #define REC_KIND_ENUM_(name, num, cls, doc) REC_KIND_##name = num,

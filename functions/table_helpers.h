@@ -100,6 +100,23 @@ static inline hssize_t rt_h5d_bytes(hid_t dset, hid_t mem_type, hid_t mem_space,
     return n < 0 || !size ? -1 : n * (hssize_t)size;
 }
 
+/* The elements of an attribute's dataspace (0 for an invalid id, quietly). */
+static inline hssize_t h5_attr_points(hid_t attr)
+{
+    hssize_t n = 0;
+    if (attr <= 0)
+        return 0;
+    H5E_BEGIN_TRY
+    {
+        hid_t space = REC_H5(Aget_space)(attr);
+        n = space >= 0 ? REC_H5(Sget_simple_extent_npoints)(space) : 0;
+        if (space >= 0)
+            REC_H5(Sclose)(space);
+    }
+    H5E_END_TRY
+    return n < 0 ? 0 : n;
+}
+
 /* Bytes an H5Awrite/H5Aread moves: the attribute's elements x the type's size. */
 static inline hssize_t rt_h5a_bytes(hid_t attr, hid_t type)
 {

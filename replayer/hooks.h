@@ -8,6 +8,8 @@
  *   RP_ADDR_<f>_<a>         what an ADDRESS argument points to (default:
  *                           NULL for inputs, local storage for outputs)
  *   RP_BUFFER_<f>_<a>       a BUFFER argument (HDF5 has no generic rule)
+ *   RP_VALUE_<f>_<a>        an H5_VALUE argument the trace holds no value of
+ *                           (RECORDER_ATTR_VALUES=0, or past its size; default: NULL)
  * and, for the few C library functions its headers make inline under
  * optimization, the call itself (RP_LIBC_CALL, below). */
 #ifndef RECORDER_REPLAY_HOOKS_H
@@ -62,8 +64,8 @@ static inline size_t *rp_line_capacity(void)
 #define RP_ADDR_scandir64_namelist (&(struct dirent64 **){NULL})
 #define RP_ADDR_scandirat_namelist (&(struct dirent **){NULL})
 #define RP_ADDR_scandirat64_namelist (&(struct dirent64 **){NULL})
-#define RP_ADDR_H5Pset_fill_value_value rp_alloc(rp_x, 65536) /* a zero fill value */
-#define RP_ADDR_H5Tenum_insert_value rp_h5_enum_value(rp_x, type)
+#define RP_VALUE_H5Pset_fill_value_value rp_alloc(rp_x, 65536) /* a zero fill value */
+#define RP_VALUE_H5Tenum_insert_value rp_h5_enum_value(rp_x, type)
 #define RP_ADDR_H5Pset_mdc_config_config_ptr rp_h5_mdc_config(rp_x, plist_id, 0)
 #define RP_ADDR_H5Pget_mdc_config_config_ptr rp_h5_mdc_config(rp_x, -1, 0)
 #define RP_ADDR_H5Fset_mdc_config_config_ptr rp_h5_mdc_config(rp_x, file_id, 1)
@@ -141,7 +143,7 @@ static inline H5AC_cache_image_config_t *rp_h5_image_config(rp_ctx *x)
                    rp_h5_buffer(rp_x, 1, rp_h5d_span(dset_id, mem_type_id, mem_space_id, file_space_id), mem_type_id))
 #define RP_BUFFER_H5Dread_buf                                                                                \
     rp_h5_buffer(rp_x, 0, rp_h5d_span(dset_id, mem_type_id, mem_space_id, file_space_id), mem_type_id)
-#define RP_BUFFER_H5Awrite_buf rp_h5_buffer(rp_x, 1, rp_h5a_span(attr_id, type_id), type_id)
+#define RP_VALUE_H5Awrite_buf rp_h5_buffer(rp_x, 1, rp_h5a_span(attr_id, type_id), type_id)
 #define RP_BUFFER_H5Aread_buf rp_h5_buffer(rp_x, 0, rp_h5a_span(attr_id, type_id), type_id)
 #define RP_BUFFER_H5Dwrite_chunk_buf rp_scratch(rp_x, 1, (data_size) ? (data_size) : 1)
 #define RP_BUFFER_H5Dread_chunk_buf rp_scratch(rp_x, 0, rp_h5_chunk_bytes(dset_id))

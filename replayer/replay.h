@@ -215,6 +215,22 @@ size_t rp_h5d_span(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space
 size_t rp_h5a_span(hid_t attr, hid_t type);
 size_t rp_h5_chunk_bytes(hid_t dset);
 /* A buffer for HDF5 data of this type (variable-length strings get valid pointers). */
+/* The memory of a recorded HDF5 value (H5_VALUE), references made in loc's
+ * file, valid until the next one; NULL when the trace has none. */
+const void *rp_h5_value(const rp_value *v, hid_t loc);
+/* Where a replayed iteration stops: at the call of its operator the traced one
+ * stopped at (calls), returning what stopped it (ret, the call's result);
+ * never when the traced one went on to the end (ret 0). */
+typedef struct rp_op_stop_at {
+    int64_t calls, stop, ret;
+} rp_op_stop_at;
+void *rp_op_stop(rp_ctx *x, int64_t calls, int64_t ret);
+/* An operator's return for its next call (data: an rp_op_stop, or NULL: 0). */
+static inline int64_t rp_op_stop_next(void *data)
+{
+    rp_op_stop_at *s = data;
+    return s && ++s->calls == s->stop ? s->ret : 0;
+}
 void *rp_h5_buffer(rp_ctx *x, int in, size_t bytes, hid_t type);
 /* An H5Dwrite's data: for a dataset whose filters the trace says stored a
  * ratio of its raw size, values that they store alike (h5fill.c); else pattern. */

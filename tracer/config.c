@@ -210,6 +210,8 @@ void rt_config_load(rt_config *c)
     c->compression_level = (int)env_int(c, "RECORDER_COMPRESSION_LEVEL", 1, -50, 19);
     c->flush_interval = env_double(c, "RECORDER_FLUSH_INTERVAL", 60.0, 0.0, 1e9);
     c->aggregate = env_aggregate(c);
+    c->attr_values = (int)env_int(c, "RECORDER_ATTR_VALUES", 1, 0, 1);
+    c->attr_value_max = (size_t)env_int(c, "RECORDER_ATTR_VALUE_MAX", RT_ATTR_VALUE_MAX, 0, RT_ATTR_VALUE_LARGEST);
     const char *stage = getenv("RECORDER_STAGE_DIR");
     if (!stage || !*stage)
         stage = getenv("TMPDIR");

@@ -23,6 +23,11 @@ enum { RT_AGGREGATE_OFF = 0, RT_AGGREGATE_NODE = -1, RT_AGGREGATE_AUTO = -2 };
  * library's default of 3 (RECORDER_WINDOW). */
 #define RT_WINDOW_DEFAULT 32
 
+/* An HDF5 value (H5Awrite's, a fill value) is recorded up to this size by
+ * default, RECORDER_ATTR_VALUE_MAX up to the largest, else not at all. */
+#define RT_ATTR_VALUE_MAX (64u << 10)
+#define RT_ATTR_VALUE_LARGEST (1u << 20)
+
 typedef struct rt_config {
     char traces_dir[PATH_MAX]; /* RECORDER_TRACES_DIR, "" for the default */
     double time_resolution;    /* RECORDER_TIME_RESOLUTION, seconds per tick */
@@ -33,6 +38,8 @@ typedef struct rt_config {
     int aggregate;             /* RECORDER_AGGREGATE: RT_AGGREGATE_* or K files (K > 0) */
     char stage_dir[PATH_MAX];  /* RECORDER_STAGE_DIR: where ranks keep their files until then */
     unsigned char layer_on[REC_LAYER_COUNT];
+    int attr_values;          /* RECORDER_ATTR_VALUES: 0 keeps no attribute or fill value in the trace */
+    size_t attr_value_max;    /* RECORDER_ATTR_VALUE_MAX: the largest value recorded, in bytes */
     /* RECORDER_EXCLUSION_FILE / RECORDER_INCLUSION_FILE path prefixes */
     char *exclude[RT_MAX_PREFIXES];
     size_t nexclude;

@@ -37,5 +37,17 @@ int64_t rt_path_value(rt_call *c, const char *path);
 /* Field `field` (an H5_ENCODED kind) becomes the bytes encoding obj, what
  * the decoder that made obj read; empty for an obj < 0 or a huge one. */
 void rt_h5_encoding(rt_call *c, unsigned field, hid_t obj);
+/* Field `field` (an H5_VALUE kind) becomes the n elements of type at buf by
+ * their meaning (tracer/h5value.c), object references named at loc; empty
+ * for a NULL buf (or a failed call), one byte for a value not kept (RECORDER_ATTR_VALUES=0,
+ * past RECORDER_ATTR_VALUE_MAX). */
+void rt_h5_value(rt_call *c, unsigned field, const void *buf, hid_t type, long n, hid_t loc);
+/* An iteration's operator, called through one of the tracer's own (gen_wrappers:
+ * rt_counting_<type>), which counts its calls for the OP_CALLS field. */
+typedef struct rt_op_count {
+    void (*op)(void);
+    void *data;
+    int64_t calls;
+} rt_op_count;
 
 #endif

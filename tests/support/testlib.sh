@@ -13,7 +13,8 @@
 #       size, and with --headers an HDF5 file the same h5dump -H; WHOSE names
 #       the copies in messages ("from the kernel"). Sets $files to their number.
 #       SAME_FILES_HEADERS=0 skips h5dump -H (a trace without its HDF5 layer
-#       rewrites the file's bytes, not its structure). SAME_FILES_FILTERED=
+#       rewrites the file's bytes, not its structure). SAME_FILES_ATTRIBUTES=1
+#       compares h5dump -A instead (the attributes' values too). SAME_FILES_FILTERED=
 #       TRACE_DIR: an HDF5 file that the trace's h5store files name (written
 #       through HDF5 filters, whose stored size depends on the data) may
 #       differ in size by up to 1 %, said on stdout.
@@ -75,7 +76,9 @@ same_output_files() {
     fi
     [ "$a" = "$b" ] || [ -n "${SAME_FILES_FILTERED:-}" ] || fail "$rel: $a bytes originally, $b $whose"
     if [ "$headers" = 1 ] && [ "${f%.h5}" != "$f" ]; then
-      diff -u <(h5dump -H "$f" | tail -n +2) <(h5dump -H "$copy" | tail -n +2) || fail "$rel: h5dump -H differs"
+      local dump=-H
+      [ "${SAME_FILES_ATTRIBUTES:-0}" = 0 ] || dump=-A
+      diff -u <(h5dump $dump "$f" | tail -n +2) <(h5dump $dump "$copy" | tail -n +2) || fail "$rel: h5dump $dump differs"
     fi
     files=$((files + 1))
   done < <(find "$original" -type f -print0)
