@@ -274,6 +274,7 @@ int cg_h5_inputs(cg_emitter *e, tpl_ctx *c, char *err, size_t cap)
     }
     tpl_flag(c, "h5inputs", n > 0);
     if (n) {
+        e->uses_h5value = 1; /* make_h5_input() writes attributes' values with h5_value() */
         char *code = cg_template(e->o->templates, "h5_make_input.c", err, cap);
         if (!code) {
             sb_free(&tables);

@@ -88,8 +88,9 @@ static void check_table(void)
             int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT ||
                            arg->kind == REC_KIND_H5_ENCODED || arg->kind == REC_KIND_H5_VALUE;
             /* a value is walked by its memory type: the call must name it */
-            if (arg->kind == REC_KIND_H5_VALUE && rec_arg_with_role(f, REC_AROLE_MEM_TYPE) < 0)
-                table_error(f, "an H5_VALUE argument without a MEM_TYPE argument");
+            if (arg->kind == REC_KIND_H5_VALUE && rec_arg_with_role(f, REC_AROLE_MEM_TYPE) < 0 &&
+                rec_arg_with_role(f, REC_AROLE_REF_TYPE) < 0)
+                table_error(f, "an H5_VALUE argument without a MEM_TYPE or REF_TYPE argument");
             if (is_array && !arg->len[0])
                 table_error(f, "array argument without a length expression");
             if (!is_array && arg->len[0])

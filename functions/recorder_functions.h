@@ -310,7 +310,8 @@ typedef enum rec_header {
     X(INFO_KEY, "an info object's key")                                                         \
     X(INFO_VALUE, "the value of an info object's key")                                          \
     X(DELIMITER, "the byte that ends what a line-oriented read reads")                        \
-    X(CACHE_CONFIG, "an HDF5 metadata cache configuration, a get fills, a set takes")
+    X(CACHE_CONFIG, "an HDF5 metadata cache configuration, a get fills, a set takes")            \
+    X(REF_TYPE, "an HDF5 reference's type (H5R_OBJECT, H5R_DATASET_REGION): its memory type")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,

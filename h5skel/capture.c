@@ -9,6 +9,7 @@
  * what the file says exactly, compound types and filters included. */
 #define _GNU_SOURCE
 #include "recorder_h5skel.h"
+#include "h5value_encode.h"
 
 #include <hdf5.h>
 #ifdef RECORDER_LATE_BINDING
@@ -126,8 +127,9 @@ static size_t say(char *s, size_t cap, size_t at, const char *fmt, ...)
 
 static size_t say_type(char *s, size_t cap, size_t at, hid_t type)
 {
-    static const char *const names[] = {"integer", "float", "time", "string", "bitfield", "opaque",
-                                        "compound", "reference", "enum", "variable-length", "array"};
+    static const char *const names[] = {"integer",  "float",           "time",     "string",
+                                        "bitfield", "opaque",          "compound", "reference",
+                                        "enum",     "variable-length", "array"};
     H5T_class_t c = H5Tget_class(type);
     const char *name = c >= 0 && (size_t)c < sizeof names / sizeof names[0] ? names[c] : "unknown";
     if (c == H5T_STRING && H5Tis_variable_str(type) > 0)
@@ -175,7 +177,8 @@ static size_t say_layout(char *s, size_t cap, size_t at, hid_t dcpl)
         unsigned flags, config, values[8];
         size_t nvalues = 8;
         char name[64] = "";
-        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &nvalues, values, sizeof name, name, &config);
+        H5Z_filter_t id =
+            H5Pget_filter2(dcpl, (unsigned)i, &flags, &nvalues, values, sizeof name, name, &config);
         at = say(s, cap, at, ", %s", name[0] ? name : "filter");
         if (id == H5Z_FILTER_DEFLATE && nvalues)
             at = say(s, cap, at, " %u", values[0]);
@@ -232,7 +235,8 @@ static herr_t on_link(hid_t group, const char *name, const H5L_info_t *info, voi
         if (!f || !strcmp(f->name, path))
             return 0;
     } else if (info->type == H5L_TYPE_SOFT) {
-        if (info->u.val_size >= sizeof target || H5Lget_val(group, name, target, sizeof target, H5P_DEFAULT) < 0) {
+        if (info->u.val_size >= sizeof target ||
+            H5Lget_val(group, name, target, sizeof target, H5P_DEFAULT) < 0) {
             fail(l->w, "cannot read the soft link %s", path);
             return -1;
         }
@@ -288,6 +292,27 @@ static void link_rows(walk *w, links *l)
     free(l->all);
 }
 
+/* An attribute's value by its meaning (h5value_encode.c): strings and
+ * sequences by their contents, object references by their objects' paths,
+ * which a re-created file resolves to its own objects; none past
+ * H5SKEL_MAX_VALUE bytes. */
+static void value_by_meaning(h5skel_object *o, hid_t attr, hid_t type, hid_t space, size_t points,
+                             size_t size)
+{
+    unsigned char *mem = calloc(points, size);
+    if (!mem || H5Aread(attr, type, mem) < 0) {
+        free(mem);
+        return;
+    }
+    size_t len = 0;
+    o->value.data = h5value_encode(type, points, mem, attr, H5SKEL_MAX_VALUE, &len);
+    o->value.len = o->value.data ? len : 0;
+    /* what HDF5 allocated for the value's sequences and strings */
+    if (H5Tdetect_class(type, H5T_VLEN) > 0 || H5Tdetect_class(type, H5T_STRING) > 0)
+        H5Dvlen_reclaim(type, space, H5P_DEFAULT, mem);
+    free(mem);
+}
+
 static herr_t on_attribute(hid_t obj, const char *name, const H5A_info_t *ainfo, void *data)
 {
     (void)ainfo;
@@ -301,12 +326,9 @@ static herr_t on_attribute(hid_t obj, const char *name, const H5A_info_t *ainfo,
     say_space(about, sizeof about, say_type(about, sizeof about, 0, type), space);
     o->about = dup_str(about);
     hssize_t points = H5Sget_simple_extent_npoints(space);
-    size_t bytes = points > 0 ? (size_t)points * H5Tget_size(type) : 0;
-    if (rc == 0 && bytes && bytes <= H5SKEL_MAX_VALUE && H5Tdetect_class(type, H5T_VLEN) == 0) {
-        o->value.data = malloc(bytes);
-        if (o->value.data && H5Aread(attr, type, o->value.data) >= 0)
-            o->value.len = bytes;
-    }
+    size_t size = H5Tget_size(type);
+    if (rc == 0 && points > 0 && size && (size_t)points <= H5SKEL_MAX_VALUE / size)
+        value_by_meaning(o, attr, type, space, (size_t)points, size);
     H5Sclose(space);
     H5Tclose(type);
     H5Aclose(attr);
@@ -608,7 +630,8 @@ static int file_row(walk *w)
     hid_t fcpl = H5Fget_create_plist(w->file);
     int in_order = fcpl >= 0 && root_group_into(w->file, fcpl);
     h5skel_object *o = add_row(w, H5SKEL_FILE, "/", "");
-    int rc = (H5Fget_info2(w->file, &info) < 0) | encode(w, fcpl, pencode, &o->plist, "creation properties", "the file");
+    int rc = (H5Fget_info2(w->file, &info) < 0) |
+             encode(w, fcpl, pencode, &o->plist, "creation properties", "the file");
     H5Pclose(fcpl);
     uint8_t version = (uint8_t)info.super.version;
     o->value.data = malloc(1);

@@ -113,6 +113,22 @@ static void get_bytes(rec_in *in, h5skel_bytes *v)
         memcpy(v->data, p, v->len);
 }
 
+/* An attribute's value as format 1.4 and older kept it, its bytes as stored,
+ * as the record by meaning it is now: the same image, nothing patched. */
+static void by_meaning(h5skel_bytes *v)
+{
+    uint8_t *b = malloc(v->len + 8);
+    if (!b)
+        abort();
+    uint32_t n = (uint32_t)v->len;
+    for (int k = 0; k < 4; k++)
+        b[k] = (uint8_t)(n >> (8 * k)), b[v->len + 4 + k] = 0;
+    memcpy(b + 4, v->data, v->len);
+    free(v->data);
+    v->data = b;
+    v->len += 8;
+}
+
 h5skel *h5skel_decode(const void *bytes, size_t len, const char *file, char *err, size_t cap)
 {
     rec_fixed f = {.swap = 0};
@@ -175,6 +191,8 @@ h5skel *h5skel_decode(const void *bytes, size_t len, const char *file, char *err
         get_bytes(&in, &o->space);
         get_bytes(&in, &o->plist);
         get_bytes(&in, &o->value);
+        if (o->kind == H5SKEL_ATTRIBUTE && o->value.len && major == 1 && minor < 5)
+            by_meaning(&o->value);
         o->about = get_cstr(&in);
         o->addr = rec_get_varint(&in);
         o->data_addr = rec_get_svarint(&in);

@@ -1,9 +1,10 @@
 /* An object of an HDF5 input file as the traced run found it. Made in the table's order (their addresses in
  * the file), objects get their addresses back where HDF5 allows. type, space and plist are HDF5's own
  * encodings (H5Tencode, H5Sencode, H5Pencode), in hex; the file's row holds its creation properties and
- * superblock version, an attribute's its value. A filtered dataset's recorded chunks are written with data
- * its filters store in their recorded sizes, where the filtered-data generator (templates/h5fill.c.tmpl,
- * H5FILL_GENERATOR) comes first. */
+ * superblock version, an attribute's its value, by meaning (h5_value() of templates/h5value.c.tmpl comes
+ * first); attributes holding object references are made last, once every object they may name is. A
+ * filtered dataset's recorded chunks are written with data its filters store in their recorded sizes, where
+ * the filtered-data generator (templates/h5fill.c.tmpl, H5FILL_GENERATOR) comes first. */
 struct h5_object {
     char kind;         /* 'f' file, 'g' group, 't' named type, 'd' dataset, 'a' attribute, 'l'/'s' link */
     const char *name;  /* its path in the file; an attribute's object */
@@ -146,6 +147,40 @@ static void h5_release(hid_t id)
         H5Idec_ref(id);
 }
 
+/* An attribute's recorded value (by meaning, templates/h5value.c.tmpl: its strings, sequences and
+ * references made again, the references to this file's objects of the same paths); none for "". */
+static herr_t h5_write_value(hid_t attr, hid_t type, const char *hex)
+{
+    unsigned char *record = hex[0] ? h5_unhex(hex) : NULL;
+    herr_t rc = record ? H5Awrite(attr, type, h5_value(record, strlen(hex) / 2, attr)) : 0;
+    free(record);
+    return rc;
+}
+
+/* The attributes that hold references, made once every object they may name is: as H5DSattach_scale makes
+ * DIMENSION_LIST and REFERENCE_LIST, after the objects (netCDF-4 attaches its dimensions last), so that the
+ * headers they grow grow as the original's did. */
+static herr_t h5_make_references(hid_t file, const struct h5_object *o, size_t n)
+{
+    herr_t rc = 0;
+    for (size_t i = 1; i < n && rc >= 0; i++) {
+        if (o[i].kind != 'a')
+            continue;
+        hid_t type = h5_decode(H5Tdecode, o[i].type);
+        if (type >= 0 && H5Tdetect_class(type, H5T_REFERENCE) > 0) {
+            hid_t space = h5_decode(H5Sdecode, o[i].space), obj = H5Oopen(file, o[i].name, H5P_DEFAULT);
+            hid_t attr = obj < 0 ? H5I_INVALID_HID
+                                 : H5Acreate2(obj, o[i].other, type, space, H5P_DEFAULT, H5P_DEFAULT);
+            rc = attr < 0 ? -1 : h5_write_value(attr, type, o[i].value);
+            h5_release(attr);
+            h5_release(obj);
+            h5_release(space);
+        }
+        h5_release(type);
+    }
+    return rc;
+}
+
 /* Makes one object (not the file's row) from its row; negative when HDF5 refuses it. *last is the object
  * made last, kept open for its attributes, as a writer adds them (closing it first would write a chunked
  * dataset's cached chunks before them, and move what follows). */
@@ -161,6 +196,7 @@ static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, 
     hid_t space = h5_decode(H5Sdecode, o->space), plist = h5_decode(H5Pdecode, o->plist);
     hid_t made = H5I_INVALID_HID;
     herr_t rc = 0;
+    int later = 0;
     if (o->kind == 'g') {
         H5E_BEGIN_TRY
         {
@@ -174,14 +210,14 @@ static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, 
     } else if (o->kind == 'd') {
         made = H5Dcreate2(file, o->name, type, space, lcpl, plist, H5P_DEFAULT);
         rc = made < 0 ? -1 : h5_write_all(made, type, o->chunks);
+    } else if (o->kind == 'a' && H5Tdetect_class(type, H5T_REFERENCE) > 0) {
+        later = 1; /* made last (h5_make_references) */
     } else if (o->kind == 'a') {
         int same = *last >= 0 && !strcmp(*name, o->name);
         hid_t obj = same ? *last : H5Oopen(file, o->name, H5P_DEFAULT);
         made = H5Acreate2(obj, o->other, type, space, H5P_DEFAULT, H5P_DEFAULT);
-        unsigned char *value = o->value[0] ? h5_unhex(o->value) : NULL;
-        if (made >= 0 && value)
-            rc = H5Awrite(made, type, value);
-        free(value);
+        if (made >= 0)
+            rc = h5_write_value(made, type, o->value);
         if (!same)
             h5_release(obj);
     } else if (o->kind == 'l') {
@@ -189,7 +225,7 @@ static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, 
     } else if (o->kind == 's') {
         rc = H5Lcreate_soft(o->other, file, o->name, lcpl, H5P_DEFAULT);
     }
-    if (made < 0 && (o->kind == 'g' || o->kind == 'd' || o->kind == 'a'))
+    if (made < 0 && !later && (o->kind == 'g' || o->kind == 'd' || o->kind == 'a'))
         rc = -1;
     if (o->kind != 'a') {
         *last = o->kind == 't' ? H5Topen2(file, o->name, H5P_DEFAULT) : made;
@@ -221,6 +257,8 @@ static int make_h5_input(const char *path, const struct h5_object *o, size_t n)
     for (size_t i = 1; i < n && rc == 0; i++)
         rc = h5_make_object(file, lcpl, &o[i], &last, &name) < 0 ? -1 : 0;
     h5_release(last);
+    if (rc == 0 && h5_make_references(file, o, n) < 0)
+        rc = -1;
     if (file >= 0 && H5Fclose(file) < 0)
         rc = -1;
     h5_release(lcpl);

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5fill.c.tmpl" /* first: the generator h5_make_input.c fills filtered chunks with */
+#include "h5fill.c.tmpl"  /* first: the generator h5_make_input.c fills filtered chunks with */
+#include "h5value.c.tmpl" /* and h5_value(), which makes attributes' recorded values again */
 #include "h5_make_input.c"
 
 int h5skel_make(const h5skel *s, const char *path, char *err, size_t cap)

@@ -40,7 +40,7 @@ untraced() {
 
 if [ "${RUN_KERNEL_SKIP_SETUP:-0}" != 1 ]; then
     # The programs (kernels or test programs) that take --setup OUTDIR.
-    PROGRAMS_WITH_SETUP=" serial-io h5_reader csv_lines dir_tree fortified_stdio "
+    PROGRAMS_WITH_SETUP=" serial-io h5_reader h5_netcdf_reader csv_lines dir_tree fortified_stdio "
     setup=()
     with_setup=
     for arg in "$@"; do

@@ -153,10 +153,16 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     case REC_KIND_H5_ENCODED: /* len names the object the bytes encode */
         fprintf(out, "    rt_h5_encoding(&call, %u, ok && %s ? (hid_t)(%s) : -1);\n", i, n, a->len);
         return;
-    case REC_KIND_H5_VALUE: { /* len elements of the MEM_TYPE argument; references resolve at the subject */
-        int type = rec_arg_with_role(f, REC_AROLE_MEM_TYPE);
-        fprintf(out, "    rt_h5_value(&call, %u, ok ? %s : NULL, (hid_t)(%s), ok ? (long)(%s) : 0, (hid_t)(%s));\n", i, n,
-                f->args[type].name, a->len, f->args[REC_ARG_SUBJECT].name);
+    case REC_KIND_H5_VALUE: { /* len elements of the MEM_TYPE argument (or of the REF_TYPE's reference type);
+                               * references resolve at the subject */
+        int type = rec_arg_with_role(f, REC_AROLE_MEM_TYPE), ref = rec_arg_with_role(f, REC_AROLE_REF_TYPE);
+        char mem_type[128];
+        if (type >= 0)
+            snprintf(mem_type, sizeof mem_type, "(hid_t)(%s)", f->args[type].name);
+        else
+            snprintf(mem_type, sizeof mem_type, "rt_h5_reference_type(%s)", f->args[ref].name);
+        fprintf(out, "    rt_h5_value(&call, %u, ok ? %s : NULL, %s, ok ? (long)(%s) : 0, (hid_t)(%s));\n", i, n,
+                mem_type, a->len, f->args[REC_ARG_SUBJECT].name);
         return;
     }
     case REC_KIND_STATBUF:

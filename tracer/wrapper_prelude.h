@@ -42,6 +42,8 @@ void rt_h5_encoding(rt_call *c, unsigned field, hid_t obj);
  * for a NULL buf (or a failed call), one byte for a value not kept (RECORDER_ATTR_VALUES=0,
  * past RECORDER_ATTR_VALUE_MAX). */
 void rt_h5_value(rt_call *c, unsigned field, const void *buf, hid_t type, long n, hid_t loc);
+/* The memory type of a reference of type t (H5R_OBJECT, H5R_DATASET_REGION), or -1. */
+hid_t rt_h5_reference_type(int t);
 /* An iteration's operator, called through one of the tracer's own (gen_wrappers:
  * rt_counting_<type>), which counts its calls for the OP_CALLS field. */
 typedef struct rt_op_count {

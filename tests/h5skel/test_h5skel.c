@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bytes.h" /* rec_crc32 */
 #include "recorder_h5skel.h"
 #include "rk_test.h"
 #include "sample.h"
@@ -240,4 +241,127 @@ RK_TEST(h5skel, a_remade_input_keeps_the_root_groups_creation_order)
     H5Gclose(root);
     H5Fclose(file);
     h5skel_free(s);
+}
+
+/* An object's header address, or 0. */
+static haddr_t header_address(hid_t obj)
+{
+    H5O_info_t info;
+    return H5Oget_info2(obj, &info, H5O_INFO_BASIC) < 0 ? 0 : info.addr;
+}
+
+/* Attributes by meaning: a variable-length string (written, as netCDF-4
+ * writes the root's, before the objects) comes back as its text, and
+ * references (a DIMENSION_LIST-like sequence, a REFERENCE_LIST-like
+ * compound, written as H5DSattach_scale writes them, after the objects)
+ * name the objects of the same paths in the remade file, which keep their
+ * addresses. */
+RK_TEST(h5skel, a_remade_input_keeps_its_strings_and_references_to_its_objects)
+{
+    char original[512], remade[512], err[1024] = "";
+    snprintf(original, sizeof original, "%s", tmp_path("refs.h5"));
+    snprintf(remade, sizeof remade, "%s", tmp_path("refs_remade.h5"));
+    hid_t file = H5Fcreate(original, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CU_ASSERT_FATAL(file >= 0);
+    hsize_t four = 4, one = 1;
+    hid_t space = H5Screate_simple(1, &four, NULL), single = H5Screate_simple(1, &one, NULL);
+    hid_t scalar = H5Screate(H5S_SCALAR);
+    hid_t text = H5Tcopy(H5T_C_S1);
+    H5Tset_size(text, H5T_VARIABLE);
+    const char *title = "a title";
+    hid_t attr = H5Acreate2(file, "title", text, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(attr, text, &title);
+    H5Aclose(attr);
+    hid_t scale = H5Dcreate2(file, "x", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t var = H5Dcreate2(file, "v", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hobj_ref_t to_scale, to_var;
+    H5Rcreate(&to_scale, file, "/x", H5R_OBJECT, -1);
+    H5Rcreate(&to_var, file, "/v", H5R_OBJECT, -1);
+    hvl_t list = {1, &to_scale};
+    hid_t vlen = H5Tvlen_create(H5T_STD_REF_OBJ);
+    attr = H5Acreate2(var, "DIMENSION_LIST", vlen, single, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(attr, vlen, &list);
+    H5Aclose(attr);
+    struct entry {
+        hobj_ref_t ref;
+        int dim;
+    } back = {to_var, 0}, read_back;
+    hid_t pair = H5Tcreate(H5T_COMPOUND, sizeof back);
+    H5Tinsert(pair, "dataset", HOFFSET(struct entry, ref), H5T_STD_REF_OBJ);
+    H5Tinsert(pair, "dimension", HOFFSET(struct entry, dim), H5T_NATIVE_INT);
+    attr = H5Acreate2(scale, "REFERENCE_LIST", pair, single, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(attr, pair, &back);
+    H5Aclose(attr);
+    haddr_t scale_at = header_address(scale), var_at = header_address(var);
+    H5Dclose(var);
+    H5Dclose(scale);
+    H5Fclose(file);
+
+    h5skel *s = capture(original);
+    CU_ASSERT_EQUAL_FATAL(h5skel_make(s, remade, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    file = H5Fopen(remade, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_FATAL(file >= 0);
+    scale = H5Dopen2(file, "x", H5P_DEFAULT);
+    var = H5Dopen2(file, "v", H5P_DEFAULT);
+    CU_ASSERT_EQUAL(header_address(scale), scale_at);
+    CU_ASSERT_EQUAL(header_address(var), var_at);
+    char *got = NULL;
+    attr = H5Aopen(file, "title", H5P_DEFAULT);
+    CU_ASSERT(H5Aread(attr, text, &got) >= 0);
+    CU_ASSERT_STRING_EQUAL(got ? got : "", "a title");
+    H5free_memory(got);
+    H5Aclose(attr);
+    hvl_t got_list = {0, NULL};
+    attr = H5Aopen(var, "DIMENSION_LIST", H5P_DEFAULT);
+    CU_ASSERT(H5Aread(attr, vlen, &got_list) >= 0);
+    CU_ASSERT_EQUAL_FATAL(got_list.len, 1u);
+    hid_t found = H5Rdereference2(var, H5P_DEFAULT, H5R_OBJECT, got_list.p);
+    CU_ASSERT_EQUAL(header_address(found), scale_at);
+    H5Dclose(found);
+    H5Dvlen_reclaim(vlen, single, H5P_DEFAULT, &got_list);
+    H5Aclose(attr);
+    attr = H5Aopen(scale, "REFERENCE_LIST", H5P_DEFAULT);
+    CU_ASSERT(H5Aread(attr, pair, &read_back) >= 0);
+    found = H5Rdereference2(scale, H5P_DEFAULT, H5R_OBJECT, &read_back.ref);
+    CU_ASSERT_EQUAL(header_address(found), var_at);
+    H5Dclose(found);
+    H5Aclose(attr);
+    H5Dclose(var);
+    H5Dclose(scale);
+    H5Fclose(file);
+    H5Tclose(pair);
+    H5Tclose(vlen);
+    H5Tclose(text);
+    H5Sclose(scalar);
+    H5Sclose(single);
+    H5Sclose(space);
+    h5skel_free(s);
+}
+
+/* A skeleton of format 1.4 kept an attribute's value as its bytes: it
+ * reads as the record by meaning of that image (no patches). */
+RK_TEST(h5skel, a_format_1_4_skeletons_values_read_as_records)
+{
+    h5skel s = {.path = "/in.h5", .nobjects = 2};
+    uint8_t value[4] = {7, 0, 0, 0};
+    h5skel_object rows[2] = {{.kind = H5SKEL_FILE, .name = "/", .other = "", .about = ""},
+                             {.kind = H5SKEL_ATTRIBUTE, .name = "/", .other = "n", .about = "",
+                              .value = {value, sizeof value}}};
+    s.objects = rows;
+    size_t len = 0;
+    uint8_t *bytes = h5skel_encode(&s, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
+    bytes[10] = 4, bytes[11] = 0; /* the header's minor version, little-endian */
+    uint32_t crc = rec_crc32(0, bytes, len - 4);
+    memcpy(bytes + len - 4, &crc, 4);
+    char err[1024] = "";
+    h5skel *old = h5skel_decode(bytes, len, "old", err, sizeof err);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(old);
+    const uint8_t want[] = {4, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0};
+    CU_ASSERT_EQUAL_FATAL(old->objects[1].value.len, sizeof want);
+    CU_ASSERT_EQUAL(memcmp(old->objects[1].value.data, want, sizeof want), 0);
+    h5skel_free(old);
+    free(bytes);
 }
