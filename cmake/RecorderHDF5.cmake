@@ -24,6 +24,44 @@ foreach(lib IN LISTS MPI_C_LIBRARIES)
   endif()
 endforeach()
 
+# The flavour's suffix: /usr/bin/mpicc is an alternative, a link to a link
+# to mpicc.mpich; mpicc.openmpi is a link to opal_wrapper. Follow links
+# until a name has one.
+find_program(compiler NAMES ${MPI_C_COMPILER} NO_CACHE)
+set(suffix "")
+foreach(step RANGE 4)
+  get_filename_component(compiler_name ${compiler} NAME)
+  if(compiler_name MATCHES "^mpicc(\\..+)$")
+    set(suffix ${CMAKE_MATCH_1})
+    break()
+  endif()
+  if(NOT IS_SYMLINK ${compiler})
+    break()
+  endif()
+  file(READ_SYMLINK ${compiler} target)
+  if(NOT IS_ABSOLUTE ${target})
+    get_filename_component(dir ${compiler} DIRECTORY)
+    set(target ${dir}/${target})
+  endif()
+  set(compiler ${target})
+endforeach()
+get_filename_component(compiler_dir ${compiler} DIRECTORY)
+set(RECORDER_MPI_SUFFIX "${suffix}") # e.g. ".mpich": names the flavour's other wrappers (mpif90.mpich)
+
+# Given the MPI, the HDF5 built on it: where nothing names an HDF5 (HDF5_ROOT,
+# HDF5_DIR, HDF5_C_COMPILER_EXECUTABLE), the flavour's own wrapper
+# (h5pcc.openmpi for mpicc.openmpi) rather than whatever h5pcc Debian's
+# alternatives point at, which may be the other MPI's.
+set(recorder_hdf5_named FALSE)
+if(HDF5_ROOT OR HDF5_DIR OR DEFINED ENV{HDF5_ROOT} OR HDF5_C_COMPILER_EXECUTABLE)
+  set(recorder_hdf5_named TRUE)
+elseif(suffix)
+  find_program(recorder_flavour_h5pcc NAMES h5pcc${suffix} NO_CACHE)
+  if(recorder_flavour_h5pcc)
+    set(HDF5_C_COMPILER_EXECUTABLE ${recorder_flavour_h5pcc} CACHE FILEPATH "h5pcc of the build's MPI")
+    message(STATUS "recorder-kit: HDF5 of the MPI found: ${recorder_flavour_h5pcc}")
+  endif()
+endif()
 set(HDF5_PREFER_PARALLEL TRUE)
 find_package(HDF5 QUIET COMPONENTS C)
 set(RECORDER_HDF5_LIBRARY "")
@@ -100,7 +138,8 @@ if(recorder_hdf5_mpi)
   endforeach()
   if(NOT same_mpi)
     message(FATAL_ERROR "recorder-kit: the HDF5 at ${RECORDER_HDF5_LIBRARY} is built on ${recorder_hdf5_mpi}, "
-                        "not on the MPI found (${MPI_C_LIBRARIES}): give both of one MPI (MPI_C_COMPILER, HDF5_ROOT)")
+                        "not on the MPI found (${MPI_C_LIBRARIES}): give both of one MPI (MPI_C_COMPILER, and HDF5_ROOT "
+                        "or HDF5_C_COMPILER_EXECUTABLE, the h5pcc of that MPI)")
   endif()
 endif()
 
@@ -124,29 +163,6 @@ message(STATUS "recorder-kit: parallel HDF5 ${HDF5_VERSION} (${RECORDER_HDF5_FOU
 # mpiexec.openmpi, ...: the suffix of the compiler found names the others.
 set(RECORDER_MPI_BIN_DIR ${CMAKE_BINARY_DIR}/mpi-bin)
 file(MAKE_DIRECTORY ${RECORDER_MPI_BIN_DIR})
-# The flavour's suffix: /usr/bin/mpicc is an alternative, a link to a link
-# to mpicc.mpich; mpicc.openmpi is a link to opal_wrapper. Follow links
-# until a name has one.
-find_program(compiler NAMES ${MPI_C_COMPILER} NO_CACHE)
-set(suffix "")
-foreach(step RANGE 4)
-  get_filename_component(compiler_name ${compiler} NAME)
-  if(compiler_name MATCHES "^mpicc(\\..+)$")
-    set(suffix ${CMAKE_MATCH_1})
-    break()
-  endif()
-  if(NOT IS_SYMLINK ${compiler})
-    break()
-  endif()
-  file(READ_SYMLINK ${compiler} target)
-  if(NOT IS_ABSOLUTE ${target})
-    get_filename_component(dir ${compiler} DIRECTORY)
-    set(target ${dir}/${target})
-  endif()
-  set(compiler ${target})
-endforeach()
-get_filename_component(compiler_dir ${compiler} DIRECTORY)
-set(RECORDER_MPI_SUFFIX "${suffix}") # e.g. ".mpich": names the flavour's other wrappers (mpif90.mpich)
 
 # recorder_flavour_tool(VAR TOOL): unless set, the cache variable VAR names
 # TOOL of the build's MPI flavour (h5pfc -> h5pfc.mpich), where it exists.

@@ -43,6 +43,25 @@ hdf5_pkg_config)
   grep -qE -- "-- recorder-kit: parallel HDF5 [0-9.]+ \(pkg-config module hdf5[a-z-]*\): $hdf5_libdir/libhdf5.so" \
     "$tmp/configure.log" || fail "pkg-config did not find the build's HDF5"
   ;;
+hdf5_of_the_mpi)
+  # Debian's h5pcc alternative points at one flavour's HDF5; given the other
+  # flavour's MPI (and no HDF5), the build takes the HDF5 built on that MPI.
+  for pair in "openmpi mpich" "mpich openmpi"; do
+    read -r flavour other <<< "$pair"
+    command -v "mpicc.$flavour" > /dev/null && command -v "h5pcc.$other" > /dev/null &&
+      command -v "h5pcc.$flavour" > /dev/null || { echo "build_config: $mode: no $flavour and $other HDF5"; exit 77; }
+    mkdir -p "$tmp/$other-first"
+    ln -sf "$(command -v "h5pcc.$other")" "$tmp/$other-first/h5pcc"
+    rm -rf "$tmp/b"
+    PATH="$tmp/$other-first:$PATH" configure "$tmp/$flavour.log" -DMPI_C_COMPILER="mpicc.$flavour" ||
+      fail "MPI_C_COMPILER=mpicc.$flavour with h5pcc -> h5pcc.$other: configure failed: $(tail -n 5 "$tmp/$flavour.log")"
+    grep -F -- "-- recorder-kit: HDF5 of the MPI found" "$tmp/$flavour.log"
+    grep -qF -- "-- recorder-kit: HDF5 of the MPI found: $(command -v "h5pcc.$flavour")" "$tmp/$flavour.log" ||
+      fail "mpicc.$flavour: the configure summary does not name h5pcc.$flavour"
+    grep -qE -- "-- recorder-kit: parallel HDF5 [0-9.]+ \(FindHDF5\): .*/hdf5/$flavour/libhdf5.so" "$tmp/$flavour.log" ||
+      fail "mpicc.$flavour: the HDF5 found is not $flavour's: $(grep -F 'parallel HDF5' "$tmp/$flavour.log")"
+  done
+  ;;
 find_package)
   "$cmake" --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" || fail "install failed"
   mkdir "$tmp/user"
