@@ -132,7 +132,8 @@ static void share(blobs *b, const cg_model *m, sb *out)
         item it = {0};
         string_item(&it, s->key + 1, strlen(s->key + 1));
         sb_printf(out, "static const char %s[] =", s->name);
-        if (it.n == 1 && strlen("static const char [] = ;") + strlen(s->name) + strlen(it.pieces[0]) <= CG_COLUMNS)
+        if (it.n == 1 &&
+            strlen("static const char [] = ;") + strlen(s->name) + strlen(it.pieces[0]) <= CG_COLUMNS)
             sb_printf(out, " %s;\n", it.pieces[0]);
         else
             for (size_t p = 0; p < it.n; p++)
@@ -185,15 +186,17 @@ static void emit_row(item *items, size_t n, sb *out)
 /* "    / * what * /" within the column limit, with nothing that ends a comment. */
 static void comment(const h5skel_object *o, sb *out)
 {
-    static const char *const kinds[] = {"f", "the file", "g", "group", "t", "named datatype", "d", "dataset",
-                                        "a", "attribute", "l", "link", "s", "soft link"};
+    static const char *const kinds[] = {"f", "the file", "g", "group",    "t", "named datatype",
+                                        "d", "dataset",  "w", "data of",  "a", "attribute",
+                                        "l", "link",     "s", "soft link"};
     const char *kind = "object";
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i += 2)
         if (kinds[i][0] == o->kind)
             kind = kinds[i + 1];
     char text[512];
-    int n = o->kind == H5SKEL_FILE        ? snprintf(text, sizeof text, "%s", kind)
-            : o->kind == H5SKEL_ATTRIBUTE ? snprintf(text, sizeof text, "%s %s of %s", kind, o->other, o->name)
+    int n = o->kind == H5SKEL_FILE ? snprintf(text, sizeof text, "%s", kind)
+            : o->kind == H5SKEL_ATTRIBUTE
+                ? snprintf(text, sizeof text, "%s %s of %s", kind, o->other, o->name)
             : o->kind == H5SKEL_HARD_LINK || o->kind == H5SKEL_SOFT_LINK
                 ? snprintf(text, sizeof text, "%s %s to %s", kind, o->name, o->other)
                 : snprintf(text, sizeof text, "%s %s", kind, o->name);
@@ -256,8 +259,8 @@ int cg_h5_inputs(cg_emitter *e, tpl_ctx *c, char *err, size_t cap)
             continue;
         char name[32];
         snprintf(name, sizeof name, "h5_input_%d", ++n);
-        sb_printf(&tables, "%s/* The HDF5 input %s as the traced run found it: %zu objects. */\n", n > 1 ? "\n" : "",
-                  name, in->skel->nobjects);
+        sb_printf(&tables, "%s/* The HDF5 input %s as the traced run found it: %zu objects. */\n",
+                  n > 1 ? "\n" : "", name, in->skel->nobjects);
         e->uses_h5fill_chunks |= table(&b, in->skel, name, &tables);
         tpl_ctx *f = tpl_push(c, "h5files");
         sb path = {0};

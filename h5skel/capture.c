@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "recorder_h5skel.h"
 #include "h5value_encode.h"
+#include "ohdr.h"
 
 #include <hdf5.h>
 #ifdef RECORDER_LATE_BINDING
@@ -595,16 +596,23 @@ static int by_address(const void *a, const void *b)
 /* The root group's creation properties, which the file's creation property
  * list sets but H5Fget_create_plist does not return (HDF5 1.10): creation
  * order tracked and indexed, for links and attributes, their phase changes
- * and the link storage estimates. Copied into fcpl, so the re-created file's
- * root group tracks what the original's did (netCDF-4 iterates its links in
- * creation order). 1: "creation order" is tracked for something. */
+ * the link storage estimates, and whether its header records times (netCDF-4
+ * turns them off: 16 bytes of the header). Copied into fcpl, so the
+ * re-created file's root group tracks what the original's did (netCDF-4
+ * iterates its links in creation order) and has its size. 1: "creation
+ * order" is tracked for something. */
 static int root_group_into(hid_t file, hid_t fcpl)
 {
     hid_t root = H5Gopen2(file, "/", H5P_DEFAULT);
     hid_t gcpl = root < 0 ? H5I_INVALID_HID : H5Gget_create_plist(root);
     unsigned links = 0, attrs = 0, max_compact, min_dense, est_num, est_name;
     size_t heap;
+    hbool_t times;
     if (gcpl >= 0) {
+        H5F_info2_t info; /* version 1 headers (superblocks 0 and 1) say nothing of times */
+        if (H5Fget_info2(file, &info) >= 0 && info.super.version >= 2 &&
+            H5Pget_obj_track_times(gcpl, &times) >= 0)
+            H5Pset_obj_track_times(fcpl, times);
         if (H5Pget_link_creation_order(gcpl, &links) >= 0)
             H5Pset_link_creation_order(fcpl, links);
         if (H5Pget_attr_creation_order(gcpl, &attrs) >= 0)
@@ -660,6 +668,22 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* Attributes made after their object's header filled up, where they were
+ * made (ohdr.c), read through this capture's own sec2 descriptor. */
+static void place_late_attributes(walk *w, size_t first)
+{
+    int *fd = NULL;
+    hid_t fcpl = H5Fget_create_plist(w->file);
+    hsize_t base = 0;
+    H5O_info_t root;
+    if (fcpl >= 0 && H5Pget_userblock(fcpl, &base) >= 0 &&
+        H5Fget_vfd_handle(w->file, H5P_DEFAULT, (void **)&fd) >= 0 && fd &&
+        H5Oget_info_by_name2(w->file, "/", &root, H5O_INFO_BASIC, H5P_DEFAULT) >= 0)
+        ohdr_place_late_attributes(w->s, first, *fd, base, root.addr);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+}
+
 static int walk_file(walk *w)
 {
     if (file_row(w) != 0)
@@ -684,6 +708,9 @@ static int walk_file(walk *w)
     if (rc == 0) {
         by_making(w->s, first);
         defer_groups(w->s, first);
+        place_late_attributes(w, first);
+        ohdr_defer_data(w->s, first);
+        w->cap = w->s->nobjects; /* it made the array anew, of just that many rows */
     }
     link_rows(w, &l);
     return rc;

@@ -6,7 +6,8 @@
  * filtered dataset's recorded chunks are written with data its filters store in their recorded sizes, where
  * the filtered-data generator (templates/h5fill.c.tmpl, H5FILL_GENERATOR) comes first. */
 struct h5_object {
-    char kind;         /* 'f' file, 'g' group, 't' named type, 'd' dataset, 'a' attribute, 'l'/'s' link */
+    char kind; /* 'f' file, 'g' group, 't' named type, 'd' dataset, 'w' a dataset's data written later than it
+                * was made, 'a' attribute, 'l'/'s' link */
     const char *name;  /* its path in the file; an attribute's object */
     const char *other; /* an attribute's name; a link's target; the named datatype of a dataset */
     const char *type, *space, *plist, *value;
@@ -147,6 +148,18 @@ static void h5_release(hid_t id)
         H5Idec_ref(id);
 }
 
+/* A copy of space with no elements along its unlimited dimensions, or none (it has none): a dataset an
+ * appending writer made before its first record (and extended as it wrote) is made so. */
+static hid_t h5_empty_along_unlimited(hid_t space)
+{
+    hsize_t dims[H5S_MAX_RANK], maxdims[H5S_MAX_RANK];
+    int rank = space < 0 ? -1 : H5Sget_simple_extent_dims(space, dims, maxdims), unlimited = 0;
+    for (int d = 0; d < rank; d++)
+        if (maxdims[d] == H5S_UNLIMITED)
+            dims[d] = 0, unlimited = 1;
+    return unlimited ? H5Screate_simple(rank, dims, maxdims) : H5I_INVALID_HID;
+}
+
 /* An attribute's recorded value (by meaning, templates/h5value.c.tmpl: its strings, sequences and
  * references made again, the references to this file's objects of the same paths); none for "". */
 static herr_t h5_write_value(hid_t attr, hid_t type, const char *hex)
@@ -184,8 +197,8 @@ static herr_t h5_make_references(hid_t file, const struct h5_object *o, size_t n
 /* Makes one object (not the file's row) from its row; negative when HDF5 refuses it. *last is the object
  * made last, kept open for its attributes, as a writer adds them (closing it first would write a chunked
  * dataset's cached chunks before them, and move what follows). */
-static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, hid_t *last,
-                             const char **name)
+static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, int data_later,
+                             int objects_made, hid_t *last, const char **name)
 {
     if (o->kind != 'a') { /* the last object is done: closing it writes its cached chunks */
         h5_release(*last);
@@ -208,9 +221,23 @@ static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, 
     } else if (o->kind == 't') {
         rc = H5Tcommit2(file, o->name, type, lcpl, H5P_DEFAULT, H5P_DEFAULT);
     } else if (o->kind == 'd') {
-        made = H5Dcreate2(file, o->name, type, space, lcpl, plist, H5P_DEFAULT);
-        rc = made < 0 ? -1 : h5_write_all(made, type, o->chunks);
-    } else if (o->kind == 'a' && H5Tdetect_class(type, H5T_REFERENCE) > 0) {
+        hid_t empty = data_later ? h5_empty_along_unlimited(space) : H5I_INVALID_HID;
+        made = H5Dcreate2(file, o->name, type, empty >= 0 ? empty : space, lcpl, plist, H5P_DEFAULT);
+        rc = made < 0 ? -1 : data_later ? 0 : h5_write_all(made, type, o->chunks);
+        h5_release(empty);
+    } else if (o->kind == 'w') { /* grown to its extent (made empty along an unlimited one), then written */
+        hsize_t dims[H5S_MAX_RANK];
+        hid_t empty = h5_empty_along_unlimited(space);
+        made = H5Dopen2(file, o->name, H5P_DEFAULT);
+        hid_t stored = made < 0 ? H5I_INVALID_HID : H5Dget_type(made);
+        if (stored < 0 || (empty >= 0 && (H5Sget_simple_extent_dims(space, dims, NULL) < 0 ||
+                                          H5Dset_extent(made, dims) < 0)))
+            rc = -1;
+        else
+            rc = h5_write_all(made, stored, o->chunks);
+        h5_release(empty);
+        h5_release(stored);
+    } else if (o->kind == 'a' && !objects_made && H5Tdetect_class(type, H5T_REFERENCE) > 0) {
         later = 1; /* made last (h5_make_references) */
     } else if (o->kind == 'a') {
         int same = *last >= 0 && !strcmp(*name, o->name);
@@ -225,7 +252,7 @@ static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, 
     } else if (o->kind == 's') {
         rc = H5Lcreate_soft(o->other, file, o->name, lcpl, H5P_DEFAULT);
     }
-    if (made < 0 && !later && (o->kind == 'g' || o->kind == 'd' || o->kind == 'a'))
+    if (made < 0 && !later && (o->kind == 'g' || o->kind == 'd' || o->kind == 'w' || o->kind == 'a'))
         rc = -1;
     if (o->kind != 'a') {
         *last = o->kind == 't' ? H5Topen2(file, o->name, H5P_DEFAULT) : made;
@@ -254,10 +281,18 @@ static int make_h5_input(const char *path, const struct h5_object *o, size_t n)
     int rc = file < 0 ? -1 : 0;
     hid_t last = H5I_INVALID_HID;
     const char *name = "";
-    for (size_t i = 1; i < n && rc == 0; i++)
-        rc = h5_make_object(file, lcpl, &o[i], &last, &name) < 0 ? -1 : 0;
+    size_t last_object = 0; /* past it, attributes holding references are made in their place */
+    for (size_t i = 1; i < n; i++)
+        if (o[i].kind == 'g' || o[i].kind == 'd' || o[i].kind == 't')
+            last_object = i;
+    for (size_t i = 1; i < n && rc == 0; i++) {
+        int data_later = 0; /* a 'w' row writes this dataset's data */
+        for (size_t k = i + 1; o[i].kind == 'd' && k < n && !data_later; k++)
+            data_later = o[k].kind == 'w' && !strcmp(o[k].name, o[i].name);
+        rc = h5_make_object(file, lcpl, &o[i], data_later, i > last_object, &last, &name) < 0 ? -1 : 0;
+    }
     h5_release(last);
-    if (rc == 0 && h5_make_references(file, o, n) < 0)
+    if (rc == 0 && h5_make_references(file, o, last_object) < 0)
         rc = -1;
     if (file >= 0 && H5Fclose(file) < 0)
         rc = -1;

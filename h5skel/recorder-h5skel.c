@@ -2,7 +2,8 @@
  * did not create (docs/user/recorder-h5skel.md).
  *   recorder-h5skel TRACE_DIR             one line per object of each input
  *   recorder-h5skel TRACE_DIR PATH OUT    re-creates the input PATH as OUT
- *   recorder-h5skel --capture FILE        the skeleton of any HDF5 file */
+ *   recorder-h5skel --capture FILE        the skeleton of any HDF5 file
+ *   recorder-h5skel --remake FILE OUT     FILE's skeleton made as OUT, as kernels make it */
 #define _GNU_SOURCE
 #include "recorder_h5skel.h"
 
@@ -41,21 +42,26 @@ int main(int argc, char **argv)
     h5skel **all;
     size_t n;
     char err[1024];
-    if (argc == 3 && !strcmp(argv[1], "--capture")) {
+    if ((argc == 3 && !strcmp(argv[1], "--capture")) || (argc == 4 && !strcmp(argv[1], "--remake"))) {
         h5skel *s;
-        if (h5skel_capture(argv[2], &s, err, sizeof err) != 0) {
+        if (h5skel_capture(argv[2], &s, err, sizeof err) != 0 ||
+            (argc == 4 && h5skel_make(s, argv[3], err, sizeof err) != 0)) {
             fprintf(stderr, "recorder-h5skel: %s\n", err);
             return 1;
         }
-        print(s);
+        if (argc == 3)
+            print(s);
         h5skel_free(s);
         return 0;
     }
-    static const char usage[] = "usage: recorder-h5skel TRACE_DIR [PATH OUT]\n"
-                                "       recorder-h5skel --capture FILE\n"
-                                "  TRACE_DIR            each HDF5 input's skeleton, an object a line\n"
-                                "  TRACE_DIR PATH OUT   makes the input PATH (as the run named it) as OUT\n"
-                                "  --capture FILE       the skeleton of any HDF5 file, as the tracer takes it\n";
+    static const char usage[] =
+        "usage: recorder-h5skel TRACE_DIR [PATH OUT]\n"
+        "       recorder-h5skel --capture FILE\n"
+        "       recorder-h5skel --remake FILE OUT\n"
+        "  TRACE_DIR            each HDF5 input's skeleton, an object a line\n"
+        "  TRACE_DIR PATH OUT   makes the input PATH (as the run named it) as OUT\n"
+        "  --capture FILE       the skeleton of any HDF5 file, as the tracer takes it\n"
+        "  --remake FILE OUT    makes OUT from FILE's skeleton, as kernels and replays do\n";
     if (argc == 2 && !strcmp(argv[1], "--help")) {
         fputs(usage, stdout);
         return 0;

@@ -24,6 +24,7 @@ enum {
     H5SKEL_GROUP = 'g',      /* plist: its group creation properties */
     H5SKEL_NAMED_TYPE = 't', /* type */
     H5SKEL_DATASET = 'd',    /* type (or other: the named datatype it uses), space, plist (its dcpl) */
+    H5SKEL_DATA = 'w',       /* name: a dataset whose data was written after later objects were made; its chunks */
     H5SKEL_ATTRIBUTE = 'a',  /* name: its object; other: its name; type, space, value */
     H5SKEL_HARD_LINK = 'l',  /* name: the link; other: the object's first name */
     H5SKEL_SOFT_LINK = 's',  /* name: the link; other: its target */
@@ -39,7 +40,8 @@ typedef struct h5skel_object {
     char *name, *other; /* never NULL ("" when unused) */
     h5skel_bytes type, space, plist, value; /* H5Tencode, H5Sencode, H5Pencode; raw value */
     char *about;        /* one line for people ("8-byte float, 100 x 64, chunked 10 x 64, deflate 6") */
-    uint64_t addr;      /* its object header's address (groups, named types, datasets) */
+    uint64_t addr;      /* its object header's address (groups, named types, datasets); an attribute's: the
+                         * continuation chunk of its object's header that holds it (0: the first chunk) */
     int64_t data_addr;  /* a dataset's first data block: contiguous data, its lowest chunk; -1: none */
     uint64_t storage;   /* bytes its data takes in the file */
     /* a chunked dataset's allocated chunks: each one's stored (filtered) size

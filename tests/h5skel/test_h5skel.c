@@ -345,9 +345,9 @@ RK_TEST(h5skel, a_format_1_4_skeletons_values_read_as_records)
 {
     h5skel s = {.path = "/in.h5", .nobjects = 2};
     uint8_t value[4] = {7, 0, 0, 0};
-    h5skel_object rows[2] = {{.kind = H5SKEL_FILE, .name = "/", .other = "", .about = ""},
-                             {.kind = H5SKEL_ATTRIBUTE, .name = "/", .other = "n", .about = "",
-                              .value = {value, sizeof value}}};
+    h5skel_object rows[2] = {
+        {.kind = H5SKEL_FILE, .name = "/", .other = "", .about = ""},
+        {.kind = H5SKEL_ATTRIBUTE, .name = "/", .other = "n", .about = "", .value = {value, sizeof value}}};
     s.objects = rows;
     size_t len = 0;
     uint8_t *bytes = h5skel_encode(&s, &len);
@@ -364,4 +364,79 @@ RK_TEST(h5skel, a_format_1_4_skeletons_values_read_as_records)
     CU_ASSERT_EQUAL(memcmp(old->objects[1].value.data, want, sizeof want), 0);
     h5skel_free(old);
     free(bytes);
+}
+
+/* As netCDF-4 writes a file: every variable defined (growing datasets of
+ * no records yet), then their records, then an attribute of the root made
+ * after its header filled up. The skeleton holds the data rows ('w') and
+ * the attribute's continuation chunk; the remade file has the original's
+ * size and every object at its address. */
+RK_TEST(h5skel, a_remade_input_writes_records_and_late_attributes_where_the_original_did)
+{
+    char original[512], remade[512], err[1024] = "";
+    snprintf(original, sizeof original, "%s", tmp_path("records.h5"));
+    snprintf(remade, sizeof remade, "%s", tmp_path("records_remade.h5"));
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+    hid_t file = H5Fcreate(original, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CU_ASSERT_FATAL(file >= 0);
+    hsize_t none[2] = {0, 64}, grown[2] = {4, 64}, most[2] = {H5S_UNLIMITED, 64}, chunk[2] = {1, 64};
+    hid_t empty = H5Screate_simple(2, none, most), dcpl = H5Pcreate(H5P_DATASET_CREATE),
+          scalar = H5Screate(H5S_SCALAR);
+    H5Pset_chunk(dcpl, 2, chunk);
+    const char *const names[] = {"T", "P", "Q"};
+    hid_t vars[3], text = H5Tcopy(H5T_C_S1);
+    H5Tset_size(text, 400);
+    for (int v = 0; v < 3; v++) { /* each header past the metadata block of the one before */
+        vars[v] = H5Dcreate2(file, names[v], H5T_NATIVE_FLOAT, empty, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        for (int a = 0; a < 6; a++) {
+            char attr[16];
+            snprintf(attr, sizeof attr, "a%d", a);
+            H5Aclose(H5Acreate2(vars[v], attr, text, scalar, H5P_DEFAULT, H5P_DEFAULT));
+        }
+    }
+    static float rows[4 * 64];
+    for (int v = 0; v < 3; v++) {
+        H5Dset_extent(vars[v], grown);
+        H5Dwrite(vars[v], H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows);
+    }
+    for (int a = 0; a < 4; a++) { /* the root's header fills up */
+        char attr[16];
+        snprintf(attr, sizeof attr, "late%d", a);
+        H5Aclose(H5Acreate2(file, attr, text, scalar, H5P_DEFAULT, H5P_DEFAULT));
+    }
+    H5Tclose(text);
+    haddr_t at[3];
+    for (int v = 0; v < 3; v++) {
+        at[v] = header_address(vars[v]);
+        H5Dclose(vars[v]);
+    }
+    H5Fclose(file);
+
+    h5skel *s = capture(original);
+    unsigned data_rows = 0, late = 0;
+    for (size_t i = 0; i < s->nobjects; i++) {
+        data_rows += s->objects[i].kind == H5SKEL_DATA;
+        late +=
+            s->objects[i].kind == H5SKEL_ATTRIBUTE && !strcmp(s->objects[i].name, "/") && s->objects[i].addr;
+    }
+    CU_ASSERT(data_rows >= 2);
+    CU_ASSERT(late >= 1);
+    CU_ASSERT_EQUAL_FATAL(h5skel_make(s, remade, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    struct stat a, b;
+    CU_ASSERT(stat(original, &a) == 0 && stat(remade, &b) == 0 && a.st_size == b.st_size);
+    file = H5Fopen(remade, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_FATAL(file >= 0);
+    for (int v = 0; v < 3; v++) {
+        hid_t d = H5Dopen2(file, names[v], H5P_DEFAULT);
+        CU_ASSERT_EQUAL(header_address(d), at[v]);
+        H5Dclose(d);
+    }
+    H5Fclose(file);
+    H5Sclose(scalar);
+    H5Pclose(dcpl);
+    H5Sclose(empty);
+    H5Pclose(fapl);
+    h5skel_free(s);
 }
