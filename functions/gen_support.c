@@ -244,6 +244,46 @@ int gen_reduction_function(const char *prefix, const char *ctype, int64_t id, ch
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
+int gen_errhandler_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    char type[128];
+    if (!rec_errhandler_subject_ctype(ctype) || id <= 0)
+        return -1;
+    rec_ctype_element(ctype, type, sizeof type);
+    int n = snprintf(buf, cap, "%serrhandler_%s_%lld", prefix, type, (long long)id);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int gen_errhandler_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    char name[160];
+    const char *subject = rec_errhandler_subject_ctype(ctype);
+    if (gen_errhandler_name(prefix, ctype, id, name, sizeof name))
+        return -1;
+    int n = snprintf(buf, cap, "static void %s(%s *handle, int *code, ...)\n{\n    errhandler_returns(handle, code);\n}\n",
+                     name, subject);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int gen_callback_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    return rec_errhandler_subject_ctype(ctype) ? gen_errhandler_name(prefix, ctype, id, buf, cap)
+                                               : gen_reduction_name(prefix, ctype, id, buf, cap);
+}
+
+int gen_callback_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    return rec_errhandler_subject_ctype(ctype) ? gen_errhandler_function(prefix, ctype, id, buf, cap)
+                                               : gen_reduction_function(prefix, ctype, id, buf, cap);
+}
+
+const char *gen_callback_template(const char *ctype)
+{
+    return rec_errhandler_subject_ctype(ctype)   ? "errhandler.c.tmpl"
+           : rec_reduction_count_ctype(ctype) ? "reduce.c.tmpl"
+                                              : NULL;
+}
+
 int gen_untraced_op_function(const char *prefix, int once, char *buf, size_t cap)
 {
     const rec_func_desc *f = rec_function_with_sole(REC_SOLE_OP_OF_CALLBACK);

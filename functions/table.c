@@ -190,7 +190,9 @@ const char *rec_operator_params(const char *ctype, const char **ret_ctype)
     } operators[] = {
 #define OP(type, ret, params) {#type, #ret, #params},
 #define REDUCTION(type, count)
+#define ERRHANDLER(type, subject)
 #include "operators.def"
+#undef ERRHANDLER
 #undef REDUCTION
 #undef OP
     };
@@ -209,13 +211,34 @@ const char *rec_reduction_count_ctype(const char *ctype)
     } reductions[] = {
 #define OP(type, ret, params)
 #define REDUCTION(type, count) {#type " *", #count},
+#define ERRHANDLER(type, subject)
 #include "operators.def"
+#undef ERRHANDLER
 #undef REDUCTION
 #undef OP
     };
     for (size_t i = 0; ctype && i < sizeof reductions / sizeof reductions[0]; i++)
         if (!strcmp(reductions[i].ctype, ctype))
             return reductions[i].count;
+    return NULL;
+}
+
+const char *rec_errhandler_subject_ctype(const char *ctype)
+{
+    static const struct {
+        const char *ctype, *subject;
+    } handlers[] = {
+#define OP(type, ret, params)
+#define REDUCTION(type, count)
+#define ERRHANDLER(type, subject) {#type " *", #subject},
+#include "operators.def"
+#undef ERRHANDLER
+#undef REDUCTION
+#undef OP
+    };
+    for (size_t i = 0; ctype && i < sizeof handlers / sizeof handlers[0]; i++)
+        if (!strcmp(handlers[i].ctype, ctype))
+            return handlers[i].subject;
     return NULL;
 }
 
@@ -248,6 +271,7 @@ unsigned rec_kind_handle_space(unsigned kind)
     case REC_KIND_MPI_REQUEST: case REC_KIND_MPI_REQUEST_ARRAY: return REC_SPACE_REQUEST;
     case REC_KIND_MPI_FILE: return REC_SPACE_MPIFILE;
     case REC_KIND_MPI_GROUP: return REC_SPACE_GROUP;
+    case REC_KIND_MPI_ERRHANDLER: return REC_SPACE_ERRHANDLER;
     case REC_KIND_H5_FILE: case REC_KIND_H5_GROUP: case REC_KIND_H5_DATASET: case REC_KIND_H5_SPACE:
     case REC_KIND_H5_PLIST: case REC_KIND_H5_ATTR: case REC_KIND_H5_TYPE: case REC_KIND_H5_LOC:
     case REC_KIND_H5_PLIST_CLASS:
@@ -259,7 +283,7 @@ unsigned rec_kind_handle_space(unsigned kind)
 int rec_space_counts_references(unsigned space)
 {
     return space == REC_SPACE_COMM || space == REC_SPACE_DATATYPE || space == REC_SPACE_INFO ||
-           space == REC_SPACE_GROUP || space == REC_SPACE_HDF5;
+           space == REC_SPACE_GROUP || space == REC_SPACE_HDF5 || space == REC_SPACE_ERRHANDLER;
 }
 
 int rec_func_reference_change(const rec_func_desc *f)
