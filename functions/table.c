@@ -204,42 +204,37 @@ const char *rec_operator_params(const char *ctype, const char **ret_ctype)
     return NULL;
 }
 
-const char *rec_reduction_count_ctype(const char *ctype)
+/* The second field of the REDUCTION or ERRHANDLER entry of operators.def
+ * whose function type ctype points to, or NULL. */
+enum { CALLBACK_REDUCTION, CALLBACK_ERRHANDLER };
+static const char *callback_entry(unsigned which, const char *ctype)
 {
     static const struct {
-        const char *ctype, *count;
-    } reductions[] = {
+        unsigned which;
+        const char *ctype, *field;
+    } entries[] = {
 #define OP(type, ret, params)
-#define REDUCTION(type, count) {#type " *", #count},
-#define ERRHANDLER(type, subject)
+#define REDUCTION(type, count) {CALLBACK_REDUCTION, #type " *", #count},
+#define ERRHANDLER(type, subject) {CALLBACK_ERRHANDLER, #type " *", #subject},
 #include "operators.def"
 #undef ERRHANDLER
 #undef REDUCTION
 #undef OP
     };
-    for (size_t i = 0; ctype && i < sizeof reductions / sizeof reductions[0]; i++)
-        if (!strcmp(reductions[i].ctype, ctype))
-            return reductions[i].count;
+    for (size_t i = 0; ctype && i < sizeof entries / sizeof entries[0]; i++)
+        if (entries[i].which == which && !strcmp(entries[i].ctype, ctype))
+            return entries[i].field;
     return NULL;
+}
+
+const char *rec_reduction_count_ctype(const char *ctype)
+{
+    return callback_entry(CALLBACK_REDUCTION, ctype);
 }
 
 const char *rec_errhandler_subject_ctype(const char *ctype)
 {
-    static const struct {
-        const char *ctype, *subject;
-    } handlers[] = {
-#define OP(type, ret, params)
-#define REDUCTION(type, count)
-#define ERRHANDLER(type, subject) {#type " *", #subject},
-#include "operators.def"
-#undef ERRHANDLER
-#undef REDUCTION
-#undef OP
-    };
-    for (size_t i = 0; ctype && i < sizeof handlers / sizeof handlers[0]; i++)
-        if (!strcmp(handlers[i].ctype, ctype))
-            return handlers[i].subject;
-    return NULL;
+    return callback_entry(CALLBACK_ERRHANDLER, ctype);
 }
 
 unsigned rec_param_names(const char *params, const char **names, unsigned *lens, unsigned max)

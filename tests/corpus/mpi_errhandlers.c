@@ -75,8 +75,8 @@ int main(int argc, char **argv)
     int values[64];
     for (int i = 0; i < 64; i++)
         values[i] = corpus_rank * 64 + i;
-    MPI_CHECK(MPI_File_write_at_all(fh, (MPI_Offset)corpus_rank * (MPI_Offset)sizeof values, values, 64, MPI_INT,
-                                    MPI_STATUS_IGNORE));
+    MPI_CHECK(MPI_File_write_at_all(fh, (MPI_Offset)corpus_rank * (MPI_Offset)sizeof values, values, 64,
+                                    MPI_INT, MPI_STATUS_IGNORE));
     expect_failure(MPI_File_read_at(fh, 0, values, 64, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_ACCESS,
                    "MPI_File_read_at of a write-only file");
     if (file_errors != 2)

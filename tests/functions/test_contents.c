@@ -428,8 +428,9 @@ RK_TEST(functions, error_handlers_stand_in_per_function)
     CU_ASSERT_EQUAL(gen_callback_name("", "MPI_User_function *", 2, text, sizeof text), 0);
     CU_ASSERT_STRING_EQUAL(text, "reduce_MPI_User_function_2");
     CU_ASSERT_EQUAL(gen_callback_function("", "MPI_Comm_errhandler_function *", 1, text, sizeof text), 0);
-    CU_ASSERT_STRING_EQUAL(text, "static void errhandler_MPI_Comm_errhandler_function_1(MPI_Comm *handle, int *code, "
-                                 "...)\n{\n    errhandler_returns(handle, code);\n}\n");
+    CU_ASSERT_STRING_EQUAL(
+        text, "static void errhandler_MPI_Comm_errhandler_function_1(MPI_Comm *handle, int *code, "
+              "...)\n{\n    errhandler_returns(handle, code);\n}\n");
     CU_ASSERT_EQUAL(gen_callback_function("", "MPI_Comm_errhandler_function *", 1, text, 40), -1);
     CU_ASSERT_STRING_EQUAL(gen_callback_template("MPI_Comm_errhandler_function *"), "errhandler.c.tmpl");
     CU_ASSERT_STRING_EQUAL(gen_callback_template("MPI_User_function_c *"), "reduce.c.tmpl");
@@ -489,6 +490,7 @@ RK_TEST(functions, error_handlers_are_counted_handles_set_and_got)
     const rec_func_desc *set = rec_function_by_name("MPI_File_set_errhandler");
     CU_ASSERT_PTR_NOT_NULL_FATAL(set);
     CU_ASSERT_EQUAL(set->layer, REC_LAYER_MPIIO);
-    CU_ASSERT_EQUAL(set->args[REC_ARG_SUBJECT].kind, REC_KIND_MPI_FILE); /* MPI_FILE_NULL too: predefined id 0 */
+    /* on MPI_FILE_NULL too, predefined id 0 */
+    CU_ASSERT_EQUAL(set->args[REC_ARG_SUBJECT].kind, REC_KIND_MPI_FILE);
     CU_ASSERT_STRING_EQUAL(rec_predefined_handle_name(REC_KIND_MPI_FILE, 0), "MPI_FILE_NULL");
 }

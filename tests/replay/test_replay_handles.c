@@ -90,7 +90,8 @@ RK_TEST(replay_handles, an_error_handler_got_is_a_reference_and_one_unmade_retur
     rp_handle_drop(&x, REC_KIND_MPI_ERRHANDLER, MADE);
     CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, MADE, 0), 0x94000000); /* still live */
     rp_handle_drop(&x, REC_KIND_MPI_ERRHANDLER, MADE);
-    CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, UNMADE, 0), (uint64_t)(uintptr_t)MPI_ERRORS_RETURN);
+    CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, UNMADE, 0),
+                    (uint64_t)(uintptr_t)MPI_ERRORS_RETURN);
     CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, 2, 0), (uint64_t)(uintptr_t)MPI_ERRORS_RETURN);
     CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, 1, 0), (uint64_t)(uintptr_t)MPI_ERRORS_ARE_FATAL);
 }
