@@ -146,7 +146,8 @@ int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap);
 /* Adds a declaration the kernel needs before main (once). */
 void cg_add_proto(cg_emitter *e, const char *text);
 /* emit_reduce.c: the stand-in for the function id v of a CALLBACK argument
- * of C type e->elem_type (an MPI reduction's: "reduce_MPI_User_function_1"),
+ * of C type e->elem_type (an MPI reduction's: "reduce_MPI_User_function_1";
+ * an error handler's: "errhandler_MPI_Comm_errhandler_function_2"),
  * its definition added; the text of a reduction for one the trace did not
  * see made. */
 void cg_callback_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);

@@ -1,8 +1,9 @@
-/* emit_reduce.c: a kernel's reductions of the traced program's own
- * functions: the stand-in that does their work on the same bytes
- * (templates/reduce.c.tmpl, functions/operators.def), passed where the trace
- * passed the program's function, and a reduction of it for one the trace
- * did not see made (untraced_op()). */
+/* emit_reduce.c: a kernel's stand-ins for the traced program's own
+ * functions MPI calls back (functions/operators.def), passed where the trace
+ * passed the program's function: for a reduction, one that does its work on
+ * the same bytes (templates/reduce.c.tmpl), and a reduction of it for one
+ * the trace did not see made (untraced_op()); for an error handler, one that
+ * returns (templates/errhandler.c.tmpl). */
 #include "emit.h"
 
 #include <stdio.h>
@@ -10,29 +11,31 @@
 
 #include "gen_support.h"
 
-/* reduce_bytes(), once: the --templates directory's copy, else the built-in one. */
-static void add_reduce_bytes(cg_emitter *e)
+/* A template's code (reduce_bytes(), errhandler_returns()), once: the --templates directory's copy, else
+ * the built-in one. */
+static void add_template_code(cg_emitter *e, const char *template_name)
 {
     char err[256];
-    char *code = cg_template(e->o->templates, "reduce.c.tmpl", err, sizeof err);
+    char *code = cg_template(e->o->templates, template_name, err, sizeof err);
     if (!code)
-        code = cg_template(NULL, "reduce.c.tmpl", err, sizeof err);
+        code = cg_template(NULL, template_name, err, sizeof err);
     if (code)
         cg_add_proto(e, code);
     free(code);
 }
 
-/* The stand-in for function id (0: for a reduction the trace did not see made) of a CALLBACK of C type ctype.
- */
+/* The stand-in for function id (0: for a reduction the trace did not see made) of a CALLBACK of C type
+ * ctype. */
 static void stand_in(cg_emitter *e, const char *ctype, int64_t id, sb *out)
 {
     char name[160], text[1024];
-    if (gen_reduction_name("", ctype, id, name, sizeof name) ||
-        gen_reduction_function("", ctype, id, text, sizeof text)) {
+    const char *template_name = gen_callback_template(ctype);
+    if (!template_name || gen_callback_name("", ctype, id, name, sizeof name) ||
+        gen_callback_function("", ctype, id, text, sizeof text)) {
         sb_puts(out, "NULL"); /* no function (the traced call passed NULL), or no stand-in for its type */
         return;
     }
-    add_reduce_bytes(e);
+    add_template_code(e, template_name);
     cg_add_proto(e, text);
     sb_puts(out, name);
 }

@@ -69,9 +69,11 @@ static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     }
     if (kind == REC_KIND_MPI_OP && rec_handle_is_dynamic(v))
         cg_untraced_op_text(e, out); /* a reduction made out of the trace's sight: one like it */
+    else if (kind == REC_KIND_MPI_ERRHANDLER && rec_handle_is_dynamic(v))
+        sb_puts(out, "MPI_ERRORS_RETURN"); /* one made out of sight: returns, as the stand-ins do */
     else if (kind == REC_KIND_MPI_COMM || kind == REC_KIND_MPI_DATATYPE || kind == REC_KIND_MPI_INFO ||
-        kind == REC_KIND_MPI_REQUEST || kind == REC_KIND_MPI_FILE || kind == REC_KIND_MPI_GROUP ||
-        kind == REC_KIND_MPI_OP)
+             kind == REC_KIND_MPI_REQUEST || kind == REC_KIND_MPI_FILE || kind == REC_KIND_MPI_GROUP ||
+             kind == REC_KIND_MPI_OP || kind == REC_KIND_MPI_ERRHANDLER)
         sb_puts(out, rec_predefined_handle_name(kind, 0)); /* not created by the application's own calls */
     else if (ptr)
         null_pointer_text(e, out);

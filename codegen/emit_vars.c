@@ -42,6 +42,8 @@ static const char *var_base(const cg_inst *in, unsigned kind)
         return "fh";
     case REC_KIND_MPI_GROUP:
         return "mgroup";
+    case REC_KIND_MPI_ERRHANDLER:
+        return "errh";
     case REC_KIND_H5_FILE:
         return "file";
     case REC_KIND_H5_GROUP:

@@ -55,7 +55,7 @@ static int on_special(diff_side *s, const rec_func_desc *f, const rec_record *r)
 static int is_io_object(unsigned kind)
 {
     return kind == REC_KIND_MPI_COMM || kind == REC_KIND_MPI_GROUP || kind == REC_KIND_MPI_DATATYPE ||
-           kind == REC_KIND_MPI_INFO;
+           kind == REC_KIND_MPI_INFO || kind == REC_KIND_MPI_ERRHANDLER; /* whether I/O that fails goes on */
 }
 
 static int has_request(const diff_side *s, int64_t id)
@@ -115,7 +115,8 @@ static int completes_io_request(diff_side *s, const rec_func_desc *f, const rec_
 }
 
 /* MPI calls that shape I/O: they create, change or free the communicators,
- * groups, datatypes and info objects I/O calls take, or complete
+ * groups, datatypes and info objects I/O calls take, or the error handlers
+ * that decide whether a run goes on past a failing call, or complete
  * nonblocking MPI-IO. Communication, barriers and queries do not count. */
 static int mpi_shapes_io(diff_side *s, const rec_func_desc *f, const rec_record *r)
 {

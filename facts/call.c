@@ -125,7 +125,9 @@ int rf_changes_mpi_object(const rec_func_desc *f)
     if (f->nargs <= REC_ARG_SUBJECT)
         return 0;
     unsigned kind = f->args[REC_ARG_SUBJECT].kind;
-    if (kind != REC_KIND_MPI_DATATYPE && kind != REC_KIND_MPI_INFO)
+    /* an error handler set on its subject: whether a failing call on it aborts the run from now on */
+    int sets_errhandler = rec_arg_with_kind(f, REC_KIND_MPI_ERRHANDLER, REC_ARG_IN) > REC_ARG_SUBJECT;
+    if (kind != REC_KIND_MPI_DATATYPE && kind != REC_KIND_MPI_INFO && !sets_errhandler)
         return 0;
     for (unsigned a = 0; a < f->nargs; a++) /* a query has an out argument */
         if ((f->args[a].flags & REC_ARG_OUT) && f->args[a].kind != REC_KIND_BUFFER &&

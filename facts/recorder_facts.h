@@ -41,8 +41,9 @@ void rf_args_of(const rec_func_desc *f, rf_args *out);
  * say. Reads at the end of a file move 0. */
 int64_t rf_bytes_moved(const rec_func_desc *f, const rf_args *a, const rec_record *r);
 
-/* An MPI call that changes the datatype or info object it acts on and
- * reports nothing (MPI_Type_commit, MPI_Info_set, MPI_Info_delete). */
+/* An MPI call that changes the datatype or info object it acts on, or the
+ * error handler of the handle it acts on, and reports nothing
+ * (MPI_Type_commit, MPI_Info_set, MPI_Info_delete, MPI_Comm_set_errhandler). */
 int rf_changes_mpi_object(const rec_func_desc *f);
 
 /* The predefined handles of the console: fds 0-2 and stdin, stdout, stderr. */

@@ -172,6 +172,7 @@ static const char *handle_prefix(unsigned kind)
     case REC_KIND_MPI_REQUEST: return "req";
     case REC_KIND_MPI_FILE: return "mpifile";
     case REC_KIND_MPI_GROUP: return "mpigroup";
+    case REC_KIND_MPI_ERRHANDLER: return "errhandler";
     case REC_KIND_H5_FILE: return "h5file";
     case REC_KIND_H5_GROUP: return "group";
     case REC_KIND_H5_DATASET: return "dset";

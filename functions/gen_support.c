@@ -220,28 +220,74 @@ void gen_write_wrap_options(FILE *out, unsigned layer)
             fprintf(out, "-Wl,--wrap=%s\n", rec_functions[i].name);
 }
 
-int gen_reduction_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+/* "<prefix><what>_<function type>_<id>" (id 0: "..._untraced"). */
+static int stand_in_name(const char *prefix, const char *what, const char *ctype, int64_t id, char *buf,
+                         size_t cap)
 {
     char type[128];
+    rec_ctype_element(ctype, type, sizeof type);
+    int n = id ? snprintf(buf, cap, "%s%s_%s_%lld", prefix, what, type, (long long)id)
+               : snprintf(buf, cap, "%s%s_%s_untraced", prefix, what, type);
+    return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+int gen_reduction_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
     if (!rec_reduction_count_ctype(ctype) || id < 0)
         return -1;
-    rec_ctype_element(ctype, type, sizeof type);
-    int n = id ? snprintf(buf, cap, "%sreduce_%s_%lld", prefix, type, (long long)id)
-               : snprintf(buf, cap, "%sreduce_%s_untraced", prefix, type);
+    return stand_in_name(prefix, "reduce", ctype, id, buf, cap);
+}
+
+/* "static void <name>(<params>)" calling body, with the parameters of the function type it stands in for. */
+static int stand_in_definition(const char *name, const char *params, const char *body, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "static void %s(%s)\n{\n    %s\n}\n", name, params, body);
     return n > 0 && (size_t)n < cap ? 0 : -1;
 }
 
 int gen_reduction_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
 {
-    char name[160];
-    const char *count = rec_reduction_count_ctype(ctype);
+    char name[160], params[256];
     if (gen_reduction_name(prefix, ctype, id, name, sizeof name))
         return -1;
-    int n = snprintf(buf, cap,
-                     "static void %s(void *in, void *inout, %s *count, MPI_Datatype *type)\n{\n"
-                     "    reduce_bytes(in, inout, *count, *type);\n}\n",
-                     name, count);
-    return n > 0 && (size_t)n < cap ? 0 : -1;
+    snprintf(params, sizeof params, "void *in, void *inout, %s *count, MPI_Datatype *type",
+             rec_reduction_count_ctype(ctype));
+    return stand_in_definition(name, params, "reduce_bytes(in, inout, *count, *type);", buf, cap);
+}
+
+int gen_errhandler_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    if (!rec_errhandler_subject_ctype(ctype) || id <= 0)
+        return -1; /* one made out of sight is MPI_ERRORS_RETURN: no stand-in */
+    return stand_in_name(prefix, "errhandler", ctype, id, buf, cap);
+}
+
+int gen_errhandler_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    char name[160], params[256];
+    if (gen_errhandler_name(prefix, ctype, id, name, sizeof name))
+        return -1;
+    snprintf(params, sizeof params, "%s *handle, int *code, ...", rec_errhandler_subject_ctype(ctype));
+    return stand_in_definition(name, params, "errhandler_returns(handle, code);", buf, cap);
+}
+
+int gen_callback_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    return rec_errhandler_subject_ctype(ctype) ? gen_errhandler_name(prefix, ctype, id, buf, cap)
+                                               : gen_reduction_name(prefix, ctype, id, buf, cap);
+}
+
+int gen_callback_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap)
+{
+    return rec_errhandler_subject_ctype(ctype) ? gen_errhandler_function(prefix, ctype, id, buf, cap)
+                                               : gen_reduction_function(prefix, ctype, id, buf, cap);
+}
+
+const char *gen_callback_template(const char *ctype)
+{
+    return rec_errhandler_subject_ctype(ctype) ? "errhandler.c.tmpl"
+           : rec_reduction_count_ctype(ctype)  ? "reduce.c.tmpl"
+                                               : NULL;
 }
 
 int gen_untraced_op_function(const char *prefix, int once, char *buf, size_t cap)

@@ -93,6 +93,21 @@ const char *gen_layer_part(unsigned layer);
  * does not fit. */
 int gen_reduction_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap);
 int gen_reduction_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap);
+/* The stand-in for the application's function id (CALLBACK: 1, 2, ...) of
+ * an MPI error handler, of C type ctype (operators.def): its name
+ * ("errhandler_MPI_Comm_errhandler_function_2") and its definition, which
+ * calls errhandler_returns (templates/errhandler.c.tmpl). 0 on success, -1
+ * when ctype is no error handler's, id is not positive or the text does
+ * not fit. */
+int gen_errhandler_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap);
+int gen_errhandler_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap);
+/* Either of the above, by what ctype is (a reduction's or an error
+ * handler's function type); and the template whose code the stand-ins call
+ * ("reduce.c.tmpl", "errhandler.c.tmpl"), NULL for a type that has no
+ * stand-in. */
+int gen_callback_name(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap);
+int gen_callback_function(const char *prefix, const char *ctype, int64_t id, char *buf, size_t cap);
+const char *gen_callback_template(const char *ctype);
 /* "static MPI_Op <prefix>untraced_op(void)": a reduction for one the trace
  * does not know (made before tracing), made by the table's SOLE(OP_OF_CALLBACK)
  * function (its PMPI_ entry point, which no tracer sees) of the untraced

@@ -120,7 +120,8 @@ typedef enum rec_class {
     X(H5_ENCODED, 80, STR, "an HDF5 object as H5Sencode/H5Tencode/H5Pencode wrote it")     \
     X(CALLBACK, 81, INT, "an application function a library calls back: 1, 2, ... as first seen") \
     X(H5_VALUE, 82, STR, "an HDF5 value the call writes (attribute, fill value), by meaning: h5value.c.tmpl") \
-    X(OP_CALLS, 83, INT, "how many times the call called its operator: the last call returned the call's result")
+    X(OP_CALLS, 83, INT, "how many times the call called its operator: the last call returned the call's result") \
+    X(MPI_ERRHANDLER, 84, INT, "MPI_Errhandler (per-rank handle id)")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -484,7 +485,7 @@ int rec_layer_from_name(const char *name);       /* -1 if unknown */
 enum {
     REC_SPACE_NONE, REC_SPACE_FD, REC_SPACE_FILE, REC_SPACE_DIR, REC_SPACE_MAPPING, REC_SPACE_COMM,
     REC_SPACE_DATATYPE, REC_SPACE_OP, REC_SPACE_INFO, REC_SPACE_REQUEST, REC_SPACE_MPIFILE, REC_SPACE_GROUP,
-    REC_SPACE_HDF5, REC_SPACE_COUNT
+    REC_SPACE_HDF5, REC_SPACE_ERRHANDLER, REC_SPACE_COUNT
 };
 unsigned rec_kind_handle_space(unsigned kind);
 /* Whether a space's objects are reference counted, so that a creating call
@@ -504,6 +505,11 @@ const char *rec_operator_params(const char *ctype, const char **ret_ctype);
  * (operators.def: "MPI_User_function *"): the type its count points to
  * ("int", "MPI_Count"); NULL for any other type. */
 const char *rec_reduction_count_ctype(const char *ctype);
+/* For the C type of a CALLBACK argument that is an MPI error handler's
+ * function (operators.def: "MPI_Comm_errhandler_function *"): the handle
+ * type its first parameter points to ("MPI_Comm", "MPI_File"); NULL for any
+ * other type. */
+const char *rec_errhandler_subject_ctype(const char *ctype);
 /* The names of the parameters in params ("(type name, ...)"): up to max of
  * them, each a pointer into params and its length; returns how many. */
 unsigned rec_param_names(const char *params, const char **names, unsigned *lens, unsigned max);

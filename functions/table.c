@@ -190,7 +190,9 @@ const char *rec_operator_params(const char *ctype, const char **ret_ctype)
     } operators[] = {
 #define OP(type, ret, params) {#type, #ret, #params},
 #define REDUCTION(type, count)
+#define ERRHANDLER(type, subject)
 #include "operators.def"
+#undef ERRHANDLER
 #undef REDUCTION
 #undef OP
     };
@@ -202,21 +204,37 @@ const char *rec_operator_params(const char *ctype, const char **ret_ctype)
     return NULL;
 }
 
-const char *rec_reduction_count_ctype(const char *ctype)
+/* The second field of the REDUCTION or ERRHANDLER entry of operators.def
+ * whose function type ctype points to, or NULL. */
+enum { CALLBACK_REDUCTION, CALLBACK_ERRHANDLER };
+static const char *callback_entry(unsigned which, const char *ctype)
 {
     static const struct {
-        const char *ctype, *count;
-    } reductions[] = {
+        unsigned which;
+        const char *ctype, *field;
+    } entries[] = {
 #define OP(type, ret, params)
-#define REDUCTION(type, count) {#type " *", #count},
+#define REDUCTION(type, count) {CALLBACK_REDUCTION, #type " *", #count},
+#define ERRHANDLER(type, subject) {CALLBACK_ERRHANDLER, #type " *", #subject},
 #include "operators.def"
+#undef ERRHANDLER
 #undef REDUCTION
 #undef OP
     };
-    for (size_t i = 0; ctype && i < sizeof reductions / sizeof reductions[0]; i++)
-        if (!strcmp(reductions[i].ctype, ctype))
-            return reductions[i].count;
+    for (size_t i = 0; ctype && i < sizeof entries / sizeof entries[0]; i++)
+        if (entries[i].which == which && !strcmp(entries[i].ctype, ctype))
+            return entries[i].field;
     return NULL;
+}
+
+const char *rec_reduction_count_ctype(const char *ctype)
+{
+    return callback_entry(CALLBACK_REDUCTION, ctype);
+}
+
+const char *rec_errhandler_subject_ctype(const char *ctype)
+{
+    return callback_entry(CALLBACK_ERRHANDLER, ctype);
 }
 
 unsigned rec_param_names(const char *params, const char **names, unsigned *lens, unsigned max)
@@ -248,6 +266,7 @@ unsigned rec_kind_handle_space(unsigned kind)
     case REC_KIND_MPI_REQUEST: case REC_KIND_MPI_REQUEST_ARRAY: return REC_SPACE_REQUEST;
     case REC_KIND_MPI_FILE: return REC_SPACE_MPIFILE;
     case REC_KIND_MPI_GROUP: return REC_SPACE_GROUP;
+    case REC_KIND_MPI_ERRHANDLER: return REC_SPACE_ERRHANDLER;
     case REC_KIND_H5_FILE: case REC_KIND_H5_GROUP: case REC_KIND_H5_DATASET: case REC_KIND_H5_SPACE:
     case REC_KIND_H5_PLIST: case REC_KIND_H5_ATTR: case REC_KIND_H5_TYPE: case REC_KIND_H5_LOC:
     case REC_KIND_H5_PLIST_CLASS:
@@ -259,7 +278,7 @@ unsigned rec_kind_handle_space(unsigned kind)
 int rec_space_counts_references(unsigned space)
 {
     return space == REC_SPACE_COMM || space == REC_SPACE_DATATYPE || space == REC_SPACE_INFO ||
-           space == REC_SPACE_GROUP || space == REC_SPACE_HDF5;
+           space == REC_SPACE_GROUP || space == REC_SPACE_HDF5 || space == REC_SPACE_ERRHANDLER;
 }
 
 int rec_func_reference_change(const rec_func_desc *f)

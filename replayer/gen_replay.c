@@ -134,13 +134,13 @@ static void emit_in(const rec_func_desc *f, unsigned i)
         fprintf(out, "    MPI_Request *%s = rp_request_array(rp_x, &rp_r->args[%u], 0);\n", n, i);
         return;
     case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id
-                               (emit_reductions) */
-        if (rec_reduction_count_ctype(a->ctype)) {
+                               (emit_callbacks) */
+        if (gen_callback_template(a->ctype)) {
             char type[128];
             rec_ctype_element(a->ctype, type, sizeof type);
             fprintf(out,
-                    "    %s %s = rp_r->args[%u].i > 0 ? rp_reductions_%s[rp_r->args[%u].i < RP_REDUCTIONS ? "
-                    "rp_r->args[%u].i : RP_REDUCTIONS] : NULL;\n",
+                    "    %s %s = rp_r->args[%u].i > 0 ? rp_callbacks_%s[rp_r->args[%u].i < RP_CALLBACKS ? "
+                    "rp_r->args[%u].i : RP_CALLBACKS] : NULL;\n",
                     a->ctype, n, i, type, i, i);
         } else {
             fprintf(out,
@@ -639,17 +639,18 @@ static void emit_operator(const char *type, const char *ret, const char *params,
     fprintf(out, "    return (%s)rp_op_stop_next(%.*s);\n}\n", ret, (int)lens[n - 1], names[n - 1]);
 }
 
-/* The stand-ins for the reductions this layer's functions make of the
- * application's functions (functions/operators.def), one per function id
- * up to RP_REDUCTIONS (the ids past it share the last), by id in
- * rp_reductions_<type>[]; and the reduction a replay uses for one the trace
- * does not know (rp_untraced_op_raw). */
-enum { RP_REDUCTIONS = 16 };
-static void emit_reductions(unsigned layer)
+/* The stand-ins for the application's functions this layer's functions
+ * make reductions or error handlers of (functions/operators.def), one per
+ * function id up to RP_CALLBACKS (the ids past it share the last), by id in
+ * rp_callbacks_<type>[] (a reduction's id 0: the one for a reduction the
+ * trace does not know; an error handler has none); and the reduction a
+ * replay uses for one the trace does not know (rp_untraced_op_raw). */
+enum { RP_CALLBACKS = 16 };
+static void emit_callbacks(unsigned layer)
 {
     char text[2048], type[128], name[160];
-    const char *done[8];
-    unsigned ndone = 0;
+    const char *done[8], *templates[8];
+    unsigned ndone = 0, ntemplates = 0, nreductions = 0;
     const rec_func_desc *maker = rec_function_with_sole(REC_SOLE_OP_OF_CALLBACK);
     for (size_t i = 0; i < rec_function_count; i++) {
         const rec_func_desc *f = &rec_functions[i];
@@ -657,25 +658,32 @@ static void emit_reductions(unsigned layer)
         unsigned seen = 0;
         while (k >= 0 && seen < ndone && strcmp(done[seen], f->args[k].ctype))
             seen++;
-        if (k < 0 || seen < ndone || ndone == 8 || !rec_reduction_count_ctype(f->args[k].ctype))
+        const char *template_name = k >= 0 ? gen_callback_template(f->args[k].ctype) : NULL;
+        if (k < 0 || seen < ndone || ndone == 8 || !template_name)
             continue;
         if (!ndone)
-            fprintf(out, "\n#include \"reduce.c.tmpl\"\n\nenum { RP_REDUCTIONS = %d };\n", RP_REDUCTIONS);
+            fprintf(out, "\nenum { RP_CALLBACKS = %d };\n", RP_CALLBACKS);
+        unsigned t = 0;
+        while (t < ntemplates && strcmp(templates[t], template_name))
+            t++;
+        if (t == ntemplates) /* the code the stand-ins call, once */
+            fprintf(out, "\n#include \"%s\"\n", templates[ntemplates++] = template_name);
+        nreductions += rec_reduction_count_ctype(f->args[k].ctype) != NULL;
         done[ndone++] = f->args[k].ctype;
         rec_ctype_element(f->args[k].ctype, type, sizeof type);
         fprintf(out, "%s", gen_guard_begin(f)); /* the function type is as new as f */
-        for (int id = 0; id <= RP_REDUCTIONS; id++)
-            if (gen_reduction_function("rp_", f->args[k].ctype, id, text, sizeof text) == 0)
+        for (int id = 0; id <= RP_CALLBACKS; id++)
+            if (gen_callback_function("rp_", f->args[k].ctype, id, text, sizeof text) == 0)
                 fprintf(out, "\n%s", text);
-        fprintf(out, "\nstatic %s *const rp_reductions_%s[RP_REDUCTIONS + 1] = {\n", type, type);
-        for (int id = 0; id <= RP_REDUCTIONS; id++)
-            if (gen_reduction_name("rp_", f->args[k].ctype, id, name, sizeof name) == 0)
-                fprintf(out, "    %s,\n", name);
+        fprintf(out, "\nstatic %s *const rp_callbacks_%s[RP_CALLBACKS + 1] = {\n", type, type);
+        for (int id = 0; id <= RP_CALLBACKS; id++)
+            fprintf(out, "    %s,\n",
+                    gen_callback_name("rp_", f->args[k].ctype, id, name, sizeof name) == 0 ? name : "NULL");
         fprintf(out, "};\n%s", gen_guard_end(f));
     }
     if (!maker || maker->layer != layer)
         return;
-    if (!ndone || gen_untraced_op_function("rp_", 0, text, sizeof text)) {
+    if (!nreductions || gen_untraced_op_function("rp_", 0, text, sizeof text)) {
         fprintf(stderr, "gen_replay: %s (SOLE(OP_OF_CALLBACK)) makes no reduction of a stand-in\n",
                 maker->name);
         exit(1);
@@ -699,7 +707,7 @@ int main(int argc, char **argv)
         fprintf(out, "/* Generated by gen_replay from the function table: do not edit. */\n"
                      "#include \"replay_prelude.h\"\n");
         gen_each_operator(layer, 0, emit_operator);
-        emit_reductions(layer);
+        emit_callbacks(layer);
         for (size_t i = 0; i < rec_function_count; i++)
             if (rec_functions[i].layer == layer) {
                 fprintf(out, "%s", replay_guard_begin(&rec_functions[i]));

@@ -33,6 +33,7 @@ enum space {
     SPACE_MPIFILE,
     SPACE_GROUP,
     SPACE_HDF5,
+    SPACE_ERRHANDLER,
     SPACE_COUNT
 };
 
@@ -62,6 +63,8 @@ static enum space space_of(unsigned kind)
         return SPACE_MPIFILE;
     case REC_KIND_MPI_GROUP:
         return SPACE_GROUP;
+    case REC_KIND_MPI_ERRHANDLER:
+        return SPACE_ERRHANDLER;
     case REC_KIND_H5_FILE:
     case REC_KIND_H5_GROUP:
     case REC_KIND_H5_DATASET:
@@ -183,6 +186,13 @@ int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
         /* A reduction the program made out of the trace's sight (or whose making was not replayed): one of
          * the stand-in function, which stands for this id from now on. */
         *raw = rp_untraced_op_raw();
+        rp_handle_new(x, kind, id, *raw, NULL);
+        return 0;
+    }
+    if ((!e || !e->live) && space_of(kind) == SPACE_ERRHANDLER) {
+        /* An error handler the program made out of the trace's sight: MPI_ERRORS_RETURN, as the stand-ins
+         * for the program's own handlers do, for this id from now on. */
+        *raw = (uint64_t)(uintptr_t)MPI_ERRORS_RETURN;
         rp_handle_new(x, kind, id, *raw, NULL);
         return 0;
     }

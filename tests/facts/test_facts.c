@@ -259,6 +259,11 @@ RK_TEST(facts, an_mpi_call_that_changes_an_object_and_reports_nothing)
     CU_ASSERT(!rf_changes_mpi_object(rec_function_by_name("MPI_Type_size")));
     CU_ASSERT(!rf_changes_mpi_object(rec_function_by_name("MPI_Info_get_nkeys")));
     CU_ASSERT(!rf_changes_mpi_object(rec_function_by_name("MPI_Barrier")));
+    /* an error handler set: the handler, not the handle, is what changes; the get reports one */
+    CU_ASSERT(rf_changes_mpi_object(rec_function_by_name("MPI_Comm_set_errhandler")));
+    CU_ASSERT(rf_changes_mpi_object(rec_function_by_name("MPI_File_set_errhandler")));
+    CU_ASSERT(!rf_changes_mpi_object(rec_function_by_name("MPI_Comm_get_errhandler")));
+    CU_ASSERT(!rf_changes_mpi_object(rec_function_by_name("MPI_Errhandler_free")));
 }
 
 /* ---- the inputs scan ---- */

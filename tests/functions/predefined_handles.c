@@ -8,8 +8,8 @@
  *                                     H5P_CLS_*_ID_g, H5P_LST_*_ID_g), read
  *                                     with dlsym once HDF5 is open
  * Prints each one missing with the kind and constant to add; exits 1 if any.
- * MPI_Errhandler, MPI_Win, MPI_Message and MPI_Session constants are not
- * checked: no traced function takes one (the table has no kind for them). */
+ * MPI_Win, MPI_Message and MPI_Session constants are not checked: no traced
+ * function takes one (the table has no kind for them). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -70,6 +70,12 @@ static void check_mpi(void)
     CHECK(MPI_INFO, MPI_INFO_ENV);
     CHECK(MPI_REQUEST, MPI_REQUEST_NULL);
     CHECK(MPI_FILE, MPI_FILE_NULL);
+    CHECK(MPI_ERRHANDLER, MPI_ERRHANDLER_NULL);
+    CHECK(MPI_ERRHANDLER, MPI_ERRORS_ARE_FATAL);
+    CHECK(MPI_ERRHANDLER, MPI_ERRORS_RETURN);
+#if REC_HAVE_MPI4
+    CHECK(MPI_ERRHANDLER, MPI_ERRORS_ABORT);
+#endif
     CHECK(MPI_OP, MPI_OP_NULL);
     CHECK(MPI_OP, MPI_MAX);
     CHECK(MPI_OP, MPI_MIN);

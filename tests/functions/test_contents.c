@@ -410,3 +410,87 @@ RK_TEST(functions, reductions_stand_in_per_function_and_for_the_untraced)
     CU_ASSERT_PTR_NULL(strstr(text, "made")); /* anew at each call */
     CU_ASSERT_EQUAL(gen_untraced_op_function("", 1, text, 40), -1);
 }
+
+/* An error handler's CALLBACK (operators.def): the handle type of the
+ * stand-in's first parameter, one stand-in per function id, none for id 0
+ * (an error handler the trace did not see made is MPI_ERRORS_RETURN); and
+ * the template each kind of stand-in calls. */
+RK_TEST(functions, error_handlers_stand_in_per_function)
+{
+    CU_ASSERT_STRING_EQUAL(rec_errhandler_subject_ctype("MPI_Comm_errhandler_function *"), "MPI_Comm");
+    CU_ASSERT_STRING_EQUAL(rec_errhandler_subject_ctype("MPI_File_errhandler_function *"), "MPI_File");
+    CU_ASSERT_PTR_NULL(rec_errhandler_subject_ctype("MPI_User_function *"));
+    CU_ASSERT_PTR_NULL(rec_reduction_count_ctype("MPI_Comm_errhandler_function *"));
+    char text[1024];
+    CU_ASSERT_EQUAL(gen_callback_name("rp_", "MPI_File_errhandler_function *", 3, text, sizeof text), 0);
+    CU_ASSERT_STRING_EQUAL(text, "rp_errhandler_MPI_File_errhandler_function_3");
+    CU_ASSERT_EQUAL(gen_callback_name("", "MPI_Comm_errhandler_function *", 0, text, sizeof text), -1);
+    CU_ASSERT_EQUAL(gen_callback_name("", "MPI_User_function *", 2, text, sizeof text), 0);
+    CU_ASSERT_STRING_EQUAL(text, "reduce_MPI_User_function_2");
+    CU_ASSERT_EQUAL(gen_callback_function("", "MPI_Comm_errhandler_function *", 1, text, sizeof text), 0);
+    CU_ASSERT_STRING_EQUAL(
+        text, "static void errhandler_MPI_Comm_errhandler_function_1(MPI_Comm *handle, int *code, "
+              "...)\n{\n    errhandler_returns(handle, code);\n}\n");
+    CU_ASSERT_EQUAL(gen_callback_function("", "MPI_Comm_errhandler_function *", 1, text, 40), -1);
+    CU_ASSERT_STRING_EQUAL(gen_callback_template("MPI_Comm_errhandler_function *"), "errhandler.c.tmpl");
+    CU_ASSERT_STRING_EQUAL(gen_callback_template("MPI_User_function_c *"), "reduce.c.tmpl");
+    CU_ASSERT_PTR_NULL(gen_callback_template("H5L_iterate_t"));
+}
+
+/* The stand-in returns as MPI_ERRORS_RETURN would: a failing call on a
+ * communicator that has a handler of it hands its error back, once the
+ * handler ran. */
+#include "errhandler.c.tmpl"
+static int stand_in_calls;
+static void counting_stand_in(MPI_Comm *handle, int *code, ...)
+{
+    stand_in_calls++;
+    errhandler_returns(handle, code);
+}
+RK_TEST(functions, error_handler_stand_in_returns_the_error)
+{
+    mpi_up();
+    MPI_Comm comm;
+    MPI_Errhandler handler;
+    CU_ASSERT_FATAL(MPI_Comm_dup(MPI_COMM_SELF, &comm) == MPI_SUCCESS);
+    CU_ASSERT_FATAL(MPI_Comm_create_errhandler(counting_stand_in, &handler) == MPI_SUCCESS);
+    CU_ASSERT_FATAL(MPI_Comm_set_errhandler(comm, handler) == MPI_SUCCESS);
+    int value = 0, cls = MPI_SUCCESS;
+    int err = MPI_Bcast(&value, 1, MPI_INT, 1, comm); /* root 1 of a communicator of 1 */
+    MPI_Error_class(err, &cls);
+    CU_ASSERT_EQUAL(cls, MPI_ERR_ROOT);
+    CU_ASSERT_EQUAL(stand_in_calls, 1);
+    MPI_Errhandler_free(&handler);
+    MPI_Comm_free(&comm);
+}
+
+/* Error handlers are handles of their own reference-counted space (a get
+ * hands back one more reference), their predefined ones by name; the sets
+ * are MPI calls that change what their subject does. */
+RK_TEST(functions, error_handlers_are_counted_handles_set_and_got)
+{
+    CU_ASSERT_EQUAL(rec_kind_handle_space(REC_KIND_MPI_ERRHANDLER), REC_SPACE_ERRHANDLER);
+    CU_ASSERT(rec_space_counts_references(REC_SPACE_ERRHANDLER));
+    CU_ASSERT_STRING_EQUAL(rec_kind_name(REC_KIND_MPI_ERRHANDLER), "MPI_ERRHANDLER");
+    CU_ASSERT_STRING_EQUAL(rec_predefined_handle_name(REC_KIND_MPI_ERRHANDLER, 0), "MPI_ERRHANDLER_NULL");
+    CU_ASSERT_STRING_EQUAL(rec_predefined_handle_name(REC_KIND_MPI_ERRHANDLER, 1), "MPI_ERRORS_ARE_FATAL");
+    CU_ASSERT_STRING_EQUAL(rec_predefined_handle_name(REC_KIND_MPI_ERRHANDLER, 2), "MPI_ERRORS_RETURN");
+    static const char *const makers[] = {"MPI_Comm_create_errhandler", "MPI_File_create_errhandler",
+                                         "MPI_Comm_get_errhandler", "MPI_File_get_errhandler"};
+    for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++) {
+        const rec_func_desc *f = rec_function_by_name(makers[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT(f->flags & REC_FN_CREATES);
+        CU_ASSERT(rec_arg_with_kind(f, REC_KIND_MPI_ERRHANDLER, REC_ARG_OUT | REC_ARG_CREATE) == 1);
+        CU_ASSERT_EQUAL(rec_arg_with_kind(f, REC_KIND_CALLBACK, REC_ARG_IN) >= 0, i < 2);
+    }
+    const rec_func_desc *fr = rec_function_by_name("MPI_Errhandler_free");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fr);
+    CU_ASSERT_EQUAL(rec_func_reference_change(fr), -1);
+    const rec_func_desc *set = rec_function_by_name("MPI_File_set_errhandler");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    CU_ASSERT_EQUAL(set->layer, REC_LAYER_MPIIO);
+    /* on MPI_FILE_NULL too, predefined id 0 */
+    CU_ASSERT_EQUAL(set->args[REC_ARG_SUBJECT].kind, REC_KIND_MPI_FILE);
+    CU_ASSERT_STRING_EQUAL(rec_predefined_handle_name(REC_KIND_MPI_FILE, 0), "MPI_FILE_NULL");
+}

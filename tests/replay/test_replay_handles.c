@@ -76,3 +76,22 @@ RK_TEST(replay_handles, an_fd_made_again_is_a_new_object)
     rp_handle_drop(&x, REC_KIND_FD, FD);
     CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_FD, FD, 0), 0);
 }
+
+/* An error handler: a get of a live one is one more reference, freed by
+ * the application's free; one no replayed call made (the program made it
+ * before tracing) is MPI_ERRORS_RETURN, as the stand-ins for its own return. */
+RK_TEST(replay_handles, an_error_handler_got_is_a_reference_and_one_unmade_returns)
+{
+    static rp_ctx x;
+    rp_handles_init();
+    enum { MADE = 64, UNMADE = 65 };
+    rp_handle_new(&x, REC_KIND_MPI_ERRHANDLER, MADE, 0x94000000, NULL); /* MPI_Comm_create_errhandler */
+    rp_handle_new(&x, REC_KIND_MPI_ERRHANDLER, MADE, 0x94000000, NULL); /* MPI_Comm_get_errhandler */
+    rp_handle_drop(&x, REC_KIND_MPI_ERRHANDLER, MADE);
+    CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, MADE, 0), 0x94000000); /* still live */
+    rp_handle_drop(&x, REC_KIND_MPI_ERRHANDLER, MADE);
+    CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, UNMADE, 0),
+                    (uint64_t)(uintptr_t)MPI_ERRORS_RETURN);
+    CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, 2, 0), (uint64_t)(uintptr_t)MPI_ERRORS_RETURN);
+    CU_ASSERT_EQUAL(handle_of(&x, REC_KIND_MPI_ERRHANDLER, 1, 0), (uint64_t)(uintptr_t)MPI_ERRORS_ARE_FATAL);
+}
