@@ -11,7 +11,7 @@ JOBS=${JOBS:-$(nproc)}
 # build is MPICH's, named as such: installing Open MPI switches Debian's
 # mpicc, mpirun and h5pcc alternatives to it. libhdf5-doc brings HDF5's
 # example programs, which tests/h5examples takes through the pipeline.
-PACKAGES=(build-essential cmake pkg-config mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
+PACKAGES=(build-essential cmake ninja-build pkg-config mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
           openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
           uthash-dev libcunit1-dev libzstd-dev jq chromium valgrind gfortran scdoc man-db
           libhdf5-doc)

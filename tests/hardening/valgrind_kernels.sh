@@ -1,6 +1,6 @@
 #!/bin/bash
 # valgrind_kernels.sh BUILD_DIR [KERNEL...]: memcheck on the tracer over the
-# kernel suite (ctest hardening.valgrind_kernels, label "valgrind").
+# kernel suite (ctest hardening.valgrind.KERNEL, label "valgrind", one kernel each).
 #
 # Every kernel (default: all of them) runs at 2 ranks with the tracer
 # preloaded, each rank under valgrind --tool=memcheck; then recorder-merge
@@ -8,7 +8,7 @@
 # use of uninitialised memory, a definite leak) fails the test, except those
 # of MPICH/hwloc listed in scripts/sanitizers/valgrind.supp; the kernel's own
 # --expect ground truth must match the trace, as in tests/e2e. Exit 77 (skip)
-# without valgrind. About 3 s per kernel on 2 cores.
+# without valgrind. 5 to 20 s per kernel on 2 cores.
 set -uo pipefail
 build=$(cd "$1" && pwd)
 shift
