@@ -10,13 +10,12 @@
 
 #include "gen_support.h"
 
-/* reduce_bytes(), once: the --templates directory's copy, else the built-in one. */
-static void add_reduce_bytes(cg_emitter *e)
+void cg_add_template(cg_emitter *e, const char *name)
 {
     char err[256];
-    char *code = cg_template(e->o->templates, "reduce.c.tmpl", err, sizeof err);
+    char *code = cg_template(e->o->templates, name, err, sizeof err);
     if (!code)
-        code = cg_template(NULL, "reduce.c.tmpl", err, sizeof err);
+        code = cg_template(NULL, name, err, sizeof err);
     if (code)
         cg_add_proto(e, code);
     free(code);
@@ -32,7 +31,7 @@ static void stand_in(cg_emitter *e, const char *ctype, int64_t id, sb *out)
         sb_puts(out, "NULL"); /* no function (the traced call passed NULL), or no stand-in for its type */
         return;
     }
-    add_reduce_bytes(e);
+    cg_add_template(e, "reduce.c.tmpl"); /* reduce_bytes() */
     cg_add_proto(e, text);
     sb_puts(out, name);
 }
