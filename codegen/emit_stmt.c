@@ -589,7 +589,7 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         if (in && (filtered_text(e, s, f, out) ||
                    ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))))
             return;
-        if (strstr(a->ctype, "wchar_t")) /* fgetws: wide characters in the read buffer */
+        if (gen_is_pointer(a->ctype) && strstr(a->ctype, "wchar_t")) /* fgetws: wide characters in the read buffer */
             sb_printf(out, "(wchar_t *)(void *)%s", in ? "wbuf" : "rbuf");
         else
             sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");

@@ -155,8 +155,8 @@ const char *gen_success_test(const rec_func_desc *f)
         return "ret >= 0";
     case REC_FAIL_NONZERO:
         return "ret == 0";
-    case REC_FAIL_EOF:
-        return "ret != EOF";
+    case REC_FAIL_EOF: /* a wide character's end is WEOF */
+        return strcmp(f->ret_ctype, "wint_t") ? "ret != EOF" : "ret != WEOF";
     default:
         return "1";
     }

@@ -247,7 +247,7 @@ static void emit_ret(const rec_func_desc *f)
     else if (k == REC_KIND_MPI_ERROR) /* by meaning: the class, not a code made for this one failure */
         fprintf(out, "    r->ret.i = ok ? 0 : rt_mpi_error_class((int)ret);\n");
     else if (f->fail == REC_FAIL_EOF && k == REC_KIND_SIZE)
-        fprintf(out, "    r->ret.i = ret == EOF ? -1 : 1;\n"); /* fgetc/fputc: one byte, not its value */
+        fprintf(out, "    r->ret.i = %s ? 1 : -1;\n", gen_success_test(f)); /* fgetc/fputc: one byte, not its value */
     else
         fprintf(out, "    r->ret.i = (int64_t)ret;\n");
 }

@@ -50,7 +50,7 @@ if grep -E ' __([a-z0-9_]+(_chk|_2)|isoc99_[a-z0-9_]+)$' "$logs/functions.txt"; 
   fail "records under a checking entry point's own name, not its plain twin's"
 fi
 for plain in fprintf vfprintf dprintf vdprintf fgets fread read pread open printf fscanf vfscanf fgetws fwscanf \
-  fwprintf vfwprintf; do
+  fwprintf vfwprintf getwc fgetwc fputwc putwc; do
   grep -qE " $plain\$" "$logs/functions.txt" || fail "no $plain record in the trace"
 done
 echo "fortified_bytes: $checked files, every byte in the trace; $(awk '{n += $1} END {print n}' "$logs/functions.txt") records"

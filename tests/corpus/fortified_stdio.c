@@ -15,9 +15,9 @@
  * on stdout (printf, vprintf: __printf_chk, __vprintf_chk); every rank scans
  * a table its setup made (fscanf, vfscanf: __isoc99_fscanf,
  * __isoc99_vfscanf), reads its header line and a row as wide characters
- * (fgetws, fwscanf: __fgetws_chk, __isoc99_fwscanf) and writes a wide
- * summary, wide.<r>.melt (fwprintf, vfwprintf: __fwprintf_chk,
- * __vfwprintf_chk). */
+ * (fgetws, fwscanf: __fgetws_chk, __isoc99_fwscanf; then getwc, fgetwc) and
+ * writes a wide summary, wide.<r>.melt (fwprintf, vfwprintf: __fwprintf_chk,
+ * __vfwprintf_chk; fputwc, putwc). */
 #include <fcntl.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -195,6 +195,8 @@ static void scan_table(const char *input, const char *summary, int rank)
     int id = 0;
     double temp = 0, sum = 0;
     expect(fwscanf(in, L"%d %lf", &id, &temp), 2, "fwscanf", input);
+    expect((long)getwc(in), L' ', "getwc", input);
+    expect((long)fgetwc(in), L'a', "fgetwc", input);
     fclose(in);
     in = fopen(input, "r");
     if (!in)
@@ -215,6 +217,8 @@ static void scan_table(const char *input, const char *summary, int rank)
     expect(fwprintf(out, L"rank %d: %d rows\n", rank, TABLE_ROWS), (long)strlen("rank 0: 6 rows\n") + (rank > 9),
            "fwprintf", summary);
     expect(wide_message(out, L"sum %.2f\n", sum), (long)strlen("sum 3.75\n"), "vfwprintf", summary);
+    expect((long)fputwc(L'#', out), L'#', "fputwc", summary);
+    expect((long)putwc(L'\n', out), L'\n', "putwc", summary);
     if (fclose(out) != 0)
         corpus_fail("fclose %s: %s", summary, strerror(errno));
 }
