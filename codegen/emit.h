@@ -145,6 +145,9 @@ void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
 int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap);
 /* Adds a declaration the kernel needs before main (once). */
 void cg_add_proto(cg_emitter *e, const char *text);
+/* A helper template's code (reduce.c.tmpl, scan.c.tmpl), once: the --templates directory's copy, else
+ * the built-in one. */
+void cg_add_template(cg_emitter *e, const char *name);
 /* emit_reduce.c: the stand-in for the function id v of a CALLBACK argument
  * of C type e->elem_type (an MPI reduction's: "reduce_MPI_User_function_1";
  * an error handler's: "errhandler_MPI_Comm_errhandler_function_2"),

@@ -417,6 +417,8 @@ static void includes(kernel *k, tpl_ctx *c)
     add_include(c, "unistd.h");
     if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_UTIME))
         add_include(c, "utime.h");
+    if (e->layers[REC_LAYER_POSIX] && uses(e->m, REC_HEADER_WCHAR))
+        add_include(c, "wchar.h");
 }
 
 /* A string literal too long for its line (after prefix) as literals on lines of their own, as

@@ -11,14 +11,12 @@
 
 #include "gen_support.h"
 
-/* A template's code (reduce_bytes(), errhandler_returns()), once: the --templates directory's copy, else
- * the built-in one. */
-static void add_template_code(cg_emitter *e, const char *template_name)
+void cg_add_template(cg_emitter *e, const char *name)
 {
     char err[256];
-    char *code = cg_template(e->o->templates, template_name, err, sizeof err);
+    char *code = cg_template(e->o->templates, name, err, sizeof err);
     if (!code)
-        code = cg_template(NULL, template_name, err, sizeof err);
+        code = cg_template(NULL, name, err, sizeof err);
     if (code)
         cg_add_proto(e, code);
     free(code);
@@ -35,7 +33,7 @@ static void stand_in(cg_emitter *e, const char *ctype, int64_t id, sb *out)
         sb_puts(out, "NULL"); /* no function (the traced call passed NULL), or no stand-in for its type */
         return;
     }
-    add_template_code(e, template_name);
+    cg_add_template(e, template_name); /* reduce_bytes(), errhandler_returns() */
     cg_add_proto(e, text);
     sb_puts(out, name);
 }

@@ -591,7 +591,10 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         if (in && (filtered_text(e, s, f, out) ||
                    ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))))
             return;
-        sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
+        if (gen_is_pointer(a->ctype) && strstr(a->ctype, "wchar_t")) /* fgetws: wide characters in the read buffer */
+            sb_printf(out, "(wchar_t *)(void *)%s", in ? "wbuf" : "rbuf");
+        else
+            sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
         return;
     case REC_KIND_STRING_OUT:
         sb_puts(out, "rbuf");
@@ -603,6 +606,12 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         return;
     }
     case REC_KIND_FORMAT: {
+        if (strstr(a->ctype, "wchar_t")) { /* as many spaces as the stream took bytes */
+            sb_puts(out, "L\"%*ls\", (int)");
+            value_text(e, s, (unsigned)rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED), out);
+            sb_puts(out, ", L\"\"");
+            return;
+        }
         sb n = {0};
         value_text(e, s, f->nargs, &n);
         int plain = strspn(sb_str(&n), "0123456789") == n.len || !strpbrk(sb_str(&n), "L+-*/%? ");
@@ -616,6 +625,14 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_free(&n);
         return;
     }
+    case REC_KIND_SCAN_FORMAT: /* the bytes the traced scan read, and as many conversions (scan.c.tmpl) */
+        cg_add_template(e, "scan.c.tmpl");
+        sb_printf(out, "%sscan_format(", strstr(a->ctype, "wchar_t") ? "w" : "");
+        value_text(e, s, f->nargs, out);
+        sb_puts(out, ", ");
+        value_text(e, s, (unsigned)rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED), out);
+        sb_puts(out, "), SCAN_TO");
+        return;
     default:
         break;
     }

@@ -166,7 +166,7 @@ unsigned cg_field_kind(const rec_func_desc *f, unsigned field)
 static int has_format_arg(const rec_func_desc *f)
 {
     for (unsigned a = 0; a < f->nargs; a++)
-        if (f->args[a].kind == REC_KIND_FORMAT)
+        if (f->args[a].kind == REC_KIND_FORMAT || f->args[a].kind == REC_KIND_SCAN_FORMAT)
             return 1;
     return 0;
 }
@@ -181,6 +181,8 @@ cg_role cg_field_role(const rec_func_desc *f, unsigned field)
     const rec_arg_desc *a = &f->args[field];
     unsigned k = a->kind;
     int out_only = (a->flags & REC_ARG_OUT) && !(a->flags & REC_ARG_IN);
+    if ((a->flags & REC_ARG_DERIVED) && k == REC_KIND_SIZE && has_format_arg(f))
+        return CG_ROLE_VALUE; /* the bytes a scan read or a wide print wrote: its format's */
     if (a->flags & REC_ARG_DERIVED || rec_kind_class(k) == REC_CLASS_NONE || k == REC_KIND_STRING_OUT ||
         k == REC_KIND_STATBUF)
         return CG_ROLE_NONE;

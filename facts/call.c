@@ -38,6 +38,8 @@ void rf_args_of(const rec_func_desc *f, rf_args *out)
         if (d->flags & REC_ARG_DERIVED) { /* bytes moved; an iteration's operator calls are no bytes */
             if (d->kind == REC_KIND_SIZE)
                 out->derived = k;
+            else if (d->kind == REC_KIND_FILE_STREAM && out->handle < 0) /* printf's stdout */
+                out->handle = k;
             continue;
         }
         switch (d->kind) {

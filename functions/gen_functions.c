@@ -78,8 +78,11 @@ static void check_table(void)
             if (!rec_kind_name(arg->kind))
                 table_error(f, "argument of unknown kind");
             if (arg->flags & REC_ARG_DERIVED) {
-                if (!arg->len[0] || (arg->flags & REC_ARG_VA) || a + 1 < f->nargs)
+                if (!arg->len[0] || (arg->flags & REC_ARG_VA) ||
+                    (a + 1 < f->nargs && !(f->args[a + 1].flags & REC_ARG_DERIVED)))
                     table_error(f, "a DERIVED field needs an expression and comes last");
+                if (rec_kind_is_handle(arg->kind) && (arg->flags & (REC_ARG_OUT | REC_ARG_CREATE)))
+                    table_error(f, "a DERIVED handle is one the call uses without naming it (stdout): IN only");
                 int data;
                 if (arg->kind == REC_KIND_OP_CALLS && gen_counted_operator(f, &data) < 0)
                     table_error(f, "an OP_CALLS field must name an operator argument followed by its void * data");
@@ -157,7 +160,7 @@ static const struct {
 
 static void check_roles(const rec_func_desc *f)
 {
-    if (f->shape >= REC_SHAPE_LIMIT || f->header > REC_HEADER_UTIME)
+    if (f->shape >= REC_SHAPE_LIMIT || f->header > REC_HEADER_LAST)
         table_error(f, "unknown shape or header");
     for (unsigned a = 0; a < f->nargs; a++) {
         unsigned role = f->args[a].role, kind = f->args[a].kind;
@@ -431,7 +434,7 @@ static void write_prototype_check(const char *dir)
                  "#define _GNU_SOURCE\n#include <dirent.h>\n#include <fcntl.h>\n#include <stdarg.h>\n"
                  "#include <stdio.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n#include <sys/types.h>\n"
                  "#include <sys/uio.h>\n#include <sys/time.h>\n#include <unistd.h>\n#include <utime.h>\n"
-                 "#include <mpi.h>\n#include <hdf5.h>\n#include \"rec_mpi_versions.h\"\n\n"
+                 "#include <wchar.h>\n#include <mpi.h>\n#include <hdf5.h>\n#include \"rec_mpi_versions.h\"\n\n"
                  "typedef int rec_int3[3]; /* functions/table_helpers.h */\n\n");
     size_t checked = 0;
     for (size_t i = 0; i < rec_function_count; i++) {

@@ -52,6 +52,21 @@ void gen_va_list_form(const rec_func_desc *f, char *name, size_t size)
         snprintf(name, size, "%.*sv%s", (int)(at - f->name), f->name, at);
 }
 
+int gen_measures_position(const rec_func_desc *f, char *stream, size_t size)
+{
+    int measured = 0, at = -1;
+    for (unsigned i = 0; i < f->nargs; i++) {
+        measured |= (f->args[i].flags & REC_ARG_DERIVED) && strstr(f->args[i].len, "rt_pos_before") != NULL;
+        if (f->args[i].kind == REC_KIND_FILE_STREAM && at < 0)
+            at = (int)i;
+    }
+    if (!measured || at < 0)
+        return 0;
+    const rec_arg_desc *a = &f->args[at];
+    snprintf(stream, size, "%s", (a->flags & REC_ARG_DERIVED) ? a->len : a->name);
+    return 1;
+}
+
 int gen_is_out_only(const rec_arg_desc *a)
 {
     return (a->flags & REC_ARG_OUT) && !(a->flags & REC_ARG_IN);
@@ -140,8 +155,8 @@ const char *gen_success_test(const rec_func_desc *f)
         return "ret >= 0";
     case REC_FAIL_NONZERO:
         return "ret == 0";
-    case REC_FAIL_EOF:
-        return "ret != EOF";
+    case REC_FAIL_EOF: /* a wide character's end is WEOF */
+        return strcmp(f->ret_ctype, "wint_t") ? "ret != EOF" : "ret != WEOF";
     default:
         return "1";
     }

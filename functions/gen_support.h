@@ -23,6 +23,10 @@ int gen_forwards_va_list(const rec_func_desc *f);
 int gen_arg_named(const rec_func_desc *f, const char *name);
 /* The name of the va_list function a variadic f forwards to: vfprintf of
  * fprintf, __vfprintf_chk of __fprintf_chk (v before its plain twin's name). */
+/* Whether a DERIVED expression of f names rt_pos_before, its stream's
+ * position right before the call (rec_stream_moved); stream gets the C
+ * expression of that stream (an argument's name, or stdin for scanf). */
+int gen_measures_position(const rec_func_desc *f, char *stream, size_t size);
 void gen_va_list_form(const rec_func_desc *f, char *name, size_t size);
 /* Written by the call only. */
 int gen_is_out_only(const rec_arg_desc *a);

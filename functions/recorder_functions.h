@@ -121,7 +121,8 @@ typedef enum rec_class {
     X(CALLBACK, 81, INT, "an application function a library calls back: 1, 2, ... as first seen") \
     X(H5_VALUE, 82, STR, "an HDF5 value the call writes (attribute, fill value), by meaning: h5value.c.tmpl") \
     X(OP_CALLS, 83, INT, "how many times the call called its operator: the last call returned the call's result") \
-    X(MPI_ERRHANDLER, 84, INT, "MPI_Errhandler (per-rank handle id)")
+    X(MPI_ERRHANDLER, 84, INT, "MPI_Errhandler (per-rank handle id)") \
+    X(SCAN_FORMAT, 85, NONE, "scanf format: the conversions are the return value, the bytes read a DERIVED SIZE")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -270,6 +271,8 @@ typedef enum rec_header {
     REC_HEADER_UIO,     /* <sys/uio.h> */
     REC_HEADER_MMAN,    /* <sys/mman.h> */
     REC_HEADER_UTIME,   /* <utime.h> and <sys/time.h> */
+    REC_HEADER_WCHAR,   /* <wchar.h> */
+    REC_HEADER_LAST = REC_HEADER_WCHAR
 } rec_header;
 
 /* What one argument means in its call: consumers find arguments by role

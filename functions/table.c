@@ -56,7 +56,7 @@ static const struct {
 #undef FN
 #include "table_macros_end.h"
 
-_Static_assert(REC_SHAPE_LIMIT <= 64 && REC_HEADER_UTIME < 16 && REC_SOLE_LIMIT <= 32 &&
+_Static_assert(REC_SHAPE_LIMIT <= 64 && REC_HEADER_LAST < 16 && REC_SOLE_LIMIT <= 32 &&
                    REC_COMBINER_LIMIT <= 32 && REC_AROLE_LIMIT <= 256,
                "a shape, header, sole role, combiner or argument role outgrows its bits (table_macros.h)");
 

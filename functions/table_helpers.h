@@ -9,11 +9,18 @@
 #ifndef RECORDER_TABLE_HELPERS_H
 #define RECORDER_TABLE_HELPERS_H
 
+#include <errno.h>
 #include <hdf5.h>
 #include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #ifndef REC_H5
 #define REC_H5(fn) H5##fn
+#endif
+/* How the helpers tell a stream's position: the tracer's untraced ftello. */
+#ifndef REC_FTELLO
+#define REC_FTELLO ftello
 #endif
 
 /* MPI_Group_range_incl's `int ranges[][3]` in the table's one-word C types:
@@ -134,6 +141,26 @@ static inline hssize_t rt_h5a_bytes(hid_t attr, hid_t type)
     }
     H5E_END_TRY
     return n < 0 || !size ? -1 : n * (hssize_t)size;
+}
+
+/* A stream's byte position, -1 when it cannot tell one (a pipe, a
+ * terminal); errno stays the application's. */
+static inline int64_t rec_stream_pos(FILE *stream)
+{
+    int saved = errno;
+    int64_t pos = stream ? (int64_t)REC_FTELLO(stream) : -1;
+    errno = saved;
+    return pos;
+}
+
+/* The bytes a stream moved over since it was at before (the generators
+ * name rt_pos_before, its position right before the call, in a DERIVED
+ * expression): what a scan read or a wide call took, -1 when either
+ * position is unknown. */
+static inline int64_t rec_stream_moved(FILE *stream, int64_t before)
+{
+    int64_t after = rec_stream_pos(stream);
+    return before < 0 || after < 0 ? -1 : after - before;
 }
 
 #endif

@@ -112,11 +112,23 @@ static void emit_in(const rec_func_desc *f, unsigned i)
             "\"the traced call passed no string\";\n        rp_skip(rp_x, rp_r);\n        return;\n    }\n",
             a->ctype, n, i, n);
         return;
-    case REC_KIND_FORMAT:
-        fprintf(out,
-                "    %s %s = \"%%s\";\n    char *rp_fmt_arg = rp_pattern_str(rp_x, rp_r->ret.i > 0 ? "
-                "rp_r->ret.i : 0);\n",
-                a->ctype, n);
+    case REC_KIND_FORMAT: {
+        int bytes = rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED);
+        if (strstr(a->ctype, "wchar_t")) /* as many spaces as the stream took bytes (the traced result when unknown) */
+            fprintf(out,
+                    "    %s %s = L\"%%*ls\";\n    int rp_fmt_width = (int)(rp_r->args[%d].i >= 0 ? rp_r->args[%d].i : "
+                    "rp_r->ret.i > 0 ? rp_r->ret.i : 0);\n    const wchar_t *rp_fmt_arg = L\"\";\n",
+                    a->ctype, n, bytes, bytes);
+        else
+            fprintf(out,
+                    "    %s %s = \"%%s\";\n    char *rp_fmt_arg = rp_pattern_str(rp_x, rp_r->ret.i > 0 ? "
+                    "rp_r->ret.i : 0);\n",
+                    a->ctype, n);
+        return;
+    }
+    case REC_KIND_SCAN_FORMAT: /* reads the bytes the traced scan read, making as many conversions */
+        fprintf(out, "    %s %s = %sscan_format(rp_r->ret.i, rp_r->args[%d].i);\n", a->ctype, n,
+                strstr(a->ctype, "wchar_t") ? "w" : "", rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED));
         return;
     case REC_KIND_DOUBLE:
         fprintf(out, "    double %s;\n    memcpy(&%s, &rp_r->args[%u].i, sizeof %s);\n", n, n, i, n);
@@ -402,8 +414,11 @@ static void emit_call_args(const rec_func_desc *f)
             continue;
         fprintf(out, "%s%s", n++ ? ", " : "", a->name);
     }
-    if (find_kind(f, REC_KIND_FORMAT) >= 0)
-        fprintf(out, "%srp_fmt_arg", n++ ? ", " : "");
+    int format = find_kind(f, REC_KIND_FORMAT);
+    if (format >= 0)
+        fprintf(out, "%s%srp_fmt_arg", n++ ? ", " : "", strstr(f->args[format].ctype, "wchar_t") ? "rp_fmt_width, " : "");
+    if (find_kind(f, REC_KIND_SCAN_FORMAT) >= 0)
+        fprintf(out, "%sSCAN_TO", n++ ? ", " : "");
 }
 
 /* The bytes the replayed call moved, after it returned. */
@@ -411,7 +426,11 @@ static void emit_bytes(const rec_func_desc *f)
 {
     for (unsigned i = 0; i < f->nargs; i++)
         if ((f->args[i].flags & REC_ARG_DERIVED) && f->args[i].kind == REC_KIND_SIZE) {
-            fprintf(out, "    int64_t rp_bytes = ok ? (int64_t)(%s) : 0;\n", f->args[i].len);
+            char stream[64];
+            if (gen_measures_position(f, stream, sizeof stream)) /* the traced bytes, which the call was made to move */
+                fprintf(out, "    int64_t rp_bytes = ok && rp_r->args[%u].i > 0 ? rp_r->args[%u].i : 0;\n", i, i);
+            else
+                fprintf(out, "    int64_t rp_bytes = ok ? (int64_t)(%s) : 0;\n", f->args[i].len);
             return;
         }
     int strlen_arg = find_kind(f, REC_KIND_STRLEN), buffer = find_kind(f, REC_KIND_BUFFER),
@@ -604,6 +623,10 @@ static void emit_function(const rec_func_desc *f)
     for (unsigned i = 0; i < f->nargs; i++)
         if (!(f->args[i].flags & REC_ARG_DERIVED))
             emit_in(f, i);
+        else if (rec_kind_is_handle(f->args[i].kind)) { /* the stream no argument names: the console is skipped */
+            emit_in(f, i);
+            fprintf(out, "    (void)%s;\n", f->args[i].name);
+        }
     for (unsigned i = 0; i < f->nargs; i++)
         emit_out(f, i);
     for (unsigned i = 0; i < f->nargs; i++)

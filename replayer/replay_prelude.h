@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <wchar.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -38,5 +39,6 @@ static inline long rp_maxz(long a, long b)
  * private paths to HDF5. */
 #define REC_H5(fn) rp_h5.fn
 #include "table_helpers.h"
+#include "scan.c.tmpl" /* scan_format(), SCAN_TO: the replay of a scan */
 
 #endif

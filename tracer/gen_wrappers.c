@@ -125,6 +125,8 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     if (a->flags & REC_ARG_DERIVED) {
         if (a->kind == REC_KIND_OP_CALLS) /* counted by rt_counting_<type> */
             fprintf(out, "    r->args[%u].i = rt_op.calls;\n", i);
+        else if (rec_kind_is_handle(a->kind)) /* the stream no argument names (stdout), an id under the lock */
+            fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)(%s);\n", i, a->len);
         else
             fprintf(out, "    r->args[%u].i = (int64_t)(%s);\n", i, a->len);
         return;
@@ -240,12 +242,12 @@ static void emit_ret(const rec_func_desc *f)
         fprintf(out, "    r->ret.ptr = ret;\n    r->ret.len = ret ? (uint32_t)strlen(ret) : 0;\n");
     else if (k == REC_KIND_PATH)
         return; /* under the lock */
-    else if (gen_is_pointer(f->ret_ctype))
-        fprintf(out, "    r->ret.i = ret ? (int64_t)strlen(ret) : -1;\n"); /* fgets: bytes read */
+    else if (gen_is_pointer(f->ret_ctype)) /* fgets: bytes read; fgetws: wide characters */
+        fprintf(out, "    r->ret.i = ret ? (int64_t)%s(ret) : -1;\n", has(f->ret_ctype, "wchar_t") ? "wcslen" : "strlen");
     else if (k == REC_KIND_MPI_ERROR) /* by meaning: the class, not a code made for this one failure */
         fprintf(out, "    r->ret.i = ok ? 0 : rt_mpi_error_class((int)ret);\n");
     else if (f->fail == REC_FAIL_EOF && k == REC_KIND_SIZE)
-        fprintf(out, "    r->ret.i = ret == EOF ? -1 : 1;\n"); /* fgetc/fputc: one byte, not its value */
+        fprintf(out, "    r->ret.i = %s ? 1 : -1;\n", gen_success_test(f)); /* fgetc/fputc: one byte, not its value */
     else
         fprintf(out, "    r->ret.i = (int64_t)ret;\n");
 }
@@ -336,7 +338,10 @@ static void emit_wrapper(const rec_func_desc *entry)
             fprintf(out, "    %s %s = 0;\n    RT_VA_%s(%s, %s);\n", entry->args[i].ctype, entry->args[i].name,
                     entry->name, last, entry->args[i].name);
         }
-    const char *last_named = entry->nargs ? entry->args[entry->nargs - 1].name : "";
+    const char *last_named = ""; /* the last parameter: DERIVED fields are none */
+    for (unsigned i = 0; i < entry->nargs; i++)
+        if (!(entry->args[i].flags & REC_ARG_DERIVED))
+            last_named = entry->args[i].name;
     if (vform)
         fprintf(out, "    va_list ap;\n    va_start(ap, %s);\n", last_named);
     const char *extra = vform ? "ap" : NULL;
@@ -382,6 +387,9 @@ static void emit_wrapper(const rec_func_desc *entry)
                 "        %s = &rt_op;\n    }\n",
                 f->args[op].name, f->args[data].name, f->args[op].name, f->args[op].name, f->args[op].ctype,
                 f->args[data].name);
+    char measured[64];
+    if (gen_measures_position(f, measured, sizeof measured)) /* before the call: rec_stream_moved's start */
+        fprintf(out, "    int64_t rt_pos_before = rec_stream_pos(%s);\n", measured);
     fprintf(out, "    rt_start%s(&call);\n", f->flags & REC_FN_OPAQUE ? "_opaque" : "");
     emit_before(f, "&call", "    ");
     fprintf(out, "    %s%sREAL(", is_void ? "" : f->ret_ctype, is_void ? "" : " ret = ");

@@ -219,7 +219,10 @@ void rt_h5_input_opened(int state);
 /* Space for n array elements that lives as long as the call. */
 int64_t *rt_array(rt_call *c, unsigned field, size_t n);
 
-/* The helpers the table's length expressions name. */
+/* The helpers the table's length expressions name; a stream's position by
+ * the C library's ftello, never its wrapper. */
+off_t rt_stream_tell(FILE *stream);
+#define REC_FTELLO rt_stream_tell
 #include "table_helpers.h"
 
 /* An MPI named constant's canonical value (functions/constants.def); any

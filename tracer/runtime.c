@@ -646,6 +646,14 @@ void rt_real_resolve(void)
                         rt_resolve("read"),   rt_resolve("rmdir")};
 }
 
+off_t rt_stream_tell(FILE *stream)
+{
+    static off_t (*real_ftello)(FILE *);
+    if (!real_ftello)
+        real_ftello = rt_resolve("ftello");
+    return real_ftello ? real_ftello(stream) : -1;
+}
+
 __attribute__((constructor)) static void rt_start_tracing(void)
 {
     rt_real_resolve();

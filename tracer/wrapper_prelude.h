@@ -3,6 +3,11 @@
 #define RECORDER_WRAPPER_PRELUDE_H
 
 #define _GNU_SOURCE
+/* The wrappers define fscanf and __isoc99_fscanf (and their kin) each
+ * under its own name: C99 headers would rename fscanf to __isoc99_fscanf. */
+#include <features.h>
+#undef __GLIBC_USE_DEPRECATED_SCANF
+#define __GLIBC_USE_DEPRECATED_SCANF 1
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -17,6 +22,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include <utime.h>
+#include <wchar.h>
 
 #include "rt.h"
 #include "hooks.h"

@@ -11,13 +11,20 @@
  * record through a descriptor (dprintf, and vdprintf through a helper), read
  * back with read and pread; and all ranks read the input's first bytes with
  * fread. The byte counts are known in advance, so the program checks what
- * each call returned. */
+ * each call returned. Beside them, as C99 programs call them: rank 0 reports
+ * on stdout (printf, vprintf: __printf_chk, __vprintf_chk); every rank scans
+ * a table its setup made (fscanf, vfscanf: __isoc99_fscanf,
+ * __isoc99_vfscanf), reads its header line and a row as wide characters
+ * (fgetws, fwscanf: __fgetws_chk, __isoc99_fwscanf; then getwc, fgetwc) and
+ * writes a wide summary, wide.<r>.melt (fwprintf, vfwprintf: __fwprintf_chk,
+ * __vfwprintf_chk; fputwc, putwc). */
 #include <fcntl.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "corpus.h"
 
-enum { SNAPSHOTS = 5, ATOMS = 12, INPUT_LINES = 14, LINE_MAX_BYTES = 80 };
+enum { SNAPSHOTS = 5, ATOMS = 12, INPUT_LINES = 14, LINE_MAX_BYTES = 80, TABLE_ROWS = 6 };
 
 static const char *const input_lines[INPUT_LINES] = {
     "# 3d Lennard-Jones melt",
@@ -49,6 +56,15 @@ static void make_input(const char *outdir)
         fprintf(f, "%s\n", input_lines[i]);
     if (fclose(f) != 0)
         corpus_fail("fclose %s: %s", path, strerror(errno));
+    snprintf(path, sizeof path, "%s/in.table", outdir);
+    f = fopen(path, "w");
+    if (!f)
+        corpus_fail("fopen %s: %s", path, strerror(errno));
+    fprintf(f, "# id temp name\n");
+    for (int i = 0; i < TABLE_ROWS; i++)
+        fprintf(f, "%d %.2f atom%d\n", i + 1, 0.25 * i, i);
+    if (fclose(f) != 0)
+        corpus_fail("fclose %s: %s", path, strerror(errno));
 }
 
 /* LAMMPS's utils::logmesg: one format, written to the log. */
@@ -66,6 +82,33 @@ static __attribute__((format(printf, 2, 3))) int fd_message(int fd, const char *
     va_list ap;
     va_start(ap, fmt);
     int n = vdprintf(fd, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+static __attribute__((format(printf, 1, 2))) int report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vprintf(fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+static __attribute__((format(scanf, 2, 3))) int scan_row(FILE *in, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vfscanf(in, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+static int wide_message(FILE *out, const wchar_t *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vfwprintf(out, fmt, ap);
     va_end(ap);
     return n;
 }
@@ -138,6 +181,48 @@ static void restart_record(const char *path, int rank)
     close(fd);
 }
 
+/* The table's rows scanned (after its header line, read as wide characters)
+ * and a wide summary of them written. */
+static void scan_table(const char *input, const char *summary, int rank)
+{
+    FILE *in = fopen(input, "r");
+    if (!in)
+        corpus_fail("fopen %s: %s", input, strerror(errno));
+    wchar_t header[LINE_MAX_BYTES];
+    if (!fgetws(header, (int)unknown(LINE_MAX_BYTES), in))
+        corpus_fail("fgetws %s: %s", input, strerror(errno));
+    expect((long)wcslen(header), (long)strlen("# id temp name\n"), "fgetws", input);
+    int id = 0;
+    double temp = 0, sum = 0;
+    expect(fwscanf(in, L"%d %lf", &id, &temp), 2, "fwscanf", input);
+    expect((long)getwc(in), L' ', "getwc", input);
+    expect((long)fgetwc(in), L'a', "fgetwc", input);
+    fclose(in);
+    in = fopen(input, "r");
+    if (!in)
+        corpus_fail("fopen %s: %s", input, strerror(errno));
+    char name[16], line[LINE_MAX_BYTES];
+    if (!fgets(line, (int)unknown(sizeof line), in))
+        corpus_fail("fgets %s: %s", input, strerror(errno));
+    for (int i = 0; i < TABLE_ROWS; i++) {
+        int n = i % 2 ? scan_row(in, "%d %lf %15s", &id, &temp, name) : fscanf(in, "%d %lf %15s", &id, &temp, name);
+        expect(n, 3, i % 2 ? "vfscanf" : "fscanf", input);
+        expect(id, i + 1, "fscanf (id)", input);
+        sum += temp;
+    }
+    fclose(in);
+    FILE *out = fopen(summary, "w");
+    if (!out)
+        corpus_fail("fopen %s: %s", summary, strerror(errno));
+    expect(fwprintf(out, L"rank %d: %d rows\n", rank, TABLE_ROWS), (long)strlen("rank 0: 6 rows\n") + (rank > 9),
+           "fwprintf", summary);
+    expect(wide_message(out, L"sum %.2f\n", sum), (long)strlen("sum 3.75\n"), "vfwprintf", summary);
+    expect((long)fputwc(L'#', out), L'#', "fputwc", summary);
+    expect((long)putwc(L'\n', out), L'\n', "putwc", summary);
+    if (fclose(out) != 0)
+        corpus_fail("fclose %s: %s", summary, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
     if (corpus_setup(&argc, &argv, make_input))
@@ -169,5 +254,15 @@ int main(int argc, char **argv)
     char head[32];
     expect((long)fread(head, 1, unknown(sizeof head), in), (long)sizeof head, "fread", input);
     fclose(in);
+    corpus_path(input, "in.table");
+    corpus_path(path, "wide.%d.melt", corpus_rank);
+    scan_table(input, path, corpus_rank);
+    if (corpus_rank == 0) {
+        expect(printf("fortified_stdio: %d snapshots\n", SNAPSHOTS), (long)strlen("fortified_stdio: 5 snapshots\n"),
+               "printf", "stdout");
+        expect(report("fortified_stdio: %d atoms a rank\n", ATOMS), (long)strlen("fortified_stdio: 12 atoms a rank\n"),
+               "vprintf", "stdout");
+        fflush(stdout);
+    }
     return corpus_finish();
 }

@@ -94,8 +94,11 @@ proc_reads)
 h5_inc_ref)
   stale=$(grep -c 'STALE_HID(' "$cg/kernel.c" || true)
   [ "$stale" = 0 ] || fail "the kernel names $stale stale hids (STALE_HID): a kept handle was retired at its close"
-  grep -Eq '^  skipped: 0 calls$' "$rp/logs/replay.txt" ||
-    { cat "$rp/logs/replay.txt" >&2; fail "the replay skipped calls"; }
+  # the console (the program's printf of its result) is never replayed; nothing else is skipped
+  skips=$(awk '/^  skipped:/ {on = 1; next} on && /^  [^ ]/ {on = 0} on' "$rp/logs/replay.txt" |
+    grep -v 'console I/O (stdin, stdout, stderr) is not replayed' || true)
+  grep -Eq '^  skipped: ' "$rp/logs/replay.txt" && [ -z "$skips" ] ||
+    { cat "$rp/logs/replay.txt" >&2; fail "the replay skipped calls other than the console's"; }
   for ((r = 0; r < np; r++)); do
     n=$(calls "$rp/t2" "$r" H5Dread | grep -c ') = 0$' || true)
     [ "$n" = 16 ] || fail "rank $r: $n of the replay's H5Dread calls succeed, not 16"

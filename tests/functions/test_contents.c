@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "gen_support.h"
 #include "rec_combiners.h"
@@ -493,4 +494,98 @@ RK_TEST(functions, error_handlers_are_counted_handles_set_and_got)
     /* on MPI_FILE_NULL too, predefined id 0 */
     CU_ASSERT_EQUAL(set->args[REC_ARG_SUBJECT].kind, REC_KIND_MPI_FILE);
     CU_ASSERT_STRING_EQUAL(rec_predefined_handle_name(REC_KIND_MPI_FILE, 0), "MPI_FILE_NULL");
+
+/* ---- C99 and wide-character entry points ---- */
+
+/* __isoc99_X is traced as X as __X_chk is (FORTIFIED): the twin, the
+ * va_list form its wrapper forwards to, and every argument of the twin by
+ * name and kind (what gen_functions' check_fortified requires). */
+RK_TEST(functions, c99_and_wide_entry_points_are_traced_as_their_plain_twin)
+{
+    static const char *const pairs[][3] = {
+        {"__isoc99_fscanf", "fscanf", "__isoc99_vfscanf"},   {"__isoc99_scanf", "scanf", "__isoc99_vscanf"},
+        {"__isoc99_fwscanf", "fwscanf", "__isoc99_vfwscanf"}, {"__isoc99_wscanf", "wscanf", "__isoc99_vwscanf"},
+        {"__printf_chk", "printf", "__vprintf_chk"},           {"__fwprintf_chk", "fwprintf", "__vfwprintf_chk"},
+        {"__wprintf_chk", "wprintf", "__vwprintf_chk"},       {"__isoc99_vfscanf", "vfscanf", NULL},
+        {"__vfwprintf_chk", "vfwprintf", NULL},               {"__fgetws_chk", "fgetws", NULL},
+        {"__fgetws_unlocked_chk", "fgetws_unlocked", NULL},   {"__gets_chk", "gets", NULL},
+    };
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        const rec_func_desc *f = rec_function_by_name(pairs[p][0]), *twin = rec_function_by_name(pairs[p][1]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(twin);
+        CU_ASSERT_TRUE(rec_func_fortified(f));
+        CU_ASSERT_FALSE(rec_func_fortified(twin));
+        CU_ASSERT_PTR_EQUAL(rec_func_plain_twin(f), twin);
+        CU_ASSERT_PTR_NULL(rec_func_plain_twin(twin));
+        CU_ASSERT_EQUAL(f->ret_kind, twin->ret_kind);
+        CU_ASSERT_EQUAL(f->roles, twin->roles);
+        for (unsigned a = 0; a < twin->nargs; a++) {
+            int at = gen_arg_named(f, twin->args[a].name);
+            CU_ASSERT_TRUE_FATAL(at >= 0);
+            CU_ASSERT_EQUAL(f->args[at].kind, twin->args[a].kind);
+            CU_ASSERT_STRING_EQUAL(f->args[at].len, twin->args[a].len);
+        }
+        if (pairs[p][2]) {
+            char form[64];
+            gen_va_list_form(f, form, sizeof form);
+            CU_ASSERT_STRING_EQUAL(form, pairs[p][2]);
+        }
+    }
+    char form[64];
+    gen_va_list_form(rec_function_by_name("fwprintf"), form, sizeof form);
+    CU_ASSERT_STRING_EQUAL(form, "vfwprintf");
+}
+
+/* What a scan read and a wide call took is the stream's move (rt_pos_before,
+ * taken of the stream the call names, or of stdin and stdout); printf's
+ * stream is a DERIVED console handle; fprintf's bytes are its result. */
+RK_TEST(functions, scans_and_wide_calls_measure_their_stream)
+{
+    static const char *const measured[][2] = {
+        {"fscanf", "stream"}, {"vfscanf", "stream"}, {"scanf", "stdin"},    {"vwscanf", "stdin"},
+        {"fwprintf", "stream"}, {"wprintf", "stdout"}, {"fgetws", "stream"}, {"__isoc99_fscanf", "stream"},
+    };
+    char stream[64];
+    for (size_t m = 0; m < sizeof measured / sizeof measured[0]; m++) {
+        const rec_func_desc *f = rec_function_by_name(measured[m][0]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_EQUAL(gen_measures_position(f, stream, sizeof stream), 1);
+        CU_ASSERT_STRING_EQUAL(stream, measured[m][1]);
+        int bytes = rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED);
+        CU_ASSERT_TRUE(bytes >= 0);
+    }
+    CU_ASSERT_EQUAL(gen_measures_position(rec_function_by_name("fprintf"), stream, sizeof stream), 0);
+    CU_ASSERT_EQUAL(gen_measures_position(rec_function_by_name("printf"), stream, sizeof stream), 0);
+    const rec_func_desc *p = rec_function_by_name("printf");
+    int console = rec_arg_with_kind(p, REC_KIND_FILE_STREAM, REC_ARG_DERIVED);
+    CU_ASSERT_TRUE_FATAL(console >= 0);
+    CU_ASSERT_STRING_EQUAL(p->args[console].len, "stdout");
+    CU_ASSERT_EQUAL(rec_function_by_name("fscanf")->args[1].kind, REC_KIND_SCAN_FORMAT);
+    CU_ASSERT_EQUAL(rec_function_by_name("fwprintf")->header, REC_HEADER_WCHAR);
+}
+
+#include "scan.c.tmpl"
+
+/* A kernel's and a replay's scan (templates/scan.c.tmpl): the traced bytes
+ * whatever they are, as many conversions, EOF at the end. */
+RK_TEST(functions, scan_format_reads_the_bytes_and_makes_the_conversions)
+{
+    CU_ASSERT_STRING_EQUAL(scan_format(3, 13), "%*10c%c%c%c");
+    CU_ASSERT_STRING_EQUAL(scan_format(0, 4), "%*4c");
+    CU_ASSERT_STRING_EQUAL(scan_format(0, 0), "%n");
+    CU_ASSERT_STRING_EQUAL(scan_format(-1, 0), "%c");
+    CU_ASSERT_STRING_EQUAL(scan_format(-1, 5), "%*5c%c");
+    CU_ASSERT_STRING_EQUAL(scan_format(2, -1), "%c%c"); /* a stream that cannot tell: a byte a conversion */
+    CU_ASSERT_STRING_EQUAL(scan_format(1, 1), "%c");
+    CU_ASSERT_EQUAL(wcscmp(wscan_format(2, 6), L"%*4c%c%c"), 0);
+    char text[] = "12 3.5 abc\nrest";
+    FILE *f = fmemopen(text, strlen(text), "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(fscanf(f, scan_format(3, 11), SCAN_TO), 3);
+    CU_ASSERT_EQUAL(ftell(f), 11);
+    CU_ASSERT_EQUAL(fscanf(f, scan_format(0, 4), SCAN_TO), 0);
+    CU_ASSERT_EQUAL(ftell(f), 15);
+    CU_ASSERT_EQUAL(fscanf(f, scan_format(-1, 0), SCAN_TO), EOF);
+    fclose(f);
 }

@@ -3,7 +3,8 @@
 #   run_fork_exit.sh fork|exit|exec PROGRAM LIBRECORDER RECORDER2TEXT WORKDIR
 #   run_fork_exit.sh mpi PROGRAM LIBRECORDER RECORDER2TEXT WORKDIR MPIEXEC OVERSUBSCRIBE_LIB
 # fork: the children's I/O is not traced and the parent's trace holds exactly
-#       the parent's records (small blocks: the parent writes blocks before
+#       the parent's records (its open, pwrites, fstat, close and the printf of
+#       its results) (small blocks: the parent writes blocks before
 #       and after the fork). exec: the same with a child that execs /bin/true.
 # exit: exit() from deep inside the program leaves a complete trace.
 # mpi:  2 ranks exit(0) without MPI_Finalize: mpiexec may report a failure,
@@ -48,9 +49,10 @@ fork | exec | exit)
     parent=$(awk '$1 == "parent_pwrite" { print $2 }' "$work/out")
     expect 0 pwrite "$parent"
     expect 0 open 1
+    expect 0 printf 1 # its results, on stdout
     if [ "$mode" = exit ]; then
         [ "$parent" = $N ] || fail "the program made $parent pwrite calls, expected $N"
-        [ "$(wc -l <"$work/tally")" = 3 ] || fail "unexpected functions in the trace" # open pwrite fflush
+        [ "$(wc -l <"$work/tally")" = 4 ] || fail "unexpected functions in the trace" # open pwrite printf fflush
     else
         [ "$parent" = $((2 * N)) ] || fail "the parent made $parent pwrite calls, expected $((2 * N))"
         expect 0 fstat 1
@@ -59,7 +61,7 @@ fork | exec | exit)
         grep -q 'child' "$work/trace.txt" && fail "the children's files show in the parent's trace"
         total=$(wc -l <"$work/trace.txt")
         fflushes=$(records 0 fflush)
-        [ "$total" = $((parent + 3 + ${fflushes:-0})) ] || fail "$total records, the parent made $((parent + 3 + fflushes))"
+        [ "$total" = $((parent + 4 + ${fflushes:-0})) ] || fail "$total records, the parent made $((parent + 4 + fflushes))"
         [ "$(ls "$work/trace")" = "$(printf '0.meta\n0.rec\nrecorder.meta')" ] ||
             fail "unexpected files in the trace directory: $(ls "$work/trace" | tr '\n' ' ')"
     fi
