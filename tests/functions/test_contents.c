@@ -494,6 +494,7 @@ RK_TEST(functions, error_handlers_are_counted_handles_set_and_got)
     /* on MPI_FILE_NULL too, predefined id 0 */
     CU_ASSERT_EQUAL(set->args[REC_ARG_SUBJECT].kind, REC_KIND_MPI_FILE);
     CU_ASSERT_STRING_EQUAL(rec_predefined_handle_name(REC_KIND_MPI_FILE, 0), "MPI_FILE_NULL");
+}
 
 /* ---- C99 and wide-character entry points ---- */
 
