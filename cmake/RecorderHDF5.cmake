@@ -119,28 +119,39 @@ if(NOT RECORDER_HDF5_IS_PARALLEL)
                       "point HDF5_ROOT at one")
 endif()
 
-# The same MPI: the MPI library libhdf5 needs is the build's (readelf's NEEDED lines).
-get_filename_component(recorder_hdf5_real ${RECORDER_HDF5_LIBRARY} REALPATH)
-set(recorder_hdf5_mpi "")
-if(CMAKE_READELF)
-  execute_process(COMMAND ${CMAKE_READELF} -d ${recorder_hdf5_real} OUTPUT_VARIABLE dynamic ERROR_QUIET)
-  string(REGEX MATCH "\\[(libmpi[^]]*)\\]" needed "${dynamic}")
-  set(recorder_hdf5_mpi ${CMAKE_MATCH_1})
-endif()
-if(recorder_hdf5_mpi)
-  set(same_mpi FALSE)
-  foreach(lib IN LISTS MPI_C_LIBRARIES)
-    get_filename_component(name ${lib} NAME)
-    string(REGEX REPLACE "\\.so.*$" "" stem ${name})
-    if(recorder_hdf5_mpi MATCHES "^${stem}\\.so")
-      set(same_mpi TRUE)
-    endif()
-  endforeach()
-  if(NOT same_mpi)
-    message(FATAL_ERROR "recorder-kit: the HDF5 at ${RECORDER_HDF5_LIBRARY} is built on ${recorder_hdf5_mpi}, "
-                        "not on the MPI found (${MPI_C_LIBRARIES}): give both of one MPI (MPI_C_COMPILER, and HDF5_ROOT "
-                        "or HDF5_C_COMPILER_EXECUTABLE, the h5pcc of that MPI)")
+# recorder_library_mpi(LIBRARY MPI_VAR SAME_VAR): the MPI library LIBRARY
+# needs (readelf's NEEDED lines; empty when it names none) and whether it is
+# the build's.
+function(recorder_library_mpi library mpi_var same_var)
+  get_filename_component(real ${library} REALPATH)
+  set(needed_mpi "")
+  if(CMAKE_READELF)
+    execute_process(COMMAND ${CMAKE_READELF} -d ${real} OUTPUT_VARIABLE dynamic ERROR_QUIET)
+    # The MPI library itself, not its C++ or Fortran bindings (libmpi_cxx.so).
+    string(REGEX MATCH "\\[(libmpi(ch)?\\.so[^]]*)\\]" needed "${dynamic}")
+    set(needed_mpi ${CMAKE_MATCH_1})
   endif()
+  set(same TRUE)
+  if(needed_mpi)
+    set(same FALSE)
+    foreach(lib IN LISTS MPI_C_LIBRARIES)
+      get_filename_component(name ${lib} NAME)
+      string(REGEX REPLACE "\\.so.*$" "" stem ${name})
+      if(needed_mpi MATCHES "^${stem}\\.so")
+        set(same TRUE)
+      endif()
+    endforeach()
+  endif()
+  set(${mpi_var} "${needed_mpi}" PARENT_SCOPE)
+  set(${same_var} ${same} PARENT_SCOPE)
+endfunction()
+
+# The same MPI: the MPI library libhdf5 needs is the build's (readelf's NEEDED lines).
+recorder_library_mpi(${RECORDER_HDF5_LIBRARY} recorder_hdf5_mpi same_mpi)
+if(NOT same_mpi)
+  message(FATAL_ERROR "recorder-kit: the HDF5 at ${RECORDER_HDF5_LIBRARY} is built on ${recorder_hdf5_mpi}, "
+                      "not on the MPI found (${MPI_C_LIBRARIES}): give both of one MPI (MPI_C_COMPILER, and HDF5_ROOT "
+                      "or HDF5_C_COMPILER_EXECUTABLE, the h5pcc of that MPI)")
 endif()
 
 add_library(recorder::hdf5 INTERFACE IMPORTED)
