@@ -260,7 +260,7 @@ static void print_tree(ra_layers *l, lthread *s, const ra_event *ev, const lacc 
     put_text(l, "  =>");
     const char *sep = "";
     for (int k = NLAYERS - 1; k >= 0; k--) {
-        unsigned layer = (unsigned[]){REC_LAYER_POSIX, REC_LAYER_MPI, REC_LAYER_MPIIO, REC_LAYER_HDF5}[k];
+        unsigned layer = rec_layers_top_down[NLAYERS - 1 - k];
         if (!a->calls[layer])
             continue;
         snprintf(line, sizeof line, "%s %s %.3f ms, %lld B, %.1f MiB/s", sep, rec_layer_name(layer),
@@ -319,8 +319,10 @@ static int layers_event(void *ctx, ra_trace *t, const ra_event *ev)
         }
         return 0;
     }
-    int io = layer != REC_LAYER_MPI || self.calls[REC_LAYER_POSIX] || self.calls[REC_LAYER_MPIIO] ||
-             self.calls[REC_LAYER_HDF5];
+    uint64_t io_calls = 0; /* the calls of every layer but MPI's */
+    for (int k = 0; k < NLAYERS; k++)
+        io_calls += k == REC_LAYER_MPI ? 0 : self.calls[k];
+    int io = layer != REC_LAYER_MPI || io_calls;
     if (io) {
         unsigned f = ev->rec->func;
         l->fcalls[f]++;
@@ -336,7 +338,7 @@ static int layers_event(void *ctx, ra_trace *t, const ra_event *ev)
             l->layer_total[k].calls += self.calls[k];
         }
         if (has_sub &&
-            (self.calls[REC_LAYER_POSIX] + self.calls[REC_LAYER_MPIIO] + self.calls[REC_LAYER_HDF5] > 1 ||
+            (io_calls > 1 ||
              layer == REC_LAYER_MPI)) {
             l->total_trees++;
             if (l->shown < l->limit && (!l->only || l->only[f])) {
@@ -378,7 +380,7 @@ static double mibs(int64_t bytes, double s)
 void ra_layers_print(ra_layers *l, FILE *out, int html)
 {
     (void)html;
-    static const unsigned order[NLAYERS] = {REC_LAYER_HDF5, REC_LAYER_MPIIO, REC_LAYER_MPI, REC_LAYER_POSIX};
+    const unsigned *order = rec_layers_top_down;
     const rec_table *table = rec_trace_table(ra_trace_rec(l->t));
     unsigned *funcs = ra_xmalloc(REC_FUNCTION_ID_LIMIT * sizeof *funcs);
     size_t n = 0;

@@ -17,14 +17,8 @@ void ra_print_quoted(FILE *out, const char *s)
 
 int ra_layer_rank(unsigned layer)
 {
-    switch (layer) {
-    case REC_LAYER_HDF5:
-        return 0;
-    case REC_LAYER_MPIIO:
-        return 1;
-    case REC_LAYER_MPI:
-        return 2;
-    default:
-        return 3;
-    }
+    for (int k = 0; k < REC_LAYER_COUNT; k++)
+        if (rec_layers_top_down[k] == layer)
+            return k;
+    return REC_LAYER_COUNT - 1;
 }

@@ -191,7 +191,7 @@ static void print_bandwidth(ra_summary *s, FILE *out, double res)
     fprintf(out, "%-7s %10s %16s %12s %12s %10s %16s %12s %12s\n", "layer", "reads", "read_bytes", "read_s",
             "read_MiB/s", "writes", "write_bytes", "write_s", "write_MiB/s");
     for (unsigned l = 0; l < REC_LAYER_COUNT; l++) {
-        unsigned layer = (unsigned[]){REC_LAYER_HDF5, REC_LAYER_MPIIO, REC_LAYER_MPI, REC_LAYER_POSIX}[l];
+        unsigned layer = rec_layers_top_down[l];
         if (!calls[layer][0] && !calls[layer][1])
             continue;
         double rs = (double)ticks[layer][0] * res, ws = (double)ticks[layer][1] * res;

@@ -25,7 +25,8 @@ enum {
 };
 static const char *const template_names[NTEMPLATES] = {
     "kernel.c.tmpl", "header.tmpl",     "loop.tmpl",     "guard.tmpl",      "section.tmpl",
-    "table.tmpl",    "call_posix.tmpl", "call_mpi.tmpl", "call_mpiio.tmpl", "call_hdf5.tmpl"};
+    "table.tmpl",    "call_posix.tmpl", "call_mpi.tmpl", "call_mpiio.tmpl", "call_hdf5.tmpl",
+    "call_pnetcdf.tmpl"};
 
 typedef struct kernel {
     cg_emitter e;
@@ -355,9 +356,15 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
             "Warning: %llu writes send the plain pattern: the newlines the trace's line reads showed in "
             "them follow no one shape a statement can write.",
             (unsigned long long)e->n_unlined);
-    header_line(
-        h, "Build: h5pcc -shlib kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
-        m->nranks);
+    if (e->layers[REC_LAYER_PNETCDF]) /* the library's own flags, by pkg-config */
+        header_line(h,
+                    "Build: h5pcc -shlib kernel.c -o kernel $(pkg-config --cflags --libs pnetcdf); run: mpirun -np %u "
+                    "./kernel [OUTDIR=./kernel-output]",
+                    m->nranks);
+    else
+        header_line(
+            h, "Build: h5pcc -shlib kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
+            m->nranks);
     sb text = {0};
     render(k, T_HEADER, h->c, &text);
     while (text.len && text.s[text.len - 1] == '\n')
@@ -397,6 +404,8 @@ static void includes(kernel *k, tpl_ctx *c)
     if (e->layers[REC_LAYER_HDF5] || h5inputs)
         add_include(c, "hdf5.h");
     add_include(c, "mpi.h");
+    if (e->layers[REC_LAYER_PNETCDF])
+        add_include(c, "pnetcdf.h");
     if (e->uses_P || e->uses_S || e->protos)
         add_include(c, "stdarg.h");
     add_include(c, "stdio.h");

@@ -154,6 +154,68 @@ static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     sb_free(&body);
 }
 
+/* The element type of the NC_VALUES argument nc_values_text renders (its
+ * ctype without const and *): cg_render_cat's callbacks take no argument. */
+static char nc_values_elem[64];
+
+/* netCDF attribute or fill values: a string literal of text, else a
+ * compound literal of the argument's element type, the values as written. */
+static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    const unsigned char *s = (const unsigned char *)cg_str(e->m, v);
+    uint32_t n = cg_str_len(e->m, v);
+    const char *t = nc_values_elem;
+    if (!s || !n) {
+        sb_puts(out, "NULL");
+        return;
+    }
+    if (!strcmp(t, "char")) {
+        sb_putc(out, '"');
+        for (uint32_t k = 0; k < n; k++) {
+            unsigned char c = s[k], next = k + 1 < n ? s[k + 1] : 0;
+            if (c == '"' || c == '\\' || c == '?')
+                sb_printf(out, "\\%c", c);
+            else if (c >= 0x20 && c < 0x7f)
+                sb_putc(out, (char)c);
+            else
+                sb_printf(out, next >= '0' && next <= '7' ? "\\%03o" : "\\%o", c);
+        }
+        sb_putc(out, '"');
+        return;
+    }
+    int real = !strcmp(t, "float") || !strcmp(t, "double");
+    int is_signed = real || !strncmp(t, "signed", 6) || (strncmp(t, "unsigned", 8) && strcmp(t, "void"));
+    size_t size = !strcmp(t, "void") || strstr(t, "char") ? 1
+                  : strstr(t, "short")                      ? 2
+                  : !strcmp(t, "float") || strstr(t, "int")  ? 4
+                                                             : 8;
+    sb_printf(out, "(const %s[]){", strcmp(t, "void") ? t : "unsigned char");
+    for (uint32_t k = 0; k + size <= n; k += (uint32_t)size) {
+        if (k)
+            sb_puts(out, ", ");
+        if (size == 4 && real) {
+            float x;
+            memcpy(&x, s + k, 4);
+            sb_printf(out, "%.9gf", (double)x);
+        } else if (size == 8 && real) {
+            double x;
+            memcpy(&x, s + k, 8);
+            sb_printf(out, "%.17g", x);
+        } else {
+            uint64_t u = 0;
+            memcpy(&u, s + k, size); /* little-endian: the low bytes */
+            if (is_signed && size < 8 && (u >> (8 * size - 1)) & 1)
+                u |= ~(uint64_t)0 << (8 * size);
+            if (is_signed)
+                sb_printf(out, "%lldLL", (long long)u);
+            else
+                sb_printf(out, "%lluULL", (unsigned long long)u);
+        }
+    }
+    sb_putc(out, '}');
+}
+
 static void status_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     int array = kind == REC_KIND_MPI_STATUS_ARRAY;
@@ -311,7 +373,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     else if (rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH)
         cls = CG_FIT_STR;
     else if (rec_kind_class(kind) == REC_CLASS_ARRAY)
-        cls = CG_FIT_ARR, el_cls = kind == REC_KIND_MPI_DATATYPE_ARRAY || kind == REC_KIND_MPI_REQUEST_ARRAY
+        cls = CG_FIT_ARR, el_cls = rec_kind_is_handle_array(kind)
                                        ? CG_FIT_CAT
                                        : CG_FIT_NUM;
     else
@@ -336,6 +398,9 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "double", double_text, out);
     } else if (kind == REC_KIND_H5_ENCODED) {
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
+    } else if (kind == REC_KIND_NC_VALUES) {
+        cg_var_ctype(f, field, nc_values_elem, sizeof nc_values_elem);
+        cg_render_cat(e, &fit.cat, kind, name, "const void *", nc_values_text, out);
     } else if (kind == REC_KIND_H5_VALUE) {
         uint32_t len = fit.cat.mode == CG_CAT_CONST ? cg_str_len(e->m, fit.cat.value) : 0;
         if (fit.cat.mode == CG_CAT_CONST && !len) {
@@ -406,9 +471,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             array_open(elem, row, out); /* const or not, the call reads it */
             for (uint32_t k = 0; k < fit.nel; k++) {
                 array_next(k, row, out);
-                unsigned ek = kind == REC_KIND_MPI_DATATYPE_ARRAY  ? REC_KIND_MPI_DATATYPE
-                              : kind == REC_KIND_MPI_REQUEST_ARRAY ? REC_KIND_MPI_REQUEST
-                                                                   : kind;
+                unsigned ek = rec_kind_element(kind);
                 if (iovec)
                     sb_printf(out, "{%s, ", reads ? "rbuf" : "wbuf");
                 if (fit.el[k].cls == CG_FIT_CAT)
@@ -486,9 +549,9 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     array_open(e->elem_type, e->array_row, out);
     for (uint32_t k = 0; k < n; k++) {
         array_next(k, e->array_row, out);
-        if (kind == REC_KIND_MPI_DATATYPE_ARRAY || kind == REC_KIND_MPI_REQUEST_ARRAY)
+        if (rec_kind_is_handle_array(kind))
             handle_text(e, a[k],
-                        kind == REC_KIND_MPI_DATATYPE_ARRAY ? REC_KIND_MPI_DATATYPE : REC_KIND_MPI_REQUEST,
+                        rec_kind_element(kind),
                         out);
         else
             cg_const_text(e, a[k], kind, out);
@@ -591,8 +654,11 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         if (in && (filtered_text(e, s, f, out) ||
                    ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))))
             return;
-        if (gen_is_pointer(a->ctype) && strstr(a->ctype, "wchar_t")) /* fgetws: wide characters in the read buffer */
-            sb_printf(out, "(wchar_t *)(void *)%s", in ? "wbuf" : "rbuf");
+        char elem[64];
+        cg_var_ctype(f, field, elem, sizeof elem);
+        /* a typed buffer (fgetws' wide characters, ncmpi_put_vara_float's floats): the pattern buffer, cast */
+        if (gen_is_pointer(a->ctype) && strcmp(elem, "void") && strcmp(elem, "char"))
+            sb_printf(out, "(%s)(void *)%s", a->ctype, in ? "wbuf" : "rbuf");
         else
             sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
         return;

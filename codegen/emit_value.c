@@ -223,6 +223,10 @@ static int symbolic_kind(unsigned kind)
     case REC_KIND_H5_SCLASS:
     case REC_KIND_H5_INDEX:
     case REC_KIND_H5_ITER_ORDER:
+    case REC_KIND_NC_TYPE:
+    case REC_KIND_NC_MODE:
+    case REC_KIND_NC_FORMAT:
+    case REC_KIND_NC_FILL_MODE:
         return 1;
     default:
         return 0;
@@ -744,8 +748,7 @@ void cg_collect_blocks(cg_emitter *e)
                 add_block(e, rank_step(v, ranks, in->nr));
                 continue;
             }
-            if (rec_kind_class(kind) != REC_CLASS_ARRAY || kind == REC_KIND_MPI_DATATYPE_ARRAY ||
-                kind == REC_KIND_MPI_REQUEST_ARRAY)
+            if (rec_kind_class(kind) != REC_CLASS_ARRAY || rec_kind_is_handle_array(kind))
                 continue;
             uint32_t n0, n;
             cg_arr(m, v[0], &n0);

@@ -38,6 +38,10 @@ static const char *var_base(const cg_inst *in, unsigned kind)
         return "info";
     case REC_KIND_MPI_REQUEST:
         return "req";
+    case REC_KIND_NC_REQUEST:
+        return "ncreq";
+    case REC_KIND_NC_ID:
+        return "ncid";
     case REC_KIND_MPI_FILE:
         return "fh";
     case REC_KIND_MPI_GROUP:

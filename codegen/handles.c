@@ -89,9 +89,7 @@ static void add_reference(hmap *e, uint32_t obj)
 
 static unsigned element_kind(unsigned kind)
 {
-    return kind == REC_KIND_MPI_DATATYPE_ARRAY  ? REC_KIND_MPI_DATATYPE
-           : kind == REC_KIND_MPI_REQUEST_ARRAY ? REC_KIND_MPI_REQUEST
-                                                : 0;
+    return rec_kind_is_handle_array(kind) ? rec_kind_element(kind) : 0;
 }
 
 /* The handles a call names, as objects. */

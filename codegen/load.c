@@ -208,7 +208,8 @@ static int mpi_kept(const rec_func_desc *f)
     int peer = 0, buffer = 0;
     for (unsigned a = 0; a < f->nargs; a++) {
         unsigned k = f->args[a].kind;
-        if (k == REC_KIND_MPI_REQUEST || k == REC_KIND_MPI_REQUEST_ARRAY ||
+        if (k == REC_KIND_MPI_REQUEST || k == REC_KIND_MPI_REQUEST_ARRAY || k == REC_KIND_NC_REQUEST ||
+            k == REC_KIND_NC_REQUEST_ARRAY ||
             (f->args[a].flags & REC_ARG_CREATE))
             return 1;
         peer |= k == REC_KIND_MPI_RANK;

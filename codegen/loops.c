@@ -44,7 +44,7 @@ static int field_class(unsigned kind, int *el_cls)
     case REC_CLASS_STR:
         return CG_FIT_STR;
     case REC_CLASS_ARRAY:
-        if (kind == REC_KIND_MPI_DATATYPE_ARRAY || kind == REC_KIND_MPI_REQUEST_ARRAY)
+        if (rec_kind_is_handle_array(kind))
             *el_cls = CG_FIT_CAT;
         return CG_FIT_ARR;
     default:

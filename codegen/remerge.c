@@ -40,7 +40,7 @@ static uint64_t rank_shape(const cg_model *m, const cg_inst *in, uint32_t k)
             uint32_t n;
             const int64_t *a = cg_arr(m, v, &n);
             h = mix(h, n);
-            if (kind == REC_KIND_MPI_DATATYPE_ARRAY || kind == REC_KIND_MPI_REQUEST_ARRAY)
+            if (rec_kind_is_handle_array(kind))
                 for (uint32_t e = 0; e < n; e++)
                     h = mix(h, rec_handle_is_dynamic(a[e]));
         }

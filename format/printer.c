@@ -64,6 +64,29 @@ static const named tclass_names[] = {N(H5T_INTEGER), N(H5T_FLOAT), N(H5T_TIME), 
 static const named sclass_names[] = {N(H5S_SCALAR), N(H5S_SIMPLE), N(H5S_NULL), END};
 static const named index_names[] = {N(H5_INDEX_NAME), N(H5_INDEX_CRT_ORDER), END};
 static const named iter_names[] = {N(H5_ITER_INC), N(H5_ITER_DEC), N(H5_ITER_NATIVE), END};
+/* netCDF's constants by value: they are its file format's and API's, the same in
+ * every build, so the printer needs no netCDF header. */
+static const named nc_type_names[] = {{1, "NC_BYTE"},   {2, "NC_CHAR"},   {3, "NC_SHORT"}, {4, "NC_INT"},
+                                      {5, "NC_FLOAT"},  {6, "NC_DOUBLE"}, {7, "NC_UBYTE"}, {8, "NC_USHORT"},
+                                      {9, "NC_UINT"},   {10, "NC_INT64"}, {11, "NC_UINT64"}, {12, "NC_STRING"},
+                                      END};
+static const named nc_mode_names[] = {{0x1, "NC_WRITE"},          {0x4, "NC_NOCLOBBER"},   {0x8, "NC_DISKLESS"},
+                                      {0x20, "NC_64BIT_DATA"},    {0x100, "NC_CLASSIC_MODEL"}, {0x200, "NC_64BIT_OFFSET"},
+                                      {0x800, "NC_SHARE"},        {0x1000, "NC_NETCDF4"},  {0x2000, "NC_MPIIO"},
+                                      {0x4000, "NC_PERSIST"},     {0x8000, "NC_INMEMORY"}, END};
+static const named nc_format_names[] = {{1, "NC_FORMAT_CLASSIC"}, {2, "NC_FORMAT_64BIT_OFFSET"},
+                                        {3, "NC_FORMAT_NETCDF4"}, {4, "NC_FORMAT_NETCDF4_CLASSIC"},
+                                        {5, "NC_FORMAT_64BIT_DATA"}, END};
+static const named nc_fill_names[] = {{0, "NC_FILL"}, {0x100, "NC_NOFILL"}, END};
+static const named nc_error_names[] = {
+    {0, "NC_NOERR"},        {-33, "NC_EBADID"},     {-34, "NC_ENFILE"},    {-35, "NC_EEXIST"},
+    {-36, "NC_EINVAL"},     {-37, "NC_EPERM"},      {-38, "NC_ENOTINDEFINE"}, {-39, "NC_EINDEFINE"},
+    {-40, "NC_EINVALCOORDS"}, {-41, "NC_EMAXDIMS"}, {-42, "NC_ENAMEINUSE"}, {-43, "NC_ENOTATT"},
+    {-44, "NC_EMAXATTS"},   {-45, "NC_EBADTYPE"},   {-46, "NC_EBADDIM"},   {-47, "NC_EUNLIMPOS"},
+    {-48, "NC_EMAXVARS"},   {-49, "NC_ENOTVAR"},    {-50, "NC_EGLOBAL"},   {-51, "NC_ENOTNC"},
+    {-52, "NC_ESTS"},       {-53, "NC_EMAXNAME"},   {-54, "NC_EUNLIMIT"},  {-55, "NC_ENORECVARS"},
+    {-56, "NC_ECHAR"},      {-57, "NC_EEDGE"},      {-58, "NC_ESTRIDE"},   {-59, "NC_EBADNAME"},
+    {-60, "NC_ERANGE"},     {-61, "NC_ENOMEM"},     END};
 
 /* ---- a bounded string builder ---- */
 typedef struct out {
@@ -157,6 +180,21 @@ static void emit_quoted(out *o, const void *bytes, size_t n)
     emit(o, "\"");
 }
 
+/* netCDF metadata values: text as a string, other bytes by their count and CRC-32. */
+static void emit_nc_values(out *o, const rec_value *v)
+{
+    const unsigned char *s = v->ptr;
+    int text = v->len > 0;
+    for (uint32_t i = 0; text && i < v->len; i++)
+        text = (s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\n' || s[i] == '\t' || (s[i] == 0 && i + 1 == v->len);
+    if (text)
+        emit_quoted(o, v->ptr, v->len);
+    else if (v->len)
+        emit(o, "{%u bytes, crc32=%08x}", (unsigned)v->len, (unsigned)rec_crc32(0, v->ptr, v->len));
+    else
+        emit(o, "{}");
+}
+
 static const char *handle_prefix(unsigned kind)
 {
     switch (kind) {
@@ -173,6 +211,8 @@ static const char *handle_prefix(unsigned kind)
     case REC_KIND_MPI_FILE: return "mpifile";
     case REC_KIND_MPI_GROUP: return "mpigroup";
     case REC_KIND_MPI_ERRHANDLER: return "errhandler";
+    case REC_KIND_NC_ID: return "ncid";
+    case REC_KIND_NC_REQUEST: return "ncreq";
     case REC_KIND_H5_FILE: return "h5file";
     case REC_KIND_H5_GROUP: return "group";
     case REC_KIND_H5_DATASET: return "dset";
@@ -219,6 +259,7 @@ static void emit_array(out *o, unsigned kind, const rec_value *v)
         switch (kind) {
         case REC_KIND_MPI_DATATYPE_ARRAY: emit_handle(o, REC_KIND_MPI_DATATYPE, small[k]); break;
         case REC_KIND_MPI_REQUEST_ARRAY: emit_handle(o, REC_KIND_MPI_REQUEST, small[k]); break;
+        case REC_KIND_NC_REQUEST_ARRAY: emit_handle(o, REC_KIND_NC_REQUEST, small[k]); break;
         case REC_KIND_MPI_DISTRIB_ARRAY: emit_mpi_constant(o, kind, small[k]); break;
         case REC_KIND_HSIZE_ARRAY:
             if (small[k] == -1)
@@ -299,6 +340,15 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_H5_SCLASS: emit_enum(&o, sclass_names, x); break;
     case REC_KIND_H5_INDEX: emit_enum(&o, index_names, x); break;
     case REC_KIND_H5_ITER_ORDER: emit_enum(&o, iter_names, x); break;
+    case REC_KIND_NC_TYPE: emit_enum(&o, nc_type_names, x); break;
+    case REC_KIND_NC_MODE: emit_flags(&o, nc_mode_names, x, "0"); break;
+    case REC_KIND_NC_FORMAT: emit_enum(&o, nc_format_names, x); break;
+    case REC_KIND_NC_FILL_MODE: emit_enum(&o, nc_fill_names, x); break;
+    case REC_KIND_NC_ERROR: emit_enum(&o, nc_error_names, x); break;
+    case REC_KIND_NC_VARID: emit(&o, x == -1 ? "NC_GLOBAL" : "%lld", (long long)x); break;
+    case REC_KIND_NC_VALUES: emit_nc_values(&o, v); break;
+    case REC_KIND_NC_REQUEST_ARRAY:
+    case REC_KIND_NC_DIMID_ARRAY: emit_array(&o, kind, v); break;
     case REC_KIND_H5_BOOL:
     case REC_KIND_BOOL: emit(&o, x > 0 ? "true" : x == 0 ? "false" : "%lld", (long long)x); break;
     case REC_KIND_HSIZE:

@@ -89,7 +89,8 @@ static void check_table(void)
                 continue;
             }
             int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT ||
-                           arg->kind == REC_KIND_H5_ENCODED || arg->kind == REC_KIND_H5_VALUE;
+                           arg->kind == REC_KIND_H5_ENCODED || arg->kind == REC_KIND_H5_VALUE ||
+                           arg->kind == REC_KIND_NC_VALUES; /* NC_VALUES: len is in bytes */
             /* a value is walked by its memory type: the call must name it */
             if (arg->kind == REC_KIND_H5_VALUE && rec_arg_with_role(f, REC_AROLE_MEM_TYPE) < 0 &&
                 rec_arg_with_role(f, REC_AROLE_REF_TYPE) < 0)
@@ -437,15 +438,26 @@ static void write_prototype_check(const char *dir)
                  "#include <wchar.h>\n#include <mpi.h>\n#include <hdf5.h>\n#include \"rec_mpi_versions.h\"\n\n"
                  "typedef int rec_int3[3]; /* functions/table_helpers.h */\n\n");
     size_t checked = 0;
+    const char *open_guard = NULL; /* an optional layer's functions are checked where it is built */
     for (size_t i = 0; i < rec_function_count; i++) {
         const rec_func_desc *f = &rec_functions[i];
         if (f->flags & REC_FN_NODECL)
             continue;
+        const char *guard = gen_layer_guard(f->layer);
+        if (guard != open_guard) {
+            if (open_guard)
+                fprintf(out, "#endif\n");
+            if (guard)
+                fprintf(out, "#if %s\n#include %s\n", guard, gen_layer_header(f->layer));
+            open_guard = guard;
+        }
         fprintf(out, "%s%s (*const check_%s)(", gen_guard_begin(f), f->ret_ctype, f->name);
         gen_print_params(out, f, 0);
         fprintf(out, ") = %s;\n%s", f->name, gen_guard_end(f));
         checked++;
     }
+    if (open_guard)
+        fprintf(out, "#endif\n");
     /* Every predefined handle must name a real constant. */
     fprintf(out, "\nvoid rec_check_handles(void);\nvoid rec_check_handles(void)\n{\n");
     for (size_t i = 0; i < rec_predefined_handle_count; i++) {

@@ -224,7 +224,7 @@ void gen_close(const char *generator, FILE *out, const char *dir, const char *na
 
 const char *gen_layer_part(unsigned layer)
 {
-    static const char *const parts[REC_LAYER_COUNT] = {"posix", "mpi", "mpiio", "hdf5"};
+    static const char *const parts[REC_LAYER_COUNT] = {"posix", "mpi", "mpiio", "hdf5", "pnetcdf"};
     return layer < REC_LAYER_COUNT ? parts[layer] : "all";
 }
 
@@ -376,4 +376,14 @@ void gen_each_operator(unsigned layer, int counted, gen_operator_fn *fn)
         if (n)
             fn(types[t], ret, params, names, lens, n);
     }
+}
+
+const char *gen_layer_guard(unsigned layer)
+{
+    return layer == REC_LAYER_PNETCDF ? "RECORDER_HAVE_PNETCDF" : NULL;
+}
+
+const char *gen_layer_header(unsigned layer)
+{
+    return layer == REC_LAYER_PNETCDF ? "<pnetcdf.h>" : NULL;
 }

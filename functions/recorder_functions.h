@@ -22,6 +22,7 @@ typedef enum rec_layer {
     REC_LAYER_MPI = 1,
     REC_LAYER_MPIIO = 2,
     REC_LAYER_HDF5 = 3,
+    REC_LAYER_PNETCDF = 4, /* ncmpi_*, above MPI-IO */
     REC_LAYER_COUNT
 } rec_layer;
 
@@ -122,7 +123,19 @@ typedef enum rec_class {
     X(H5_VALUE, 82, STR, "an HDF5 value the call writes (attribute, fill value), by meaning: h5value.c.tmpl") \
     X(OP_CALLS, 83, INT, "how many times the call called its operator: the last call returned the call's result") \
     X(MPI_ERRHANDLER, 84, INT, "MPI_Errhandler (per-rank handle id)") \
-    X(SCAN_FORMAT, 85, NONE, "scanf format: the conversions are the return value, the bytes read a DERIVED SIZE")
+    X(SCAN_FORMAT, 85, NONE, "scanf format: the conversions are the return value, the bytes read a DERIVED SIZE") \
+    X(NC_ID, 86, INT, "netCDF or PnetCDF file id (per-rank handle id)") \
+    X(NC_VARID, 87, INT, "a variable's id in its file (NC_GLOBAL: -1), the same in every run that defines the same")          \
+    X(NC_DIMID, 88, INT, "a dimension's id in its file")                          \
+    X(NC_TYPE, 89, INT, "nc_type (NC_FLOAT, ...)")                                \
+    X(NC_MODE, 90, INT, "netCDF create, open or fill mode (NC_CLOBBER|NC_64BIT_DATA, NC_NOFILL, ...)") \
+    X(NC_REQUEST, 91, INT, "PnetCDF nonblocking request (per-rank handle id; NC_REQ_NULL: -1)") \
+    X(NC_REQUEST_ARRAY, 92, ARRAY, "array of PnetCDF request ids")            \
+    X(NC_VALUES, 93, STR, "values a netCDF call stores as metadata (attribute, fill value): their bytes in memory") \
+    X(NC_ERROR, 94, INT, "netCDF status (NC_NOERR, NC_E...)")                 \
+    X(NC_DIMID_ARRAY, 95, ARRAY, "array of dimension ids")                    \
+    X(NC_FORMAT, 96, INT, "netCDF file format (NC_FORMAT_CLASSIC, NC_FORMAT_CDF5, ...)") \
+    X(NC_FILL_MODE, 97, INT, "netCDF fill mode (NC_FILL, NC_NOFILL)")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -481,16 +494,22 @@ int rec_arg_length(const rec_func_desc *f, unsigned arg);
 const char *rec_sole_name(unsigned sole);         /* "COMMITS_TYPE", ... or NULL */
 const char *rec_combiner_name(unsigned combiner); /* "VECTOR", ... or NULL */
 
-const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "HDF5" */
+const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "HDF5", "PnetCDF" */
+/* The layers from the top (the library an application calls) down to POSIX: REC_LAYER_COUNT of them. */
+extern const unsigned rec_layers_top_down[];
 int rec_layer_from_name(const char *name);       /* -1 if unknown */
 /* The id space a handle kind lives in (fds and dirfds share one, all HDF5
  * ids share one); 0 for kinds that are not handles. */
 enum {
     REC_SPACE_NONE, REC_SPACE_FD, REC_SPACE_FILE, REC_SPACE_DIR, REC_SPACE_MAPPING, REC_SPACE_COMM,
     REC_SPACE_DATATYPE, REC_SPACE_OP, REC_SPACE_INFO, REC_SPACE_REQUEST, REC_SPACE_MPIFILE, REC_SPACE_GROUP,
-    REC_SPACE_HDF5, REC_SPACE_ERRHANDLER, REC_SPACE_COUNT
+    REC_SPACE_HDF5, REC_SPACE_ERRHANDLER, REC_SPACE_NCFILE, REC_SPACE_NCREQUEST, REC_SPACE_COUNT
 };
 unsigned rec_kind_handle_space(unsigned kind);
+/* The kind of an array kind's elements (MPI_REQUEST of MPI_REQUEST_ARRAY); the kind itself otherwise. */
+unsigned rec_kind_element(unsigned kind);
+/* An array of handles (MPI_REQUEST_ARRAY, NC_REQUEST_ARRAY, ...). */
+int rec_kind_is_handle_array(unsigned kind);
 /* Whether a space's objects are reference counted, so that a creating call
  * may hand back a handle that is still live (MPICH's MPI_Comm_group twice on
  * one communicator, H5Iget_file_id): one more reference to it, with its id.
@@ -585,7 +604,7 @@ const char *rec_mpi_constant_name(unsigned kind, int64_t value);
 int64_t rec_mpi_constant_value(const char *name);
 
 /* The largest id in the compiled table (ids are dense below it). */
-#define REC_FUNCTION_ID_LIMIT 4096
+#define REC_FUNCTION_ID_LIMIT 8192
 /* The most arguments any one function may declare. */
 #define REC_MAX_ARGS 24
 

@@ -93,7 +93,7 @@ const rec_func_desc *rec_function_by_name(const char *name)
     return NULL;
 }
 
-static const char *const layer_names[REC_LAYER_COUNT] = {"POSIX", "MPI", "MPI-IO", "HDF5"};
+static const char *const layer_names[REC_LAYER_COUNT] = {"POSIX", "MPI", "MPI-IO", "HDF5", "PnetCDF"};
 
 const char *rec_layer_name(unsigned layer)
 {
@@ -267,6 +267,8 @@ unsigned rec_kind_handle_space(unsigned kind)
     case REC_KIND_MPI_FILE: return REC_SPACE_MPIFILE;
     case REC_KIND_MPI_GROUP: return REC_SPACE_GROUP;
     case REC_KIND_MPI_ERRHANDLER: return REC_SPACE_ERRHANDLER;
+    case REC_KIND_NC_ID: return REC_SPACE_NCFILE;
+    case REC_KIND_NC_REQUEST: case REC_KIND_NC_REQUEST_ARRAY: return REC_SPACE_NCREQUEST;
     case REC_KIND_H5_FILE: case REC_KIND_H5_GROUP: case REC_KIND_H5_DATASET: case REC_KIND_H5_SPACE:
     case REC_KIND_H5_PLIST: case REC_KIND_H5_ATTR: case REC_KIND_H5_TYPE: case REC_KIND_H5_LOC:
     case REC_KIND_H5_PLIST_CLASS:
@@ -433,4 +435,23 @@ const rec_func_desc *rec_func_plain_twin(const rec_func_desc *f)
             return twin;
     }
     return NULL;
+}
+
+unsigned rec_kind_element(unsigned kind)
+{
+    switch (kind) {
+    case REC_KIND_MPI_DATATYPE_ARRAY: return REC_KIND_MPI_DATATYPE;
+    case REC_KIND_MPI_REQUEST_ARRAY: return REC_KIND_MPI_REQUEST;
+    case REC_KIND_NC_REQUEST_ARRAY: return REC_KIND_NC_REQUEST;
+    case REC_KIND_NC_DIMID_ARRAY: return REC_KIND_NC_DIMID;
+    default: return kind;
+    }
+}
+
+const unsigned rec_layers_top_down[REC_LAYER_COUNT] = {REC_LAYER_PNETCDF, REC_LAYER_HDF5, REC_LAYER_MPIIO,
+                                                       REC_LAYER_MPI, REC_LAYER_POSIX};
+
+int rec_kind_is_handle_array(unsigned kind)
+{
+    return rec_kind_element(kind) != kind && rec_kind_handle_space(rec_kind_element(kind)) != REC_SPACE_NONE;
 }

@@ -163,4 +163,72 @@ static inline int64_t rec_stream_moved(FILE *stream, int64_t before)
     return before < 0 || after < 0 ? -1 : after - before;
 }
 
+#ifdef RECORDER_HAVE_PNETCDF
+/* PnetCDF's queries, reached as the tracer or the replayer says (REC_NC). */
+#include <pnetcdf.h>
+#ifndef REC_NC
+#define REC_NC(fn) ncmpi_##fn
+#endif
+
+/* A variable's rank: the length of its start, count, stride and imap (0 if unknown). */
+static inline int rt_nc_ndims(int ncid, int varid)
+{
+    int n = 0;
+    return REC_NC(inq_varndims)(ncid, varid, &n) == NC_NOERR && n > 0 ? n : 0;
+}
+
+/* The elements an access names: count's product, or with no count the
+ * whole variable as it is now (its record dimension's current length). */
+static inline MPI_Offset rt_nc_elements(int ncid, int varid, const MPI_Offset *count)
+{
+    int n = rt_nc_ndims(ncid, varid);
+    MPI_Offset total = 1;
+    if (count) {
+        for (int i = 0; i < n; i++)
+            total *= count[i] > 0 ? count[i] : 0;
+        return total;
+    }
+    int dims[1024]; /* PnetCDF's NC_MAX_VAR_DIMS is INT_MAX: not a size for the stack */
+    if (n > 1024 || REC_NC(inq_vardimid)(ncid, varid, dims) != NC_NOERR)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        MPI_Offset len = 0;
+        if (REC_NC(inq_dimlen)(ncid, dims[i], &len) != NC_NOERR)
+            return 0;
+        total *= len;
+    }
+    return total;
+}
+
+/* The size of one element of an external type in memory (NC_FLOAT: 4). */
+static inline MPI_Offset rt_nc_type_size(nc_type type)
+{
+    switch (type) {
+    case NC_BYTE: case NC_CHAR: case NC_UBYTE: return 1;
+    case NC_SHORT: case NC_USHORT: return 2;
+    case NC_INT: case NC_UINT: case NC_FLOAT: return 4;
+    case NC_DOUBLE: case NC_INT64: case NC_UINT64: return 8;
+    default: return 0;
+    }
+}
+
+static inline MPI_Offset rt_nc_var_type_size(int ncid, int varid)
+{
+    nc_type type = 0;
+    return REC_NC(inq_vartype)(ncid, varid, &type) == NC_NOERR ? rt_nc_type_size(type) : 0;
+}
+
+/* Bytes a flexible call moves: bufcount elements of buftype, or with
+ * bufcount -1 (buftype MPI_DATATYPE_NULL) the access's elements in the
+ * variable's own type. */
+static inline MPI_Offset rt_nc_flexible_bytes(int ncid, int varid, MPI_Offset elements, MPI_Offset bufcount,
+                                              MPI_Datatype buftype)
+{
+    if (bufcount < 0 || buftype == MPI_DATATYPE_NULL)
+        return elements * rt_nc_var_type_size(ncid, varid);
+    int size = 0;
+    return PMPI_Type_size(buftype, &size) == MPI_SUCCESS ? bufcount * size : -1;
+}
+#endif
+
 #endif

@@ -19,7 +19,8 @@ static int has(const char *s, const char *part)
 
 static const char *layer_macro(unsigned layer)
 {
-    static const char *names[] = {"REC_LAYER_POSIX", "REC_LAYER_MPI", "REC_LAYER_MPIIO", "REC_LAYER_HDF5"};
+    static const char *names[] = {"REC_LAYER_POSIX", "REC_LAYER_MPI", "REC_LAYER_MPIIO", "REC_LAYER_HDF5",
+                                  "REC_LAYER_PNETCDF"};
     return names[layer];
 }
 
@@ -167,6 +168,10 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
                 mem_type, a->len, f->args[REC_ARG_SUBJECT].name);
         return;
     }
+    case REC_KIND_NC_VALUES: /* len bytes, up to RT_MAX_NC_VALUES: past it none, and a kernel writes zeros */
+        fprintf(out, "    r->args[%u].ptr = %s;\n    { MPI_Offset rt_b = (MPI_Offset)(%s);\n      r->args[%u].len = %s && rt_b > 0 && rt_b <= RT_MAX_NC_VALUES ? (uint32_t)rt_b : 0; }\n",
+                i, n, a->len, i, n);
+        return;
     case REC_KIND_STATBUF:
         fprintf(out, "    r->args[%u].i = ok && %s ? (int64_t)%s->%s : -1;\n", i, n, n,
                 has(a->ctype, "struct statx") ? "stx_size" : "st_size");
@@ -218,9 +223,10 @@ static void emit_convert(const rec_func_desc *f, unsigned i)
         fprintf(out, "    r->args[%u].i = rt_path(&call, %s);\n", i, a->name);
     else if (a->kind == REC_KIND_CALLBACK)
         fprintf(out, "    r->args[%u].i = rt_callback_id(call.raw[%u]);\n", i, i);
-    else if (a->kind == REC_KIND_MPI_DATATYPE_ARRAY || a->kind == REC_KIND_MPI_REQUEST_ARRAY)
+    else if (a->kind == REC_KIND_MPI_DATATYPE_ARRAY || a->kind == REC_KIND_MPI_REQUEST_ARRAY ||
+             a->kind == REC_KIND_NC_REQUEST_ARRAY)
         fprintf(out, "    rt_handle_array(&call, REC_KIND_%s, r->args[%u].ptr, r->args[%u].len);\n",
-                a->kind == REC_KIND_MPI_DATATYPE_ARRAY ? "MPI_DATATYPE" : "MPI_REQUEST", i, i);
+                rec_kind_name(rec_kind_element(a->kind)), i, i);
 }
 
 static void emit_ret(const rec_func_desc *f)

@@ -34,6 +34,8 @@
 #define RT_ARENA_WORDS 256
 /* Strings (names, keys, modes) are recorded up to this many bytes. */
 #define RT_MAX_STRING 4096
+/* The most bytes of attribute or fill values an NC_VALUES field keeps (kernels write zeros past it). */
+#define RT_MAX_NC_VALUES 65536
 /* An encoded HDF5 object (H5Sdecode's buffer) is recorded up to this size,
  * else not at all: a replay of part of one would decode garbage. */
 #define RT_MAX_ENCODED (1u << 20)
