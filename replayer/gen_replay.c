@@ -145,6 +145,12 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_MPI_REQUEST_ARRAY:
         fprintf(out, "    MPI_Request *%s = rp_request_array(rp_x, &rp_r->args[%u], 0);\n", n, i);
         return;
+    case REC_KIND_NC_REQUEST_ARRAY:
+        fprintf(out, "    int *%s = rp_nc_request_array(rp_x, &rp_r->args[%u]);\n", n, i);
+        return;
+    case REC_KIND_NC_VALUES:
+        fprintf(out, "    %s %s = rp_nc_values(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
+        return;
     case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id
                                (emit_callbacks) */
         if (gen_callback_template(a->ctype)) {
@@ -336,6 +342,16 @@ static int bytes_instead(const rec_func_desc *f, int *type)
     return buffers == 1 && *type >= 0 ? count : -1;
 }
 
+/* The DERIVED SIZE argument of f (the bytes it moved), or -1. */
+static int derived_size(const rec_func_desc *f)
+{
+    for (unsigned i = 0; i < f->nargs; i++)
+        if (f->args[i].kind == REC_KIND_SIZE && (f->args[i].flags & REC_ARG_DERIVED))
+            return (int)i;
+    return -1;
+}
+
+
 /* The bytes a buffer argument needs, as a C expression, by layer. */
 static void emit_buffer(const rec_func_desc *f, unsigned i)
 {
@@ -398,6 +414,13 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
                 fprintf(out, "    %s %s = rp_scratch(rp_x, %d, rp_e%u * rp_s%u + 64);\n", a->ctype, n, in, i,
                         i);
         }
+    } else if (derived_size(f) >= 0) {
+        /* the bytes the traced call moved (PnetCDF: its elements in memory), kept until
+         * the request completes for a nonblocking call */
+        fprintf(out, "    size_t rp_b%u = rp_r->args[%d].i > 0 ? (size_t)rp_r->args[%d].i : 0;\n", i, derived_size(f),
+                derived_size(f));
+        fprintf(out, "    %s %s = %s(rp_x, %d, rp_b%u + 64);\n", a->ctype, n,
+                f->flags & REC_FN_NONBLOCKING ? "rp_owned" : "rp_scratch", in, i);
     } else {
         fprintf(out, "    %s %s = NULL;\n    rp_x->reason = \"no rule gives the size of its buffer\";\n",
                 a->ctype, n);

@@ -34,6 +34,8 @@ enum space {
     SPACE_GROUP,
     SPACE_HDF5,
     SPACE_ERRHANDLER,
+    SPACE_NCFILE,
+    SPACE_NCREQUEST,
     SPACE_COUNT
 };
 
@@ -65,6 +67,10 @@ static enum space space_of(unsigned kind)
         return SPACE_GROUP;
     case REC_KIND_MPI_ERRHANDLER:
         return SPACE_ERRHANDLER;
+    case REC_KIND_NC_ID:
+        return SPACE_NCFILE;
+    case REC_KIND_NC_REQUEST:
+        return SPACE_NCREQUEST;
     case REC_KIND_H5_FILE:
     case REC_KIND_H5_GROUP:
     case REC_KIND_H5_DATASET:

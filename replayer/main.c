@@ -338,6 +338,9 @@ int main(int argc, char **argv)
     rp_register_mpi(dispatch);
     rp_register_mpiio(dispatch);
     rp_register_hdf5(dispatch);
+#ifdef RECORDER_HAVE_PNETCDF
+    rp_register_pnetcdf(dispatch);
+#endif
     /* The loader: forked before MPI_Init, talking over two pipes. */
     int up[2], down[2];
     if (pipe2(up, O_CLOEXEC) != 0 || pipe2(down, O_CLOEXEC) != 0) {

@@ -114,6 +114,7 @@ void rp_register_posix(rp_replay_fn *table);
 void rp_register_mpi(rp_replay_fn *table);
 void rp_register_mpiio(rp_replay_fn *table);
 void rp_register_hdf5(rp_replay_fn *table);
+void rp_register_pnetcdf(rp_replay_fn *table); /* where built with PnetCDF */
 
 /* ---- the call protocol of a generated function ----
  * convert arguments (any helper may set x->reason and ask to skip);
@@ -193,6 +194,10 @@ int rp_path(rp_ctx *x, const rp_rec *r, int arg, int mode, const char **out);
 /* Handle arrays: each id converted; missing requests become MPI_REQUEST_NULL. */
 int rp_datatype_array(rp_ctx *x, const rp_value *v, MPI_Datatype **out);
 MPI_Request *rp_request_array(rp_ctx *x, const rp_value *v, size_t min_n);
+/* PnetCDF request ids: the live ones of the recorded ids, NC_REQ_NULL for calls not replayed. */
+int *rp_nc_request_array(rp_ctx *x, const rp_value *v);
+/* netCDF attribute or fill values: an aligned copy of the recorded bytes, zeros past them. */
+void *rp_nc_values(rp_ctx *x, const rp_value *v);
 /* struct iovec from the recorded lengths, over scratch data. */
 struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in);
 /* Elements for an OUT array: the largest of the recorded count, the

@@ -197,6 +197,30 @@ MPI_Request *rp_request_array(rp_ctx *x, const rp_value *v, size_t min_n)
     return reqs;
 }
 
+int *rp_nc_request_array(rp_ctx *x, const rp_value *v)
+{
+    int *reqs = rp_alloc(x, (v->len ? v->len : 1) * sizeof *reqs);
+    for (size_t k = 0; k < v->len; k++) {
+        uint64_t raw;
+        const char *saved = x->reason;
+        /* NC_REQ_NULL (-1) for a request whose call was not replayed: PnetCDF skips it */
+        reqs[k] = !rp_handle_in(x, REC_KIND_NC_REQUEST, v->a[k], &raw) ? (int)(int64_t)raw : -1;
+        x->reason = saved;
+    }
+    return reqs;
+}
+
+void *rp_nc_values(rp_ctx *x, const rp_value *v)
+{
+    /* an aligned copy (the values are doubles, ints...); none kept: zeros */
+    unsigned char *p = rp_alloc(x, (size_t)v->len + 16);
+    memset(p, 0, (size_t)v->len + 16);
+    if (v->len)
+        memcpy(p, v->s, v->len);
+    return p;
+}
+
+
 struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in)
 {
     size_t total = 0;

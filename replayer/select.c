@@ -42,9 +42,21 @@ static int layer_of(const rp_rec *r)
     return f ? (int)f->layer : -1;
 }
 
+/* A layer this build cannot issue (PnetCDF, where built without it) is looked
+ * through by default: the calls its calls made are the tree's top. */
+static int issuable(int layer)
+{
+#ifndef RECORDER_HAVE_PNETCDF
+    if (layer == REC_LAYER_PNETCDF)
+        return 0;
+#endif
+    (void)layer;
+    return 1;
+}
+
 static int selected(const rp_select *s, int layer)
 {
-    return s->layers == RP_LAYERS_TOP || layer < 0 || layer == s->layers || layer == REC_LAYER_MPI;
+    return (s->layers == RP_LAYERS_TOP && issuable(layer)) || layer < 0 || layer == s->layers || layer == REC_LAYER_MPI;
 }
 
 static void process(rp_select *s, tree *t, rp_emit_fn emit, void *ctx)
