@@ -80,6 +80,8 @@ typedef struct cg_input {
     struct h5skel *skel; /* the structure the tracer recorded of an HDF5 input, or NULL */
     char *link;   /* a symbolic link the run found: its target as read; else NULL */
     uint32_t file; /* its id in cg_model.lines */
+    unsigned char *head; /* the bytes it began with (a netCDF header), written after it is made; or NULL */
+    uint32_t head_len;
 } cg_input;
 
 typedef struct cg_pool_entry cg_pool_entry;

@@ -154,6 +154,27 @@ void cg_setup_inputs(cg_emitter *e, tpl_ctx *c)
             sb_putc(&files, '}');
         }
     }
+    /* the bytes an input began with (a netCDF header): written after the file is made */
+    sb heads = {0};
+    uint32_t nheads = 0;
+    for (size_t i = 0; i < m->ninputs; i++) {
+        const cg_input *in = &m->inputs[i];
+        if (in->size < 0 || in->hdf5 || in->link || !in->head)
+            continue;
+        sb body = {0};
+        sb_putc(&body, '{');
+        for (uint32_t k = 0; k < in->head_len; k++)
+            sb_printf(&body, "%s0x%02x", k ? ", " : "", in->head[k]);
+        sb_putc(&body, '}');
+        const char *table = cg_table_add(e, "header", "unsigned char", &body, in->head_len, 0, "byte", 12);
+        sb_free(&body);
+        sb_puts(&heads, nheads++ ? ", {" : "{{");
+        cg_path_text(e, in->path, strlen(in->path), 0, &heads);
+        sb_printf(&heads, ", %s, %u}", table, in->head_len);
+    }
+    cg_scope(e, &heads, CG_SCOPE_STATIC);
+    set_table(e, c, "heads", "has_heads", &heads, nheads, "header", 1, 14);
+    sb_free(&heads);
     cg_scope(e, &files, CG_SCOPE_STATIC);
     cg_scope(e, &texts, CG_SCOPE_STATIC);
     cg_scope(e, &links, CG_SCOPE_STATIC);

@@ -535,9 +535,13 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
     rf_input *in;
     size_t n = rf_inputs_finish(L.inputs, &in);
     m->inputs = cg_alloc((n ? n : 1) * sizeof *m->inputs);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5, NULL,
-                                  in[i].link ? cg_strdup(in[i].link) : NULL, in[i].file};
+                                  in[i].link ? cg_strdup(in[i].link) : NULL, in[i].file, in[i].head, in[i].head_len};
+        in[i].head = NULL; /* the model's now */
+        if (m->inputs[i].head && m->inputs[i].size < (int64_t)m->inputs[i].head_len)
+            m->inputs[i].size = m->inputs[i].head_len;
+    }
     m->ninputs = n;
     rf_inputs_free(in, n);
     rf_special_free(L.special);
@@ -635,6 +639,7 @@ void cg_model_free(cg_model *m)
         free(m->inputs[i].path);
         h5skel_free(m->inputs[i].skel);
         free(m->inputs[i].link);
+        free(m->inputs[i].head);
     }
     free(m->inputs);
     rf_lines_free(m->lines);

@@ -40,6 +40,8 @@ void rf_args_of(const rec_func_desc *f, rf_args *out)
                 out->derived = k;
             else if (d->kind == REC_KIND_FILE_STREAM && out->handle < 0) /* printf's stdout */
                 out->handle = k;
+            else if (d->kind == REC_KIND_STATBUF) /* the size the file had when ncmpi_open opened it */
+                out->stat = k;
             continue;
         }
         switch (d->kind) {
@@ -76,8 +78,12 @@ void rf_args_of(const rec_func_desc *f, rf_args *out)
 
 int64_t rf_bytes_moved(const rec_func_desc *f, const rf_args *a, const rec_record *r)
 {
-    if (a->derived >= 0)
-        return r->args[a->derived].i;
+    if (a->derived >= 0) {
+        /* an MPI-IO read short at the end of the file: what its status says it read */
+        int status = (f->flags & REC_FN_READ) ? rec_arg_with_kind(f, REC_KIND_MPI_STATUS, REC_ARG_OUT) : -1;
+        int64_t asked = r->args[a->derived].i, got = status >= 0 ? r->args[status].i : -1;
+        return got >= 0 && got < asked ? got : asked;
+    }
     if (f->ret_kind == REC_KIND_SIZE) /* fgetc and fputc are recorded as 1 byte, -1 at EOF */
         return r->ret.i;
     if (f->ret_kind == REC_KIND_COUNT && a->size >= 0)

@@ -26,6 +26,8 @@ typedef struct pinfo {
     int is_dir, hdf5, has_child;
     int linked, under_link; /* made by symlink(); below such a path */
     char *link;             /* a link the run read: its target */
+    unsigned char *head;    /* the bytes a call that opened it found at its start (a netCDF header) */
+    uint32_t head_len;
     uint32_t id;
     evidence *ev;           /* per rank, only sizes larger than the rank's last */
     size_t nev, capev;
@@ -156,6 +158,20 @@ static void ancestors_exist(rf_inputs *s, const char *key, double t)
     }
 }
 
+/* The header a call that opened an existing file recorded of it (NC_HEADER), kept. */
+static void keep_head(pinfo *p, const rec_func_desc *f, const rec_record *r)
+{
+    int k = rec_arg_with_kind(f, REC_KIND_NC_HEADER, 0);
+    if (k < 0 || !r->args[k].len || !r->args[k].ptr)
+        return;
+    p->head = malloc(r->args[k].len);
+    if (!p->head)
+        return;
+    memcpy(p->head, r->args[k].ptr, r->args[k].len);
+    p->head_len = r->args[k].len;
+}
+
+
 /* Tables hold ids below REC_FUNCTION_ID_LIMIT (rec_table_new refuses others). */
 static const rf_args *args_of(rf_inputs *s, const rec_func_desc *f)
 {
@@ -271,6 +287,8 @@ void rf_inputs_add(rf_inputs *s, const rec_func_desc *f, const rec_record *r, ui
             p->is_dir = 1;
         if (ok && f->layer == REC_LAYER_HDF5 && !creating)
             p->hdf5 = 1;
+        if (ok && !creating && !p->head)
+            keep_head(p, f, r);
         if (ok && a->stat >= 0)
             add_size(p, rank, t, r->args[a->stat].i);
         if ((ok || existed) && (s->flags & RF_INPUTS_ANCESTORS))
@@ -433,11 +451,15 @@ size_t rf_inputs_finish(rf_inputs *s, rf_input **out)
                 }
             }
             (*out)[n++] =
-                (rf_input){strdup(p->key), dir, dir ? 0 : size, !dir && !p->link && p->hdf5, p->link, p->id};
+                (rf_input){strdup(p->key), dir, dir ? 0 : size, !dir && !p->link && p->hdf5, p->link, p->id,
+                           dir ? NULL : p->head, dir ? 0 : p->head_len};
             p->link = NULL;
+            if (!dir)
+                p->head = NULL;
         }
         HASH_DEL(s->paths, p);
         free(p->link);
+        free(p->head);
         free(p->ev);
         free(p);
     }
@@ -458,6 +480,7 @@ void rf_inputs_free(rf_input *in, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(in[i].key);
         free(in[i].link);
+        free(in[i].head);
     }
     free(in);
 }

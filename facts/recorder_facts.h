@@ -126,6 +126,9 @@ typedef struct rf_input {
     int hdf5;     /* a file the HDF5 layer opened: its contents cannot be synthesized */
     char *link; /* a symbolic link the run read (readlink) and did not make: its target as read, else NULL */
     uint32_t file; /* the path's id in rf_inputs_lines */
+    unsigned char *head; /* the bytes the file began with, as a call that opened it recorded (a netCDF
+                            header: kernels and replays write them back), or NULL */
+    uint32_t head_len;
 } rf_input;
 rf_inputs *rf_inputs_new(unsigned flags);
 /* One top-level call of `rank` at time t. paths[k] is PATH argument k as

@@ -369,6 +369,7 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
         emit(&o, x > 0 ? "function#%lld" : x == 0 ? "NULL" : "invalid(%lld)", (long long)x);
         break;
     case REC_KIND_H5_ENCODED: /* its bytes by their CRC-32: two encodings read apart */
+    case REC_KIND_NC_HEADER:
     case REC_KIND_H5_VALUE:
         if (kind == REC_KIND_H5_VALUE && v->len == REC_H5_VALUE_UNKEPT)
             emit(&o, "{not kept}");

@@ -135,7 +135,8 @@ typedef enum rec_class {
     X(NC_ERROR, 94, INT, "netCDF status (NC_NOERR, NC_E...)")                 \
     X(NC_DIMID_ARRAY, 95, ARRAY, "array of dimension ids")                    \
     X(NC_FORMAT, 96, INT, "netCDF file format (NC_FORMAT_CLASSIC, NC_FORMAT_CDF5, ...)") \
-    X(NC_FILL_MODE, 97, INT, "netCDF fill mode (NC_FILL, NC_NOFILL)")
+    X(NC_FILL_MODE, 97, INT, "netCDF fill mode (NC_FILL, NC_NOFILL)") \
+    X(NC_HEADER, 98, STR, "the header a netCDF classic file began with when the call opened it (kernels write it before the run)")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past

@@ -94,6 +94,23 @@ int rp_sys_make_file(const char *path, int64_t size)
     return rc;
 }
 
+int rp_sys_write_head(const char *path, const unsigned char *bytes, size_t len)
+{
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    size_t done = 0;
+    while (done < len) {
+        long n = syscall(SYS_pwrite64, fd, bytes + done, len - done, (off_t)done);
+        if (n <= 0 && !(n < 0 && errno == EINTR))
+            break;
+        done += n > 0 ? (size_t)n : 0;
+    }
+    rp_sys_close(fd);
+    return done == len ? 0 : -1;
+}
+
+
 int rp_sys_make_text(const char *path, int64_t size, const int64_t *at, size_t n, int delim)
 {
     int fd =

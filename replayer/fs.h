@@ -27,6 +27,8 @@ int rp_sys_close(int fd);
 int rp_sys_getcwd(char *buf, size_t cap);
 /* Creates (or resizes) a regular file of this size; 0 on success. */
 int rp_sys_make_file(const char *path, int64_t size);
+/* Writes len bytes at the start of the existing file path (an input's netCDF header). */
+int rp_sys_write_head(const char *path, const unsigned char *bytes, size_t len);
 /* A file of size bytes of text: the pattern with delim at each of at[0..n)
  * (rf_lines_fill). 0, or -1. */
 int rp_sys_make_text(const char *path, int64_t size, const int64_t *at, size_t n, int delim);

@@ -107,7 +107,8 @@ static int make_input(const rp_options *opt, const rf_input *p, const rf_lines *
     size_t n = rf_lines_in(lines, p->file, 0, p->size, &at);
     if (n && !p->hdf5)
         return rp_sys_make_text(full, p->size, at, n, rf_lines_delim(lines, p->file)) == 0;
-    return rp_sys_make_file(full, p->size) == 0;
+    int64_t size = p->head && p->size < (int64_t)p->head_len ? (int64_t)p->head_len : p->size;
+    return rp_sys_make_file(full, size) == 0 && (!p->head || rp_sys_write_head(full, p->head, p->head_len) == 0);
 }
 
 int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t cap)

@@ -76,8 +76,10 @@ static void process(rp_select *s, tree *t, rp_emit_fn emit, void *ctx)
     for (size_t k = n; k-- > 0;) {
         long p = parent[k];
         int layer = layer_of(t->recs[k]);
-        int root = p < 0 || layer < 0 || layer_of(t->recs[p]) < 0 || layer >= layer_of(t->recs[p]) ||
-                   layer_of(t->recs[p]) == REC_LAYER_POSIX;
+        /* PnetCDF under PnetCDF is the library calling its own API (tracer/rt.h) */
+        int pl = p < 0 ? -1 : layer_of(t->recs[p]);
+        int root = p < 0 || layer < 0 || pl < 0 || (layer >= pl && !(layer == pl && layer == REC_LAYER_PNETCDF)) ||
+                   pl == REC_LAYER_POSIX;
         covered[k] = !root && (covered[p] || issued[p]);
         issued[k] = selected(s, layer) && !covered[k];
     }

@@ -126,6 +126,9 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     if (a->flags & REC_ARG_DERIVED) {
         if (a->kind == REC_KIND_OP_CALLS) /* counted by rt_counting_<type> */
             fprintf(out, "    r->args[%u].i = rt_op.calls;\n", i);
+        else if (a->kind == REC_KIND_NC_HEADER) /* the file's header bytes: len is the file's ncid */
+            fprintf(out, "    rt_nc_header(&call, %u, (int)(%s), %s);\n", i, a->len,
+                    f->args[rec_arg_with_kind(f, REC_KIND_PATH, 0)].name);
         else if (rec_kind_is_handle(a->kind)) /* the stream no argument names (stdout), an id under the lock */
             fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)(%s);\n", i, a->len);
         else

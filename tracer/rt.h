@@ -34,6 +34,14 @@
 #define RT_ARENA_WORDS 256
 /* Strings (names, keys, modes) are recorded up to this many bytes. */
 #define RT_MAX_STRING 4096
+/* A netCDF classic file's header, into NC_HEADER field `field`: the first
+ * bytes of path, as many as the header of the file ncid has (ncheader.c);
+ * empty where it cannot be read or is larger than RT_MAX_ENCODED. */
+struct rt_call;
+void rt_nc_header(struct rt_call *c, unsigned field, int ncid, const char *path);
+/* The size of the file at path, -1 if none (the C library's stat). */
+int64_t rt_nc_file_size(const char *path);
+
 /* The most bytes of attribute or fill values an NC_VALUES field keeps (kernels write zeros past it). */
 #define RT_MAX_NC_VALUES 65536
 /* An encoded HDF5 object (H5Sdecode's buffer) is recorded up to this size,
@@ -131,7 +139,11 @@ static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
      * application call, at depth 0, and the calls it makes below it. */
     uint32_t nest = rt_self.nest;
     c->outer_nest = nest;
-    unsigned depth = layer < (nest & 0xff) ? nest >> 8 : 0; /* layer: 0 (POSIX) when depth is 0 */
+    /* PnetCDF calls back no application code, but calls its own API through
+     * the dynamic linker (ncmpi_inq_dimlen calls ncmpi_inq_dim): nested. */
+    unsigned outer = nest & 0xff;
+    int below = layer < outer || (layer == outer && layer == REC_LAYER_PNETCDF && nest >> 8);
+    unsigned depth = below ? nest >> 8 : 0; /* layer: 0 (POSIX) when depth is 0 */
     c->rec.depth = (uint8_t)(depth < 255 ? depth : 255);
     c->rec.thread = RT_LIKELY(rt_self.has_id) ? rt_self.id : rt_thread_id();
     c->skip = 0;
