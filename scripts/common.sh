@@ -14,7 +14,7 @@ JOBS=${JOBS:-$(nproc)}
 PACKAGES=(build-essential cmake ninja-build pkg-config mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
           openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
           uthash-dev libcunit1-dev libzstd-dev jq chromium valgrind gfortran scdoc man-db
-          libhdf5-doc)
+          libhdf5-doc libpnetcdf-dev pnetcdf-bin libnetcdf-mpi-dev netcdf-bin)
 
 say() { printf '\n== %s\n' "$*"; }
 
