@@ -25,12 +25,13 @@
 enum { NREC = 4, LEV = 3, LAT_PER_RANK = 4, LON = 8 };
 
 /* A netCDF call that must return NC_NOERR: names the call and netCDF's reason. */
-static void nc_check(int err, const char *call)
+static void nc_check(int err, const char *call, const char *file)
 {
     if (err != NC_NOERR)
-        corpus_fail("%s failed: %s", call, nc_strerror(err));
+        corpus_fail("%s failed%s%s: %s", call, file ? " on " : "", file ? file : "", nc_strerror(err));
 }
-#define NC(call) nc_check((call), #call)
+#define NC(call) nc_check((call), #call, NULL)
+#define NC_ON(file, call) nc_check((call), #call, (file)) /* a call that opens or creates file */
 
 static double field(int var, int t, int k, int y, int x)
 {
@@ -73,8 +74,14 @@ static void define(int ncid, struct vars *v)
     const struct {
         int var;
         const char *units;
-    } units[] = {{v->time, "days since 2000-01-01"}, {v->lat, "degrees_north"}, {v->lon, "degrees_east"},
-                 {v->mask, "1"}, {v->T, "K"}, {v->U, "m/s"}, {v->PS, "Pa"}, {v->Q, "kg/kg"}};
+    } units[] = {{v->time, "days since 2000-01-01"},
+                 {v->lat, "degrees_north"},
+                 {v->lon, "degrees_east"},
+                 {v->mask, "1"},
+                 {v->T, "K"},
+                 {v->U, "m/s"},
+                 {v->PS, "Pa"},
+                 {v->Q, "kg/kg"}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         NC(nc_put_att_text(ncid, units[i].var, "units", strlen(units[i].units), units[i].units));
     NC(nc_put_att_text(ncid, v->T, "long_name", 11, "Temperature"));
@@ -93,7 +100,7 @@ int main(int argc, char **argv)
     char path[CORPUS_PATH_MAX];
     corpus_path(path, "climate4.nc");
     int ncid;
-    NC(nc_create_par(path, NC_NETCDF4 | NC_CLOBBER, MPI_COMM_WORLD, MPI_INFO_NULL, &ncid));
+    NC_ON(path, nc_create_par(path, NC_NETCDF4 | NC_CLOBBER, MPI_COMM_WORLD, MPI_INFO_NULL, &ncid));
     struct vars v;
     define(ncid, &v);
 

@@ -24,12 +24,13 @@
 enum { NREC = 4, LEV = 3, LAT_PER_RANK = 4, LON = 8 };
 
 /* A PnetCDF call that must return NC_NOERR: names the call and PnetCDF's reason. */
-static void pnc_check(int err, const char *call)
+static void pnc_check(int err, const char *call, const char *file)
 {
     if (err != NC_NOERR)
-        corpus_fail("%s failed: %s", call, ncmpi_strerror(err));
+        corpus_fail("%s failed%s%s: %s", call, file ? " on " : "", file ? file : "", ncmpi_strerror(err));
 }
-#define PNC(call) pnc_check((call), #call)
+#define PNC(call) pnc_check((call), #call, NULL)
+#define PNC_ON(file, call) pnc_check((call), #call, (file)) /* a call that opens or creates file */
 
 /* The value of a field at record t, level k, global row y, column x. */
 static double field(int var, int t, int k, int y, int x)
@@ -72,8 +73,15 @@ static void define(int ncid, int nranks, struct vars *v)
     const struct {
         int var;
         const char *units;
-    } units[] = {{v->time, "days since 2000-01-01"}, {v->lat, "degrees_north"}, {v->lon, "degrees_east"},
-                 {v->mask, "1"}, {v->T, "K"}, {v->U, "m/s"}, {v->V, "m/s"}, {v->PS, "Pa"}, {v->Q, "kg/kg"},
+    } units[] = {{v->time, "days since 2000-01-01"},
+                 {v->lat, "degrees_north"},
+                 {v->lon, "degrees_east"},
+                 {v->mask, "1"},
+                 {v->T, "K"},
+                 {v->U, "m/s"},
+                 {v->V, "m/s"},
+                 {v->PS, "Pa"},
+                 {v->Q, "kg/kg"},
                  {v->PRECT, "m/s"}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         PNC(ncmpi_put_att_text(ncid, units[i].var, "units", strlen(units[i].units), units[i].units));
@@ -96,7 +104,7 @@ static void write_file(const char *name, int cmode)
     MPI_CHECK(MPI_Info_set(info, "nc_header_align_size", "1024"));
     MPI_CHECK(MPI_Info_set(info, "nc_var_align_size", "512"));
     int ncid;
-    PNC(ncmpi_create(MPI_COMM_WORLD, path, cmode, info, &ncid));
+    PNC_ON(path, ncmpi_create(MPI_COMM_WORLD, path, cmode, info, &ncid));
     MPI_CHECK(MPI_Info_free(&info));
     struct vars v;
     define(ncid, corpus_size, &v);

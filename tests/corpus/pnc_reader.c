@@ -23,12 +23,13 @@
 
 enum { NREC = 3, ROWS_PER_RANK = 5, COLS = 6 };
 
-static void pnc_check(int err, const char *call)
+static void pnc_check(int err, const char *call, const char *file)
 {
     if (err != NC_NOERR)
-        corpus_fail("%s failed: %s", call, ncmpi_strerror(err));
+        corpus_fail("%s failed%s%s: %s", call, file ? " on " : "", file ? file : "", ncmpi_strerror(err));
 }
-#define PNC(call) pnc_check((call), #call)
+#define PNC(call) pnc_check((call), #call, NULL)
+#define PNC_ON(file, call) pnc_check((call), #call, (file)) /* a call that opens or creates file */
 
 static const char title[] = "recorder-kit corpus: pnc_reader input";
 static const float scale = 0.5f;
@@ -46,14 +47,14 @@ static double elev_value(int y, int x)
 static void make_input(const char *outdir)
 {
     char path[CORPUS_PATH_MAX];
-    corpus_outdir = outdir;
+    corpus_name = "pnc_reader-setup", corpus_outdir = outdir;
     if (mkdir(outdir, 0755) != 0 && errno != EEXIST)
         corpus_fail("mkdir %s: %s", outdir, strerror(errno));
     corpus_path(path, "in.nc");
     int nranks, ncid, dims[3], time, elev, temp;
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     const int rows = ROWS_PER_RANK * nranks;
-    PNC(ncmpi_create(MPI_COMM_SELF, path, NC_CLOBBER | NC_64BIT_DATA, MPI_INFO_NULL, &ncid));
+    PNC_ON(path, ncmpi_create(MPI_COMM_SELF, path, NC_CLOBBER | NC_64BIT_DATA, MPI_INFO_NULL, &ncid));
     PNC(ncmpi_put_att_text(ncid, NC_GLOBAL, "title", strlen(title), title));
     const int version = 3;
     PNC(ncmpi_put_att_int(ncid, NC_GLOBAL, "version", NC_INT, 1, &version));
@@ -133,18 +134,20 @@ int main(int argc, char **argv)
     char path[CORPUS_PATH_MAX];
     corpus_path(path, "in.nc");
     int ncid;
-    PNC(ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, MPI_INFO_NULL, &ncid));
+    PNC_ON(path, ncmpi_open(MPI_COMM_WORLD, path, NC_NOWRITE, MPI_INFO_NULL, &ncid));
     int ndims, nvars, ngatts, unlimited;
     PNC(ncmpi_inq(ncid, &ndims, &nvars, &ngatts, &unlimited));
     if (ndims != 3 || nvars != 3 || ngatts != 2)
-        corpus_fail("in.nc: %d dimensions, %d variables, %d attributes; expected 3, 3, 2", ndims, nvars, ngatts);
+        corpus_fail("in.nc: %d dimensions, %d variables, %d attributes; expected 3, 3, 2", ndims, nvars,
+                    ngatts);
     int dims[3];
     const MPI_Offset nrec = dimension(ncid, "time", &dims[0]), rows = dimension(ncid, "y", &dims[1]),
                      cols = dimension(ncid, "x", &dims[2]);
     if (dims[0] != unlimited || nrec != NREC || cols != COLS || rows % corpus_size != 0)
         corpus_fail("in.nc: %lld records of %lld x %lld, not as written at this many ranks", (long long)nrec,
                     (long long)rows, (long long)cols);
-    const int time = variable(ncid, "time", NC_INT, 1, dims), elev = variable(ncid, "elev", NC_DOUBLE, 2, &dims[1]),
+    const int time = variable(ncid, "time", NC_INT, 1, dims),
+              elev = variable(ncid, "elev", NC_DOUBLE, 2, &dims[1]),
               temp = variable(ncid, "temp", NC_FLOAT, 3, dims);
     char text[128];
     text_attribute(ncid, NC_GLOBAL, "title", text, sizeof text);
@@ -157,7 +160,8 @@ int main(int argc, char **argv)
         corpus_fail("in.nc: temp's units \"%s\", scale_factor %g", text, factor);
 
     const int mine = (int)(rows / corpus_size), y0 = corpus_rank * mine;
-    float *field = malloc(sizeof *field * (size_t)mine * COLS), *mean = calloc((size_t)mine * COLS, sizeof *mean);
+    float *field = malloc(sizeof *field * (size_t)mine * COLS),
+          *mean = calloc((size_t)mine * COLS, sizeof *mean);
     double *height = malloc(sizeof *height * (size_t)mine * COLS);
     if (!field || !mean || !height)
         corpus_fail("out of memory");
@@ -188,7 +192,7 @@ int main(int argc, char **argv)
 
     corpus_path(path, "out.nc");
     int out, out_dims[2], out_mean, out_diff;
-    PNC(ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_OFFSET, MPI_INFO_NULL, &out));
+    PNC_ON(path, ncmpi_create(MPI_COMM_WORLD, path, NC_CLOBBER | NC_64BIT_OFFSET, MPI_INFO_NULL, &out));
     PNC(ncmpi_put_att_text(out, NC_GLOBAL, "source", strlen(title), title));
     PNC(ncmpi_def_dim(out, "y", rows, &out_dims[0]));
     PNC(ncmpi_def_dim(out, "x", cols, &out_dims[1]));
