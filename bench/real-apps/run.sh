@@ -3,7 +3,8 @@
 # whole pipeline. PREFIX holds what bench/real-apps/build.sh built there:
 # bin/ior, bin/mdtest, h5bench's bin/h5bench_write and h5bench_read (each
 # optional; h5bench-read reads a file h5bench_write made, untraced, before
-# it), and Darshan (lib/libdarshan.so, bin/darshan-parser), whose
+# it), PnetCDF's examples (bin/pnetcdf-*) and netCDF-C's parallel tests
+# (bin/netcdf-*), and Darshan (lib/libdarshan.so, bin/darshan-parser), whose
 # counters are an independent check. Every case is run plain, traced, then
 #   trace -> recorder-merge -> recorder-codegen -> compile (-Wall -Werror) ->
 #   kernel run traced -> recorder-diff, and trace -> recorder-replay -> recorder-diff;
@@ -90,7 +91,50 @@ if [ -x "$prefix/bin/netcdf4_par" ]; then
   all_cases+=("netcdf4-write|$prefix/bin/netcdf4_par write out.nc"
     "netcdf4-read|$prefix/bin/netcdf4_par read in.nc|$prefix/bin/netcdf4_par write in.nc")
 fi
-selected=("$@")
+# PnetCDF's C examples and netCDF-C's parallel tests (build.sh's
+# bin/pnetcdf-<example> and bin/netcdf-<test>; Debian builds both libraries
+# on Open MPI), each writing into its case's directory; pnetcdf-get_vara
+# reads the file pnetcdf-put_vara makes, untraced, before it. Named all at
+# once as "pnetcdf" and "netcdf". At NP=4, as netCDF runs them:
+# netcdf-tst_parallel5, -tst_parallel_zlib and -tst_quantize_par fail at 2
+# ranks; netcdf-tst_mode runs at 1 only, so only with NP=1. Run only when
+# named: netcdf-tst_nc4perf, whose 2.4 million records at 4 ranks take
+# recorder-codegen more than 5 minutes.
+if [ $flavour = openmpi ]; then
+  for exe in "$prefix"/bin/pnetcdf-*; do
+    [ -x "$exe" ] || continue
+    example=${exe##*/pnetcdf-}
+    if [ "$example" = get_vara ]; then
+      [ -x "$prefix/bin/pnetcdf-put_vara" ] &&
+        all_cases+=("pnetcdf-get_vara|$exe -q put_vara.nc|$prefix/bin/pnetcdf-put_vara -q put_vara.nc")
+    else
+      all_cases+=("pnetcdf-$example|$exe -q $example.nc")
+    fi
+  done
+  for exe in "$prefix"/bin/netcdf-*; do
+    [ -x "$exe" ] || continue
+    case ${exe##*/} in
+    netcdf-tst_mode) [ "$np" = 1 ] || continue ;;
+    netcdf-tst_nc4perf) [[ " $* " == *" netcdf-tst_nc4perf "* ]] || continue ;;
+    esac
+    all_cases+=("${exe##*/}|$exe")
+  done
+fi
+selected=()
+for name in "$@"; do
+  case $name in
+  pnetcdf | netcdf)
+    for entry in "${all_cases[@]}"; do
+      [[ ${entry%%|*} == "$name"-* ]] && selected+=("${entry%%|*}")
+    done
+    ;;
+  *) selected+=("$name") ;;
+  esac
+done
+if [ $# -gt 0 ] && [ ${#selected[@]} -eq 0 ]; then
+  echo "run.sh: no case named $* in $prefix" >&2
+  exit 2
+fi
 
 # Seconds a command took (it runs in the current directory; output to FILE).
 timed() {
