@@ -620,6 +620,24 @@ static int nonzero_somewhere(cg_emitter *e, cg_stmtinfo *s, unsigned field)
     return 0;
 }
 
+/* Whether an out value the tracer recorded as -1 everywhere was a NULL
+ * pointer: where -1 is no value the call can write (a netCDF type, format or
+ * mode; a netCDF length or count), the program passed none, and so does the kernel. */
+static int passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    if (!rec_arg_minus_one_is_null(f, field))
+        return 0;
+    for (uint32_t u = 0; u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        const int64_t *v = cg_inst_values(in, field);
+        for (uint32_t k = 0; k < in->nr; k++)
+            if (v[k] != -1)
+                return 0;
+    }
+    return 1;
+}
+
 /* Arguments the kernel does not take from the trace. */
 static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -706,6 +724,8 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_puts(out, gen_is_pointer(a->ctype) ? "NULL" : "0");
     else if (!strcmp(elem, "char") || !strcmp(elem, "void"))
         sb_puts(out, "rbuf");
+    else if (passed_null(e, s, field))
+        sb_puts(out, "NULL");
     else
         sb_printf(out, "&(%s){0}", elem);
 }

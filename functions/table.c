@@ -455,3 +455,14 @@ int rec_kind_is_handle_array(unsigned kind)
 {
     return rec_kind_element(kind) != kind && rec_kind_handle_space(rec_kind_element(kind)) != REC_SPACE_NONE;
 }
+
+int rec_arg_minus_one_is_null(const rec_func_desc *f, unsigned arg)
+{
+    if (arg >= f->nargs || !(f->args[arg].flags & REC_ARG_OUT) || (f->args[arg].flags & REC_ARG_IN) ||
+        !strchr(f->args[arg].ctype, '*'))
+        return 0;
+    unsigned kind = f->args[arg].kind;
+    return kind == REC_KIND_NC_TYPE || kind == REC_KIND_NC_FORMAT || kind == REC_KIND_NC_MODE ||
+           kind == REC_KIND_NC_FILL_MODE ||
+           (f->layer == REC_LAYER_PNETCDF && (kind == REC_KIND_COUNT || kind == REC_KIND_SIZE));
+}

@@ -218,6 +218,20 @@ static inline MPI_Offset rt_nc_var_type_size(int ncid, int varid)
     return REC_NC(inq_vartype)(ncid, varid, &type) == NC_NOERR ? rt_nc_type_size(type) : 0;
 }
 
+/* An attribute's length in elements, and the size of one in its own type (0 if none). */
+static inline MPI_Offset rt_nc_att_length(int ncid, int varid, const char *name)
+{
+    MPI_Offset len = 0;
+    return name && REC_NC(inq_attlen)(ncid, varid, name, &len) == NC_NOERR ? len : 0;
+}
+
+static inline MPI_Offset rt_nc_att_type_size(int ncid, int varid, const char *name)
+{
+    nc_type type = 0;
+    return name && REC_NC(inq_atttype)(ncid, varid, name, &type) == NC_NOERR ? rt_nc_type_size(type) : 0;
+}
+
+
 /* Bytes a flexible call moves: bufcount elements of buftype, or with
  * bufcount -1 (buftype MPI_DATATYPE_NULL) the access's elements in the
  * variable's own type. */

@@ -296,9 +296,12 @@ static void emit_out(const rec_func_desc *f, unsigned i)
         fprintf(out, "#endif\n");
         return;
     }
-    if (rec_arg_by_pointer(a) && gen_is_out_only(a))
+    if (rec_arg_by_pointer(a) && gen_is_out_only(a)) {
         fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
                 elem, n, n, n, a->ctype, n, n);
+        if (rec_arg_minus_one_is_null(f, i)) /* the program passed none */
+            fprintf(out, "    if (rp_r->args[%u].i == -1)\n        %s = NULL;\n", i, n);
+    }
 }
 
 /* How many elements a count stands for in a buffer: the ranks, for a root's
@@ -450,7 +453,9 @@ static void emit_bytes(const rec_func_desc *f)
     for (unsigned i = 0; i < f->nargs; i++)
         if ((f->args[i].flags & REC_ARG_DERIVED) && f->args[i].kind == REC_KIND_SIZE) {
             char stream[64];
-            if (gen_measures_position(f, stream, sizeof stream)) /* the traced bytes, which the call was made to move */
+            /* the traced bytes, which the call was made to move; PnetCDF's, as its queries call its API,
+             * which a traced replay would record as calls of its own */
+            if (gen_measures_position(f, stream, sizeof stream) || f->layer == REC_LAYER_PNETCDF)
                 fprintf(out, "    int64_t rp_bytes = ok && rp_r->args[%u].i > 0 ? rp_r->args[%u].i : 0;\n", i, i);
             else
                 fprintf(out, "    int64_t rp_bytes = ok ? (int64_t)(%s) : 0;\n", f->args[i].len);
