@@ -597,6 +597,12 @@ void rt_rebuild(rt_call *c, unsigned kind, uint64_t value, int64_t id)
 {
     if (!rt_can_append() || c->skip)
         return;
+    /* A handle made out of sight that the call frees (MPI_Type_free of a type
+     * MPI_Type_get_contents handed back): gone when its id is taken, and asking
+     * MPI about it then is an error MPI may treat as fatal. */
+    const rec_func_desc *f = rec_function_by_id(c->rec.func);
+    if (f && (f->flags & REC_FN_DESTROYS))
+        return;
     switch (kind) {
     case REC_KIND_MPI_COMM:
         rebuild_comm(c, (MPI_Comm)(uintptr_t)value, id);

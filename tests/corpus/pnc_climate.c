@@ -21,7 +21,9 @@
 
 #include <pnetcdf.h>
 
-enum { NREC = 4, LEV = 3, LAT_PER_RANK = 4, LON = 8 };
+enum { LEV = 3, LAT_PER_RANK = 4, LON = 8 };
+/* Records written: 4, or PNC_CLIMATE_RECORDS (the kernel-size test writes 40). */
+static int NREC = 4;
 
 /* A PnetCDF call that must return NC_NOERR: names the call and PnetCDF's reason. */
 static void pnc_check(int err, const char *call, const char *file)
@@ -184,6 +186,9 @@ static void write_file(const char *name, int cmode)
 int main(int argc, char **argv)
 {
     corpus_init(&argc, &argv, "pnc_climate");
+    const char *records = getenv("PNC_CLIMATE_RECORDS");
+    if (records && atoi(records) > 0)
+        NREC = atoi(records);
     write_file("climate.nc", NC_CLOBBER | NC_64BIT_DATA);
     write_file("climate_cdf2.nc", NC_CLOBBER | NC_64BIT_OFFSET);
     return corpus_finish();

@@ -32,6 +32,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++)
         PMPI_Type_free(&t[i]);
     printf("3 types used\n");
+    /* A type MPI_Type_get_contents hands back, which the program frees (PnetCDF's
+     * vard calls do): made out of sight, gone once freed, so never rebuilt. */
+    MPI_Datatype vec, outer, got[1];
+    int ints[1];
+    MPI_Aint addrs[1];
+    PMPI_Type_vector(2, 1, 4, MPI_INT, &vec);
+    PMPI_Type_contiguous(3, vec, &outer);
+    PMPI_Type_get_contents(outer, 1, 0, 1, ints, addrs, got);
+    MPI_Type_free(&got[0]);
+    PMPI_Type_free(&outer);
+    PMPI_Type_free(&vec);
+    printf("a type handed back by MPI_Type_get_contents freed (count %d)\n", ints[0]);
     MPI_Finalize();
     return 0;
 }

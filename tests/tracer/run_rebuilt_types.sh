@@ -1,7 +1,8 @@
 #!/bin/bash
 # tracer.rebuilt_types_survive_mpi: datatypes made out of the tracer's sight
 # whose decoding MPI makes fatal if done naively (large counts, a member
-# that is predefined but unnamed in the table, a Fortran 90 type) run
+# that is predefined but unnamed in the table, a Fortran 90 type, and one
+# MPI_Type_get_contents handed back that the program frees) run
 # traced as untraced, and each traced call that uses one finds it rebuilt.
 #   run_rebuilt_types.sh PROGRAM LIBRECORDER RECORDER2TEXT WORKDIR MPIEXEC
 set -u
