@@ -49,6 +49,7 @@ enum {
     RA_HS_MPIFILE,
     RA_HS_HDF5,
     RA_HS_TYPE,
+    RA_HS_NCFILE, /* a netCDF file id: the file its create or open named */
     RA_HS_COUNT
 };
 

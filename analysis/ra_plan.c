@@ -24,6 +24,8 @@ int ra_kind_space(unsigned kind)
         return RA_HS_DIR;
     case REC_KIND_MPI_FILE:
         return RA_HS_MPIFILE;
+    case REC_KIND_NC_ID:
+        return RA_HS_NCFILE;
     case REC_KIND_MPI_DATATYPE:
         return RA_HS_TYPE;
     case REC_KIND_H5_FILE:
