@@ -92,6 +92,12 @@ int main(int argc, char **argv)
             ra_summary_print_csv(&s, stdout);
         else
             ra_summary_print_text(&s, stdout);
+        rec_error verr;
+        if (!args.given['c'] && nprocs == 1 && first == 0 && last + 1 == ra_trace_nranks(t) &&
+            ra_summary_print_vars(t, stdout, &verr) != 0) {
+            fprintf(stderr, "%s: %s\n", tool, verr.msg);
+            failed = 1;
+        }
         failed = ra_cli_flush_stdout(tool) != 0;
     }
     if (have_summary)
