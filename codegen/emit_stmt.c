@@ -335,20 +335,29 @@ static int all_relative_inside(cg_emitter *e, cg_stmtinfo *s, unsigned field)
 
 static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
 
+/* A row flag: rows of pointers, each to its own array ((MPI_Offset *[]){(MPI_Offset[]){0, 4}, ...}:
+ * PnetCDF varn's starts and counts), rather than rows of one array. */
+#define ARRAY_POINTER_ROWS 0x80000000u
+
 /* A compound literal of elem, in rows of row elements when row > 1
  * ((int[][3]){{0, 3, 1}}: the braces that -Wextra wants). */
 static void array_open(const char *elem, unsigned row, sb *out)
 {
-    if (row > 1)
+    if (row & ARRAY_POINTER_ROWS)
+        sb_printf(out, "(%s *[]){(%s[]){", elem, elem);
+    else if (row > 1)
         sb_printf(out, "(%s[][%u]){{", elem, row);
     else
         sb_printf(out, "(%s[]){", elem);
 }
 
 /* What goes before element k: nothing, ", ", or "}, {" where a row starts. */
-static void array_next(uint32_t k, unsigned row, sb *out)
+static void array_next(uint32_t k, const char *elem, unsigned row, sb *out)
 {
-    if (k)
+    unsigned len = row & ~ARRAY_POINTER_ROWS;
+    if (k && (row & ARRAY_POINTER_ROWS) && len && k % len == 0)
+        sb_printf(out, "}, (%s[]){", elem);
+    else if (k)
         sb_puts(out, row > 1 && k % row == 0 ? "}, {" : ", ");
 }
 
@@ -358,6 +367,19 @@ static void array_close(unsigned row, sb *out)
 }
 
 static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
+
+/* The rows an NC_OFFSET_ROWS field is written in: as many as its call's ROWS
+ * argument says on the first rank, each of the elements that leaves. */
+static unsigned offset_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap)
+{
+    const cg_inst *in = &e->m->insts[s->node->insts[0]];
+    int rows = rec_arg_with_role(in->f, REC_AROLE_ROWS);
+    int64_t nrows = rows >= 0 ? cg_inst_values(in, (unsigned)rows)[0] : 0;
+    uint32_t n = 0;
+    cg_arr(e->m, cg_inst_values(in, field)[0], &n);
+    snprintf(elem, cap, "MPI_Offset");
+    return ARRAY_POINTER_ROWS | (unsigned)(nrows > 0 ? n / (uint32_t)nrows : n);
+}
 
 /* A numeric, string or array value of a VALUE field. */
 static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
@@ -455,6 +477,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         char elem[128];
         element_type(a->ctype, elem, sizeof elem);
         unsigned row = rec_ctype_row(a->ctype);
+        if (kind == REC_KIND_NC_OFFSET_ROWS) /* rows of the variable's rank, one a subarray */
+            row = offset_rows(e, s, field, elem, sizeof elem);
         if (fit.cls != CG_FIT_ARR) {
             /* arrays of other lengths on other ranks (the root's counts): a choice */
             snprintf(e->elem_type, sizeof e->elem_type, "%s", elem);
@@ -470,7 +494,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             int reads = (f->flags & REC_FN_READ) != 0;
             array_open(elem, row, out); /* const or not, the call reads it */
             for (uint32_t k = 0; k < fit.nel; k++) {
-                array_next(k, row, out);
+                array_next(k, elem, row, out);
                 unsigned ek = rec_kind_element(kind);
                 if (iovec)
                     sb_printf(out, "{%s, ", reads ? "rbuf" : "wbuf");
@@ -548,7 +572,7 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     }
     array_open(e->elem_type, e->array_row, out);
     for (uint32_t k = 0; k < n; k++) {
-        array_next(k, e->array_row, out);
+        array_next(k, e->elem_type, e->array_row, out);
         if (rec_kind_is_handle_array(kind))
             handle_text(e, a[k],
                         rec_kind_element(kind),

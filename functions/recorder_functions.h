@@ -136,7 +136,8 @@ typedef enum rec_class {
     X(NC_DIMID_ARRAY, 95, ARRAY, "array of dimension ids")                    \
     X(NC_FORMAT, 96, INT, "netCDF file format (NC_FORMAT_CLASSIC, NC_FORMAT_CDF5, ...)") \
     X(NC_FILL_MODE, 97, INT, "netCDF fill mode (NC_FILL, NC_NOFILL)") \
-    X(NC_HEADER, 98, STR, "the header a netCDF classic file began with when the call opened it (kernels write it before the run)")
+    X(NC_HEADER, 98, STR, "the header a netCDF classic file began with when the call opened it (kernels write it before the run)") \
+    X(NC_OFFSET_ROWS, 99, ARRAY, "rows of a variable's rank, one a subarray (PnetCDF varn's starts and counts), row after row")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -329,7 +330,8 @@ typedef enum rec_header {
     X(INFO_VALUE, "the value of an info object's key")                                          \
     X(DELIMITER, "the byte that ends what a line-oriented read reads")                        \
     X(CACHE_CONFIG, "an HDF5 metadata cache configuration, a get fills, a set takes")            \
-    X(REF_TYPE, "an HDF5 reference's type (H5R_OBJECT, H5R_DATASET_REGION): its memory type")
+    X(REF_TYPE, "an HDF5 reference's type (H5R_OBJECT, H5R_DATASET_REGION): its memory type") \
+    X(ROWS, "how many rows the call's NC_OFFSET_ROWS arrays hold (PnetCDF varn's num)")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,

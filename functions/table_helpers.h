@@ -200,6 +200,21 @@ static inline MPI_Offset rt_nc_elements(int ncid, int varid, const MPI_Offset *c
     return total;
 }
 
+/* The elements a varn access names: each subarray's count product (one
+ * element each without counts). */
+static inline MPI_Offset rt_nc_varn_elements(int ncid, int varid, int num, MPI_Offset *const *counts)
+{
+    if (num <= 0)
+        return 0;
+    if (!counts)
+        return num;
+    MPI_Offset total = 0;
+    for (int r = 0; r < num; r++)
+        total += counts[r] ? rt_nc_elements(ncid, varid, counts[r]) : 0;
+    return total;
+}
+
+
 /* The size of one element of an external type in memory (NC_FLOAT: 4). */
 static inline MPI_Offset rt_nc_type_size(nc_type type)
 {

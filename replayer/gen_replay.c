@@ -148,6 +148,10 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_NC_REQUEST_ARRAY:
         fprintf(out, "    int *%s = rp_nc_request_array(rp_x, &rp_r->args[%u]);\n", n, i);
         return;
+    case REC_KIND_NC_OFFSET_ROWS: /* the recorded rows, as many as the ROWS argument says */
+        fprintf(out, "    MPI_Offset **%s = rp_nc_offset_rows(rp_x, &rp_r->args[%u], rp_r->args[%d].i);\n", n, i,
+                rec_arg_with_role(f, REC_AROLE_ROWS));
+        return;
     case REC_KIND_NC_VALUES:
         fprintf(out, "    %s %s = rp_nc_values(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
         return;

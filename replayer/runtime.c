@@ -210,6 +210,21 @@ int *rp_nc_request_array(rp_ctx *x, const rp_value *v)
     return reqs;
 }
 
+MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows)
+{
+    if (rows <= 0 || !v->len)
+        return NULL;
+    size_t n = (size_t)rows, each = v->len / n;
+    MPI_Offset **row = rp_alloc(x, n * sizeof *row);
+    MPI_Offset *all = rp_alloc(x, (each ? n * each : 1) * sizeof *all);
+    for (size_t r = 0; r < n; r++) {
+        row[r] = all + r * each;
+        for (size_t k = 0; k < each; k++)
+            row[r][k] = (MPI_Offset)v->a[r * each + k];
+    }
+    return row;
+}
+
 void *rp_nc_values(rp_ctx *x, const rp_value *v)
 {
     /* an aligned copy (the values are doubles, ints...); none kept: zeros */

@@ -53,6 +53,8 @@ static void emit_array(const rec_arg_desc *a, unsigned i, const char *shared_len
     if (a->kind == REC_KIND_IOVEC)
         fprintf(out, "        if (!ok || rt_n > IOV_MAX)\n            rt_n = 0;\n");
     fprintf(out, "        int64_t *rt_v = rt_array(&call, %u, (size_t)rt_n);\n        if (!rt_v)\n            rt_n = 0;\n", i);
+    if (a->kind == REC_KIND_NC_OFFSET_ROWS) /* the rows' length, asked once */
+        fprintf(out, "        int rt_nd = rt_nc_ndims(ncid, varid);\n        if (rt_nd <= 0)\n            rt_n = 0;\n");
     fprintf(out, "        for (long rt_k = 0; rt_k < rt_n; rt_k++)\n");
     switch (a->kind) {
     case REC_KIND_IOVEC: fprintf(out, "            rt_v[rt_k] = (int64_t)%s[rt_k].iov_len;\n", a->name); break;
@@ -63,6 +65,11 @@ static void emit_array(const rec_arg_desc *a, unsigned i, const char *shared_len
     case REC_KIND_MPI_DATATYPE_ARRAY:
     case REC_KIND_MPI_REQUEST_ARRAY:
         fprintf(out, "            rt_v[rt_k] = (int64_t)(uintptr_t)%s[rt_k];\n", a->name);
+        break;
+    case REC_KIND_NC_OFFSET_ROWS: /* row after row, each of the variable's rank; a missing row as zeros */
+        fprintf(out,
+                "            rt_v[rt_k] = %s[rt_k / rt_nd] ? (int64_t)%s[rt_k / rt_nd][rt_k %% rt_nd] : 0;\n",
+                a->name, a->name);
         break;
     default: /* by the element type: rows of three ints are read as ints */
         fprintf(out, "            rt_v[rt_k] = (int64_t)((const %s *)%s)[rt_k];\n", elem, a->name);

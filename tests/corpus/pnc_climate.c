@@ -6,14 +6,15 @@
  * MPI_Info; global attributes (text, int, double); dimensions time
  * (unlimited), lev, lat (LAT_PER_RANK rows per rank), lon; coordinates
  * lat and lon, a fixed-size int mask(lat,lon), record variables T, U, V
- * (time,lev,lat,lon) and PS, Q, PRECT (time,lat,lon), each with units and
+ * (time,lev,lat,lon) and PS, Q, PRECT, TS (time,lat,lon), each with units and
  * T, PS and mask with a _FillValue. Every rank owns its block of lat rows.
  * Once, in independent mode: rank 0 writes lon one value at a time
  * (ncmpi_put_var1_double) and every rank its block of mask
  * (ncmpi_put_vara_int). Then NREC records: T collectively
  * (ncmpi_put_vara_float_all), PS through the flexible API (MPI_FLOAT,
  * bufcount), U, V, Q and time posted with ncmpi_iput_vara_double and PRECT
- * with ncmpi_bput_vara_float into an attached buffer, all completed by one
+ * with ncmpi_bput_vara_float into an attached buffer, TS as two subarrays
+ * of one ncmpi_iput_varn_float (PIO's decompositions), all completed by one
  * ncmpi_wait_all per record; ncmpi_sync after the second record. Every
  * value is computed from its indices, so both files are the same bytes on
  * every run. */
@@ -41,7 +42,7 @@ static double field(int var, int t, int k, int y, int x)
 }
 
 struct vars {
-    int time, lat, lon, mask, T, U, V, PS, Q, PRECT;
+    int time, lat, lon, mask, T, U, V, PS, Q, PRECT, TS;
 };
 
 static void define(int ncid, int nranks, struct vars *v)
@@ -71,6 +72,7 @@ static void define(int ncid, int nranks, struct vars *v)
     PNC(ncmpi_def_var(ncid, "PS", NC_FLOAT, 3, surface, &v->PS));
     PNC(ncmpi_def_var(ncid, "Q", NC_DOUBLE, 3, surface, &v->Q));
     PNC(ncmpi_def_var(ncid, "PRECT", NC_FLOAT, 3, surface, &v->PRECT));
+    PNC(ncmpi_def_var(ncid, "TS", NC_FLOAT, 3, surface, &v->TS));
 
     const struct {
         int var;
@@ -84,7 +86,8 @@ static void define(int ncid, int nranks, struct vars *v)
                  {v->V, "m/s"},
                  {v->PS, "Pa"},
                  {v->Q, "kg/kg"},
-                 {v->PRECT, "m/s"}};
+                 {v->PRECT, "m/s"},
+                 {v->TS, "K"}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         PNC(ncmpi_put_att_text(ncid, units[i].var, "units", strlen(units[i].units), units[i].units));
     const float fill = 9.96921e36f;
@@ -133,6 +136,7 @@ static void write_file(const char *name, int cmode)
     PNC(ncmpi_buffer_attach(ncid, (MPI_Offset)sizeof(float) * LAT_PER_RANK * LON));
     static float T[LEV][LAT_PER_RANK][LON], PS[LAT_PER_RANK][LON], PRECT[LAT_PER_RANK][LON];
     static double U[LEV][LAT_PER_RANK][LON], V[LEV][LAT_PER_RANK][LON], Q[LAT_PER_RANK][LON];
+    static float TS[LAT_PER_RANK][LON];
     for (int t = 0; t < NREC; t++) {
         for (int k = 0; k < LEV; k++)
             for (int j = 0; j < LAT_PER_RANK; j++)
@@ -146,13 +150,14 @@ static void write_file(const char *name, int cmode)
                 PS[j][x] = (float)field(4, t, 0, y0 + j, x);
                 Q[j][x] = field(5, t, 0, y0 + j, x);
                 PRECT[j][x] = (float)field(6, t, 0, y0 + j, x);
+                TS[j][x] = (float)field(7, t, 0, y0 + j, x);
             }
         const MPI_Offset vstart[4] = {t, 0, y0, 0}, vcount[4] = {1, LEV, LAT_PER_RANK, LON};
         const MPI_Offset sstart[3] = {t, y0, 0}, scount[3] = {1, LAT_PER_RANK, LON};
         PNC(ncmpi_put_vara_float_all(ncid, v.T, vstart, vcount, &T[0][0][0]));
         PNC(ncmpi_put_vara_all(ncid, v.PS, sstart, scount, &PS[0][0], LAT_PER_RANK * LON, MPI_FLOAT));
 
-        int reqs[5], nreqs = 0;
+        int reqs[6], nreqs = 0;
         PNC(ncmpi_iput_vara_double(ncid, v.U, vstart, vcount, &U[0][0][0], &reqs[nreqs++]));
         PNC(ncmpi_iput_vara_double(ncid, v.V, vstart, vcount, &V[0][0][0], &reqs[nreqs++]));
         PNC(ncmpi_iput_vara_double(ncid, v.Q, sstart, scount, &Q[0][0], &reqs[nreqs++]));
@@ -161,12 +166,17 @@ static void write_file(const char *name, int cmode)
         if (corpus_rank == 0) /* PIO's root writes the coordinate, the others post nothing */
             PNC(ncmpi_iput_vara_double(ncid, v.time, &tstart, &tcount, &day, &reqs[nreqs++]));
         PNC(ncmpi_bput_vara_float(ncid, v.PRECT, sstart, scount, &PRECT[0][0], &reqs[nreqs++]));
+        /* PIO's decomposition: the rank's rows as two subarrays in one request (varn) */
+        MPI_Offset row0[3] = {t, y0, 0}, row1[3] = {t, y0 + LAT_PER_RANK / 2, 0};
+        MPI_Offset half[3] = {1, LAT_PER_RANK / 2, LON};
+        MPI_Offset *const starts[2] = {row0, row1}, *const counts[2] = {half, half};
+        PNC(ncmpi_iput_varn_float(ncid, v.TS, 2, starts, counts, &TS[0][0], &reqs[nreqs++]));
         MPI_Offset usage;
         PNC(ncmpi_inq_buffer_usage(ncid, &usage));
         if (usage != (MPI_Offset)sizeof PRECT)
             corpus_fail("%s: ncmpi_inq_buffer_usage says %lld bytes, expected %zu", path, (long long)usage,
                         sizeof PRECT);
-        int statuses[5];
+        int statuses[6];
         PNC(ncmpi_wait_all(ncid, nreqs, reqs, statuses));
         for (int r = 0; r < nreqs; r++)
             if (statuses[r] != NC_NOERR)

@@ -89,13 +89,14 @@ echo "netcdf_pipeline: $program.np$np: kernel ($(wc -c < "$work/kernel.c") bytes
 
 # 5. Loops: the kernel of ten times the records is the same size, but for its loop bounds' digits.
 if [ "$program" = pnc_climate ]; then
-  # recorder-summary's variables: T collective 4 records x 4 ranks, U posted as many; 5 requests a
-  # record on rank 0 (time too), 4 on the others, completed by one ncmpi_wait_all a record and file
+  # recorder-summary's variables: T collective 4 records x 4 ranks, U posted as many; 6 requests a
+  # record on rank 0 (time too), 5 on the others (TS's varn one), completed by one ncmpi_wait_all a record and file
   "$build/analysis/recorder-summary" "$work/trace" > "$logs/summary.txt" || fail "recorder-summary failed"
   grep -qE '^T +16 +16 +0 +0 +6144 +0 +".*/out/climate.nc"$' "$logs/summary.txt" ||
     fail "recorder-summary: T: $(grep -E '^T ' "$logs/summary.txt")"
   grep -qE '^U +16 +0 +0 +16 +12288 +0 ' "$logs/summary.txt" || fail "recorder-summary: U: $(grep -E '^U ' "$logs/summary.txt")"
-  grep -q '^Nonblocking requests: 136 completed by 32 calls (61504 bytes posted)' "$logs/summary.txt" ||
+  grep -qE '^TS +16 +0 +0 +16 +2048 +0 ' "$logs/summary.txt" || fail "recorder-summary: TS (varn): $(grep -E '^TS ' "$logs/summary.txt")"
+  grep -q '^Nonblocking requests: 168 completed by 32 calls (65600 bytes posted)' "$logs/summary.txt" ||
     fail "recorder-summary: $(grep '^Nonblocking' "$logs/summary.txt")"
   PNC_CLIMATE_RECORDS=40 traced "$work/trace40" "$work/$program" "$work/out40" > "$logs/original40.txt" 2>&1 ||
     { tail -n 20 "$logs/original40.txt" >&2; fail "$program traced at 40 records failed"; }
