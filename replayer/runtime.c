@@ -215,6 +215,8 @@ MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows)
     if (rows <= 0 || !v->len)
         return NULL;
     size_t n = (size_t)rows, each = v->len / n;
+    if (!each || each * n != v->len) /* a corrupt record: rows the library would read past */
+        return NULL;
     MPI_Offset **row = rp_alloc(x, n * sizeof *row);
     MPI_Offset *all = rp_alloc(x, (each ? n * each : 1) * sizeof *all);
     for (size_t r = 0; r < n; r++) {
