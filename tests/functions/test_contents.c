@@ -590,3 +590,39 @@ RK_TEST(functions, scan_format_reads_the_bytes_and_makes_the_conversions)
     CU_ASSERT_EQUAL(fscanf(f, scan_format(-1, 0), SCAN_TO), EOF);
     fclose(f);
 }
+
+/* PnetCDF's data families (functions/pnetcdf.def): one row each expands to
+ * every operation, access, element type and collective form, at the ids the
+ * family and the type give, with the arguments the access takes. */
+RK_TEST(functions, pnetcdf_families_expand_to_every_form)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rec_function_count; i++)
+        n += rec_functions[i].layer == REC_LAYER_PNETCDF;
+    CU_ASSERT_EQUAL(n, 613);
+    const rec_func_desc *f = rec_function_by_name("ncmpi_put_vara_float_all"); /* family 2, type 8, _all */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->id, 4224 + 32 * 2 + 3 + 2 * 8);
+    CU_ASSERT_EQUAL(f->flags & (REC_FN_COLLECTIVE | REC_FN_WRITE | REC_FN_NONBLOCKING), REC_FN_COLLECTIVE | REC_FN_WRITE);
+    CU_ASSERT_EQUAL(f->nargs, 6); /* ncid, varid, start, count, buf, bytes */
+    CU_ASSERT_STRING_EQUAL(f->args[4].ctype, "const float *");
+    CU_ASSERT_EQUAL(rec_arg_with_role(f, REC_AROLE_COUNT), 3);
+    CU_ASSERT_EQUAL(f->args[5].flags, REC_ARG_OUT | REC_ARG_DERIVED);
+    f = rec_function_by_name("ncmpi_iput_varn_ulonglong"); /* family 27, type 11, no _all */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->id, 4224 + 32 * 27 + 2 + 2 * 11);
+    CU_ASSERT_EQUAL(f->args[rec_arg_with_role(f, REC_AROLE_ROWS)].kind, REC_KIND_COUNT);
+    CU_ASSERT_EQUAL(f->args[3].kind, REC_KIND_NC_OFFSET_ROWS);
+    CU_ASSERT_EQUAL(rec_arg_with_kind(f, REC_KIND_NC_REQUEST, REC_ARG_OUT | REC_ARG_CREATE), 6);
+    CU_ASSERT_PTR_NULL(rec_function_by_name("ncmpi_iput_varn_ulonglong_all"));
+    f = rec_function_by_name("ncmpi_get_vars_all"); /* flexible: bufcount and buftype */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->id, 4224 + 32 * 8 + 1);
+    CU_ASSERT_EQUAL(f->args[7].kind, REC_KIND_MPI_DATATYPE);
+    CU_ASSERT(f->flags & REC_FN_READ);
+    CU_ASSERT_STRING_EQUAL(rec_layer_name(REC_LAYER_PNETCDF), "PnetCDF");
+    CU_ASSERT_EQUAL(rec_layers_top_down[0], REC_LAYER_PNETCDF);
+    CU_ASSERT_EQUAL(rec_kind_handle_space(REC_KIND_NC_REQUEST_ARRAY), REC_SPACE_NCREQUEST);
+    CU_ASSERT_TRUE(rec_kind_is_handle_array(REC_KIND_NC_REQUEST_ARRAY));
+    CU_ASSERT_FALSE(rec_kind_is_handle_array(REC_KIND_NC_DIMID_ARRAY));
+}
