@@ -13,6 +13,8 @@
 /* Elastic kernels: how the largest run's values depend on the rank, for the others. */
 typedef struct rec_codegen_hints rec_codegen_hints;
 
+#define REC_CODEGEN_TOP (-1)
+
 typedef struct rec_codegen_options {
     int loops;             /* fold repeated call sequences into loops (default 1) */
     unsigned window;       /* the merge window when the trace must be merged (0: the merger's default) */
@@ -23,6 +25,8 @@ typedef struct rec_codegen_options {
     rec_codegen_hints *hints; /* elastic: recorded by the largest run, followed by the others */
     unsigned long long max_values; /* per-rank values the model may hold, 8 bytes each (0: a quarter of
                                       the memory's worth); past it, an error instead of exhausting memory */
+    int layer; /* REC_CODEGEN_TOP (the default): the calls the application made; a REC_LAYER_*: the calls
+                  at that layer or below and MPI's that no such call made (the layers above looked through) */
 } rec_codegen_options;
 
 void rec_codegen_options_init(rec_codegen_options *o);
