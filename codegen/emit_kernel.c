@@ -363,6 +363,9 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
                     "Build: h5pcc -shlib kernel.c -o kernel $(pkg-config --cflags --libs pnetcdf); run: mpirun -np %u "
                     "./kernel [OUTDIR=./kernel-output]",
                     m->nranks);
+    else if (m->layer != REC_CODEGEN_TOP && !e->layers[REC_LAYER_HDF5]) /* --layer: for those without HDF5 */
+        header_line(h, "Build: mpicc kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
+                    m->nranks);
     else
         header_line(
             h, "Build: h5pcc -shlib kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",

@@ -554,9 +554,11 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
     }
     rf_input *in;
     size_t n = rf_inputs_finish(L.inputs, &in);
+    /* a kernel below HDF5 reads an HDF5 input's bytes, not its structure: a file of its size, made without HDF5 */
+    int below_hdf5 = o && o->layer != REC_CODEGEN_TOP && o->layer < REC_LAYER_HDF5;
     m->inputs = cg_alloc((n ? n : 1) * sizeof *m->inputs);
     for (size_t i = 0; i < n; i++) {
-        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5, NULL,
+        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5 && !below_hdf5, NULL,
                                   in[i].link ? cg_strdup(in[i].link) : NULL, in[i].file, in[i].head, in[i].head_len};
         in[i].head = NULL; /* the model's now */
         if (m->inputs[i].head && m->inputs[i].size < (int64_t)m->inputs[i].head_len)
