@@ -8,9 +8,9 @@
  * (one rank's part of a merged record) is emitted when its record is
  * selected and none of its ancestors is: that ancestor makes the call.
  * Records above the layer are looked through. Unlike recorder-replay's
- * select.c, an application callback under a library call (HDF5 under HDF5)
- * starts no tree of its own: the kernel's iteration operators make no calls,
- * so the default (--layer top) stays exactly the depth-0 records.
+ * select.c, a record whose layer is not below its parent's starts no tree
+ * of its own: every layer selected, this is exactly the depth-0 records,
+ * the default kernel's.
  *
  * A merged record stands for several ranks, whose trees complete at
  * different records, so each record is held (copied: the cursor's values

@@ -1,7 +1,8 @@
 /* recorder_codegen.h: recorder-codegen, a trace -> a compact SPMD C I/O
  * kernel (paper 003, section III-C). The kernel makes, rank by rank, the
  * top-level I/O calls of the traced application with the same arguments,
- * re-rooted under its output directory:
+ * re-rooted under its output directory (with rec_codegen_options.layer, the
+ * calls of a layer beneath, the layers above looked through):
  *   recorder-codegen TRACE_DIR > kernel.c
  *   h5pcc -shlib kernel.c -o kernel && mpirun -np N ./kernel [OUTDIR]
  * A per-rank trace is merged first (in a scratch directory). */
