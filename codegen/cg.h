@@ -110,6 +110,7 @@ typedef struct cg_model {
     rec_h5store h5store; /* what HDF5's filters stored: writes to those datasets get data stored alike */
     /* statistics for the header comment */
     uint64_t records, merged_records, top_level, kept;
+    int layer; /* the options' (REC_CODEGEN_TOP or a REC_LAYER_*) */
     uint64_t per_rank_records; /* when the trace had to be merged */
     /* ranks whose stream ends without its end marker (a crash, a kill), the
      * merged records up to the first such stream's last one, and the calls
@@ -160,6 +161,22 @@ int cg_arr_id(cg_model *m, const int64_t *v, size_t n);
 const int64_t *cg_arr(const cg_model *m, int64_t id, uint32_t *n);
 uint32_t cg_rankset_id(cg_model *m, const uint32_t *ranks, uint32_t n);
 int64_t *cg_inst_values(const cg_inst *in, unsigned field); /* nr values */
+
+/* ---- layer.c: --layer, the records of a layer and below that no such call made ---- */
+/* Takes one merged record (r, mi valid during the call) read as record nth:
+ * pick says, per member in set order, which members the kernel makes the call
+ * on (NULL: the depth-0 members, as by default). 0, or -1 with err set. */
+typedef int (*cg_take_fn)(void *ctx, const rec_func_desc *tf, const rec_record *r, const rec_merge_info *mi,
+                          uint64_t nth, const unsigned char *pick, rec_error *err);
+typedef struct cg_layered cg_layered;
+cg_layered *cg_layered_new(int layer); /* a REC_LAYER_* */
+/* Holds r (copied) until every member's call tree is complete, then hands the
+ * records decided on to take, in stream order; take's first error is returned. */
+int cg_layered_push(cg_layered *s, const rec_func_desc *tf, const rec_record *r, const rec_merge_info *mi,
+                    uint64_t nth, cg_take_fn take, void *ctx, rec_error *err);
+/* At the end of the stream: open trees decided as they are, every record handed on. */
+int cg_layered_finish(cg_layered *s, cg_take_fn take, void *ctx, rec_error *err);
+void cg_layered_free(cg_layered *s);
 
 /* ---- remerge.c ---- */
 void cg_remerge(cg_model *m);

@@ -8,7 +8,7 @@
 
 void rec_codegen_options_init(rec_codegen_options *o)
 {
-    *o = (rec_codegen_options){.loops = 1};
+    *o = (rec_codegen_options){.loops = 1, .layer = REC_CODEGEN_TOP};
 }
 
 void cg_doc_free(cg_doc *d)

@@ -304,11 +304,13 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
         sb_printf(&left, "%s%llu call%s after the end of a trace cut short (%u rank%s never closed theirs: a crash or kill)",
                   left.len ? ", " : "", (unsigned long long)m->dropped_after_end, m->dropped_after_end > 1 ? "s" : "",
                   m->unfinished_ranks, m->unfinished_ranks > 1 ? "s" : "");
-    header_line(
-        h,
-        "Its %llu top-level calls that do, shape or order I/O: %u statements, %u loops, %u rank guard%s%s%s.",
-        (unsigned long long)m->kept, e->n_statements, cg_tree_loops(t), e->n_guards,
-        e->n_guards == 1 ? "" : "s", left.len ? "; left out: " : "", sb_str(&left));
+    char which[128] = "top-level calls";
+    if (m->layer != REC_CODEGEN_TOP) /* --layer */
+        snprintf(which, sizeof which, "calls at the %s layer and below (with MPI's; the layers above looked through)",
+                 rec_layer_name((unsigned)m->layer));
+    header_line(h, "Its %llu %s that do, shape or order I/O: %u statements, %u loops, %u rank guard%s%s%s.",
+                (unsigned long long)m->kept, which, e->n_statements, cg_tree_loops(t), e->n_guards,
+                e->n_guards == 1 ? "" : "s", left.len ? "; left out: " : "", sb_str(&left));
     sb_free(&left);
     sb rel = {0};
     relation(&rel, "affine in the counters", e->n_ctr_affine, NULL);
@@ -360,6 +362,9 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
         header_line(h,
                     "Build: h5pcc -shlib kernel.c -o kernel $(pkg-config --cflags --libs pnetcdf); run: mpirun -np %u "
                     "./kernel [OUTDIR=./kernel-output]",
+                    m->nranks);
+    else if (m->layer != REC_CODEGEN_TOP && !e->layers[REC_LAYER_HDF5]) /* --layer: for those without HDF5 */
+        header_line(h, "Build: mpicc kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
                     m->nranks);
     else
         header_line(

@@ -2,7 +2,9 @@
  *
  * A per-rank trace is merged first (rec_merge_traces, into a scratch
  * directory that is removed again). Of the merged stream only depth-0
- * records on the main thread count: the calls the application made itself.
+ * records on the main thread count: the calls the application made itself
+ * (with --layer, the calls of that layer and below that no such call made:
+ * layer.c).
  * MPI_Init and MPI_Finalize come from the kernel's skeleton; console output
  * and MPI queries (MPI_Comm_rank, MPI_Get_count, MPI_Dims_create, ...) move
  * no file data and create nothing, so they are left out, and so are calls
@@ -411,21 +413,29 @@ static int note_inputs(loader *L, const rec_func_desc *tf, const rec_record *x, 
  * is rebuilt in one scratch record at a time: a record over 4 M ranks holds
  * 8 bytes a field and rank, not a whole record per rank (2.8 GB). 0, or -1
  * with err set. */
-static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi, rec_error *err)
+static int take_record(void *ctx, const rec_func_desc *tf, const rec_record *r, const rec_merge_info *mi,
+                       uint64_t nth, const unsigned char *pick, rec_error *err)
 {
+    loader *L = ctx;
     cg_model *m = L->m;
-    m->merged_records++;
-    L->nth++;
-    const rec_func_desc *tf = rec_table_lookup(L->table, r->func);
-    if (!tf || r->depth != 0)
+    if (!tf || (!pick && r->depth != 0))
         return 0;
-    m->top_level++;
     uint32_t nr = sorted_ranks(L, mi);
+    if (pick) { /* --layer: the members whose call the kernel makes */
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < nr; k++)
+            if (pick[L->set[k].pos])
+                L->set[n++] = L->set[k];
+        if (!n)
+            return 0;
+        nr = n;
+    }
+    m->top_level++;
     rec_record x;
     /* after the last record of a rank whose stream lacks its end marker (a
      * job killed at its time limit) the kernel stops on every rank: a rank
      * going on alone would wait in collectives the others never reached */
-    if (m->unfinished_ranks && L->nth > m->unfinished_after) {
+    if (m->unfinished_ranks && nth > m->unfinished_after) {
         m->dropped_after_end++;
         return 0;
     }
@@ -456,7 +466,7 @@ static int take_record(loader *L, const rec_record *r, const rec_merge_info *mi,
         snprintf(err->msg, sizeof err->msg,
                  "%s: merged record %llu (%s over %u ranks) takes the kernel's per-rank values past %llu, the "
                  "code generator's limit (--max-values raises it)",
-                 m->trace_dir, (unsigned long long)L->nth, tf->name, nr, (unsigned long long)L->max_values);
+                 m->trace_dir, (unsigned long long)nth, tf->name, nr, (unsigned long long)L->max_values);
         return -1;
     }
     cg_inst *in = NULL;
@@ -513,14 +523,24 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
         return -1;
     L.inputs = rf_inputs_new(RF_INPUTS_ANCESTORS);
     L.special = rf_special_new();
+    /* --layer holds each call tree until it is complete; the default reads straight through */
+    cg_layered *layered = o && o->layer != REC_CODEGEN_TOP ? cg_layered_new(o->layer) : NULL;
     rec_record r;
     rec_merge_info mi;
     int rc;
-    while ((rc = rec_cursor_next_merged(L.c, &r, &mi, err)) == 1)
-        if (take_record(&L, &r, &mi, err) != 0) {
+    while ((rc = rec_cursor_next_merged(L.c, &r, &mi, err)) == 1) {
+        m->merged_records++;
+        L.nth++;
+        const rec_func_desc *tf = rec_table_lookup(L.table, r.func);
+        if ((layered ? cg_layered_push(layered, tf, &r, &mi, L.nth, take_record, &L, err)
+                     : take_record(&L, tf, &r, &mi, L.nth, NULL, err)) != 0) {
             rc = -1;
             break;
         }
+    }
+    if (layered && rc == 0 && cg_layered_finish(layered, take_record, &L, err) != 0)
+        rc = -1;
+    cg_layered_free(layered);
     m->lines = rf_inputs_lines(L.inputs);
     for (size_t i = 0; i < m->ninsts; i++) { /* only writes to files with lines keep their places */
         cg_inst *w = &m->insts[i];
@@ -534,9 +554,11 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
     }
     rf_input *in;
     size_t n = rf_inputs_finish(L.inputs, &in);
+    /* a kernel below HDF5 reads an HDF5 input's bytes, not its structure: a file of its size, made without HDF5 */
+    int below_hdf5 = o && o->layer != REC_CODEGEN_TOP && o->layer < REC_LAYER_HDF5;
     m->inputs = cg_alloc((n ? n : 1) * sizeof *m->inputs);
     for (size_t i = 0; i < n; i++) {
-        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5, NULL,
+        m->inputs[i] = (cg_input){cg_strdup(in[i].key), in[i].is_dir ? -1 : in[i].size, in[i].hdf5 && !below_hdf5, NULL,
                                   in[i].link ? cg_strdup(in[i].link) : NULL, in[i].file, in[i].head, in[i].head_len};
         in[i].head = NULL; /* the model's now */
         if (m->inputs[i].head && m->inputs[i].size < (int64_t)m->inputs[i].head_len)
@@ -596,6 +618,7 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
         }
     }
     m->nranks = rec_trace_get_info(t)->nranks;
+    m->layer = o ? o->layer : REC_CODEGEN_TOP;
     int rc = m->nranks ? read_merged(m, t, o, err) : -1;
     if (rc == 0)
         rc = attach_skeletons(m, trace_dir, err);

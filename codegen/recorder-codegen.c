@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "recorder_codegen.h"
+#include "recorder_functions.h"
 
 static const char *tool = "recorder-codegen";
 
@@ -22,6 +24,10 @@ static void usage(FILE *out)
         "  -o FILE            write the kernel to FILE instead of standard output\n"
         "  --templates DIR    use the .tmpl files in DIR instead of the built-in templates\n"
         "  --no-loops         one statement per call: no loop compression\n"
+        "  --layer LAYER      top (default): the calls the application made; pnetcdf, hdf5, mpiio or\n"
+        "                     posix: the calls of that layer and below that no such call made, with the\n"
+        "                     MPI calls that order them, the layers above looked through (a PnetCDF run's\n"
+        "                     MPI-IO kernel, for tuning the layers beneath or without the library)\n"
         "  --window N         the merge window when merging a per-rank trace (default 200)\n"
         "  --name NAME        the kernel's name in its messages (default kernel)\n"
         "  --max-values N     per-rank values (8 bytes each) the generator may hold in memory (default: a\n"
@@ -32,6 +38,25 @@ static void usage(FILE *out)
         tool, tool);
 }
 
+/* top, a layer's name in any case (HDF5, MPI-IO, PnetCDF...) or mpiio. */
+static int parse_layer(const char *name, int *layer)
+{
+    if (!strcasecmp(name, "top")) {
+        *layer = REC_CODEGEN_TOP;
+        return 0;
+    }
+    if (!strcasecmp(name, "mpiio")) {
+        *layer = REC_LAYER_MPIIO;
+        return 0;
+    }
+    for (unsigned l = 0; l < REC_LAYER_COUNT; l++)
+        if (!strcasecmp(name, rec_layer_name(l))) {
+            *layer = (int)l;
+            return 0;
+        }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {{"templates", required_argument, 0, 't'},
@@ -40,6 +65,7 @@ int main(int argc, char **argv)
                                              {"name", required_argument, 0, 'n'},
                                              {"elastic", no_argument, 0, 'e'},
                                              {"max-values", required_argument, 0, 'M'},
+                                             {"layer", required_argument, 0, 'l'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     rec_codegen_options o;
@@ -78,6 +104,12 @@ int main(int argc, char **argv)
             o.max_values = m;
             break;
         }
+        case 'l':
+            if (parse_layer(optarg, &o.layer) != 0) {
+                fprintf(stderr, "%s: --layer expects top, pnetcdf, hdf5, mpiio or posix, got '%s'\n", tool, optarg);
+                return 2;
+            }
+            break;
         case 'n':
             o.program = optarg;
             break;

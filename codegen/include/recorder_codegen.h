@@ -1,7 +1,8 @@
 /* recorder_codegen.h: recorder-codegen, a trace -> a compact SPMD C I/O
  * kernel (paper 003, section III-C). The kernel makes, rank by rank, the
  * top-level I/O calls of the traced application with the same arguments,
- * re-rooted under its output directory:
+ * re-rooted under its output directory (with rec_codegen_options.layer, the
+ * calls of a layer beneath, the layers above looked through):
  *   recorder-codegen TRACE_DIR > kernel.c
  *   h5pcc -shlib kernel.c -o kernel && mpirun -np N ./kernel [OUTDIR]
  * A per-rank trace is merged first (in a scratch directory). */
@@ -13,6 +14,8 @@
 /* Elastic kernels: how the largest run's values depend on the rank, for the others. */
 typedef struct rec_codegen_hints rec_codegen_hints;
 
+#define REC_CODEGEN_TOP (-1)
+
 typedef struct rec_codegen_options {
     int loops;             /* fold repeated call sequences into loops (default 1) */
     unsigned window;       /* the merge window when the trace must be merged (0: the merger's default) */
@@ -23,6 +26,8 @@ typedef struct rec_codegen_options {
     rec_codegen_hints *hints; /* elastic: recorded by the largest run, followed by the others */
     unsigned long long max_values; /* per-rank values the model may hold, 8 bytes each (0: a quarter of
                                       the memory's worth); past it, an error instead of exhausting memory */
+    int layer; /* REC_CODEGEN_TOP (the default): the calls the application made; a REC_LAYER_*: the calls
+                  at that layer or below and MPI's that no such call made (the layers above looked through) */
 } rec_codegen_options;
 
 void rec_codegen_options_init(rec_codegen_options *o);
