@@ -7,7 +7,8 @@
 # which must call ncmpi_ functions and none of the MPI-IO calls they made,
 # compiled with its own Build line's flags and -Werror, run traced; the
 # replay traced; both recorder-diff equivalent, every file the same size
-# and every netCDF file the same `ncdump -h`. Exits 77 (skipped) without
+# and every netCDF file the same `ncdump -h`; the kernel of the MPI-IO layer
+# (--layer mpiio) makes the original's MPI-IO calls and bytes. Exits 77 (skipped) without
 # ncdump, pkg-config's pnetcdf, or an Open MPI build with the PnetCDF layer.
 set -euo pipefail
 src=$(cd "$1" && pwd) build=$(cd "$2" && pwd) ompi=$(cd "$3" && pwd) program=$4 np=$5
@@ -87,7 +88,24 @@ done < <(find "$work/out" -name '*.nc' -print0)
 [ "$headers" -gt 0 ] || fail "$program wrote no netCDF file"
 echo "netcdf_pipeline: $program.np$np: kernel ($(wc -c < "$work/kernel.c") bytes) and replay equivalent, $files files alike, $headers netCDF headers the same"
 
-# 5. Loops: the kernel of ten times the records is the same size, but for its loop bounds' digits.
+# 5. The kernel beneath (--layer mpiio): MPI-IO calls and no ncmpi_ one, built without PnetCDF;
+#    its run makes the original's MPI-IO calls and bytes per rank, function and file.
+"$build/codegen/recorder-codegen" --layer mpiio "$work/merged" -o "$work/mpiio.c" 2> "$logs/codegen-mpiio.err" ||
+  { cat "$logs/codegen-mpiio.err" >&2; fail "recorder-codegen --layer mpiio failed"; }
+! grep -q 'ncmpi_' "$work/mpiio.c" || fail "the MPI-IO kernel calls PnetCDF"
+(cd "$work" && "$mpicc" -Wall -Wextra -Werror mpiio.c -o mpiio) > "$logs/compile-mpiio.txt" 2>&1 ||
+  { cat "$logs/compile-mpiio.txt" >&2; fail "the MPI-IO kernel does not compile with mpicc alone"; }
+traced "$work/mtrace" "$work/mpiio" "$work/mout" > "$logs/mpiio.txt" 2>&1 ||
+  { tail -n 20 "$logs/mpiio.txt" >&2; fail "the MPI-IO kernel failed"; }
+mpiio_rows() { # TRACE: rank, function, file's base name, calls, bytes of the MPI-IO layer
+  "$build/analysis/recorder-summary" --csv "$1" | awk -F, 'NR > 1 && $2 == "MPI-IO" {
+    n = split($4, p, "/"); print $1, $3, p[n], $5, $6 }' | sort
+}
+diff <(mpiio_rows "$work/trace") <(mpiio_rows "$work/mtrace") > "$logs/mpiio.diff" ||
+  { head -20 "$logs/mpiio.diff" >&2; fail "the MPI-IO kernel's MPI-IO calls or bytes differ from the original's"; }
+echo "netcdf_pipeline: $program: --layer mpiio: $(grep -c 'MPI_File_' "$work/mpiio.c") MPI-IO calls in the kernel, the original's $(mpiio_rows "$work/trace" | awk '{n += $4} END {print n}') MPI-IO calls made again"
+
+# 6. Loops: the kernel of ten times the records is the same size, but for its loop bounds' digits.
 if [ "$program" = pnc_climate ]; then
   # recorder-summary's variables: T collective 4 records x 4 ranks, U posted as many; 6 requests a
   # record on rank 0 (time too), 5 on the others (TS's varn one), completed by one ncmpi_wait_all a record and file
