@@ -455,3 +455,91 @@ RK_TEST(codegen, an_id_is_per_rank)
     free(k);
     free(dir);
 }
+
+/* One rank's record at depth `depth` (the call a call at depth - 1 made). */
+static void nested(tracer *t, unsigned depth, unsigned func, const int64_t *args, unsigned nargs, int64_t ret)
+{
+    rec_record r;
+    memset(&r, 0, sizeof r);
+    r.func = (uint16_t)func;
+    r.depth = (uint8_t)depth;
+    r.tstart = t->tick;
+    r.tend = t->tick + 5;
+    t->tick += 10;
+    for (unsigned a = 0; a < nargs; a++)
+        r.args[a].i = args[a];
+    r.ret.i = ret;
+    CU_ASSERT_EQUAL_FATAL(rec_writer_append(t->w, &r, &t->err), 0);
+}
+
+static char *generate_at(const char *dir, int layer)
+{
+    rec_codegen_options o;
+    rec_codegen_options_init(&o);
+    o.layer = layer;
+    rec_error err;
+    char *kernel = NULL;
+    int rc = rec_codegen(dir, &o, &kernel, &err);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err.msg);
+    CU_ASSERT_EQUAL_FATAL(rc, 0);
+    return kernel;
+}
+
+/* --layer: MPI-IO calls whose POSIX calls (and an MPI barrier) come first,
+ * in exit order, and differ by rank (rank 0 alone seeks and syncs): the
+ * default and --layer mpiio make the MPI-IO calls, --layer posix the POSIX
+ * calls with rank 0's under a guard and the barrier, no MPI-IO call. */
+RK_TEST(codegen, layer_below_the_top)
+{
+    char *dir = rk_test_dir("layers");
+    rec_trace_info info = {.nranks = NRANKS, .time_resolution = 1e-7, .window = 3, .start_time_ns = 1000};
+    rk_trace_write_global(dir, &info);
+    enum { INFO_NULL = 0, WORLD = 1, FH = 64, FD = 64 };
+    for (int64_t rank = 0; rank < NRANKS; rank++) {
+        tracer t = {.w = rk_trace_open_rank(dir, (uint32_t)rank, NULL)};
+        int64_t path = rec_writer_path_id(t.w, "/data/f");
+        nested(&t, 1, REC_ID_open, (int64_t[]){path, O_RDWR | O_CREAT, 0644}, 3, FD);
+        if (rank == 0)
+            nested(&t, 1, REC_ID_lseek, (int64_t[]){FD, 0, SEEK_END}, 3, 0);
+        nested(&t, 1, REC_ID_MPI_Barrier, (int64_t[]){WORLD}, 1, 0);
+        nested(&t, 0, REC_ID_MPI_File_open, (int64_t[]){WORLD, path, 0, INFO_NULL, FH}, 5, 0);
+        nested(&t, 1, REC_ID_pwrite, (int64_t[]){FD, 0, 4096, 4096 * rank}, 4, 4096);
+        nested(&t, 0, REC_ID_MPI_File_sync, (int64_t[]){FH}, 1, 0);
+        if (rank == 0)
+            nested(&t, 1, REC_ID_fsync, (int64_t[]){FD}, 1, 0);
+        nested(&t, 0, REC_ID_MPI_File_sync, (int64_t[]){FH}, 1, 0);
+        nested(&t, 1, REC_ID_close, (int64_t[]){FD}, 1, 0);
+        nested(&t, 0, REC_ID_MPI_File_close, (int64_t[]){FH}, 1, 0);
+        CU_ASSERT_EQUAL_FATAL(rec_writer_close(t.w, &t.err), 0);
+    }
+    char *top = generate_at(dir, REC_CODEGEN_TOP), *mpiio = generate_at(dir, REC_LAYER_MPIIO);
+    char *posix = generate_at(dir, REC_LAYER_POSIX);
+    for (char **k = (char *[]){top, mpiio, NULL}; *k; k++) {
+        CU_ASSERT_EQUAL(occurrences(*k, "MPI_File_open("), 1);
+        CU_ASSERT_EQUAL(occurrences(*k, "MPI_File_sync("), 2);
+        CU_ASSERT_EQUAL(occurrences(*k, "MPI_File_close("), 1);
+        CU_ASSERT_EQUAL(occurrences(*k, "pwrite("), 0);
+        CU_ASSERT_EQUAL(occurrences(*k, "MPI_Barrier("), 0); /* made by MPI_File_open */
+    }
+    /* the same kernel but for the header's sentence naming the calls */
+    const char *a = strstr(top, "\n#define"), *b = strstr(mpiio, "\n#define");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_STRING_EQUAL(a, b);
+    CU_ASSERT(strstr(mpiio, "calls at the MPI-IO layer and below") != NULL);
+    CU_ASSERT_EQUAL(occurrences(posix, "MPI_File_"), 0);
+    CU_ASSERT_EQUAL(occurrences(posix, "open(P(\"/data/f\"), O_RDWR | O_CREAT, 0644)"), 1);
+    CU_ASSERT_EQUAL(occurrences(posix, "MPI_Barrier("), 1);
+    CU_ASSERT_EQUAL(occurrences(posix, "pwrite("), 1);
+    CU_ASSERT_EQUAL(occurrences(posix, "close("), 1);
+    const char *guard = strstr(posix, "if (rank == 0) {");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(guard);
+    CU_ASSERT(strstr(guard, "lseek(") != NULL);
+    CU_ASSERT(strstr(posix, "fsync(") != NULL && strstr(posix, "fsync(") > guard);
+    CU_ASSERT(strstr(posix, "Build: mpicc kernel.c -o kernel") != NULL);
+    free(top);
+    free(mpiio);
+    free(posix);
+    free(dir);
+}
