@@ -8,7 +8,7 @@
  * (LAT_PER_RANK rows per rank), lon; coordinates lat and lon, a fixed-size
  * int mask(lat,lon), record variables T, U, V (time,lev,lat,lon) and PS, Q,
  * PRECT (time,lat,lon), each with units and T, PS and mask with a
- * _FillValue. Every rank owns its block of lat rows.
+ * _FillValue, T with a valid_range. Every rank owns its block of lat rows.
  * Once, in independent mode: rank 0 writes lon one value at a time
  * (ncmpi_put_var1_double) and every rank its block of mask
  * (ncmpi_put_vara_int). Then NREC records: T collectively
@@ -91,6 +91,8 @@ static void define(int ncid, int nranks, struct vars *v)
     const float fill = 9.96921e36f;
     PNC(ncmpi_put_att_float(ncid, v->T, "_FillValue", NC_FLOAT, 1, &fill));
     PNC(ncmpi_put_att_float(ncid, v->PS, "_FillValue", NC_FLOAT, 1, &fill));
+    const float valid_range[2] = {0.0f, 400.0f}; /* whole numbers: a kernel's float constants need their point */
+    PNC(ncmpi_put_att_float(ncid, v->T, "valid_range", NC_FLOAT, 2, valid_range));
     const int mask_fill = -1;
     PNC(ncmpi_put_att_int(ncid, v->mask, "_FillValue", NC_INT, 1, &mask_fill));
     PNC(ncmpi_put_att_text(ncid, v->T, "long_name", 11, "Temperature"));
