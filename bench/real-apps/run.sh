@@ -225,13 +225,14 @@ traced_bytes() {
 }
 
 # same_headers ORIG COPY: "same" when every HDF5 file under ORIG has the
-# same h5dump -H at COPY/its name, and every netCDF file (.nc) the same
-# ncdump -h, but for the line that names the file; "-" when there is none.
+# same h5dump -H at COPY/its name, and every netCDF file (named .nc, or a
+# classic one by its magic "CDF", as PnetCDF's pthread example's .nc.N) the
+# same ncdump -h, but for the line that names the file; "-" when there is none.
 same_headers() {
   local name n=0 a b
   while read -r name; do
-    case $name in
-    *.nc) command -v ncdump > /dev/null || continue
+    case $name:$(head -c 3 "$1/$name" 2> /dev/null | tr -d '\0') in
+    *.nc:* | *:CDF) command -v ncdump > /dev/null || continue
       a=$(ncdump -h "$1/$name" 2>&1 | tail -n +2) b=$(ncdump -h "$2/$name" 2>&1 | tail -n +2) ;;
     *) h5dump -H "$1/$name" > /dev/null 2>&1 || continue
       a=$(h5dump -H "$1/$name" 2>&1 | tail -n +2) b=$(h5dump -H "$2/$name" 2>&1 | tail -n +2) ;;
