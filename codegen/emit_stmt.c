@@ -197,7 +197,10 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         if (size == 4 && real) {
             float x;
             memcpy(&x, s + k, 4);
-            sb_printf(out, "%.9gf", (double)x);
+            /* A float constant needs a point or an exponent: %g writes 0 as "0". */
+            char text[48];
+            snprintf(text, sizeof text, "%.9g", (double)x);
+            sb_printf(out, "%s%sf", text, strpbrk(text, ".e") ? "" : ".");
         } else if (size == 8 && real) {
             double x;
             memcpy(&x, s + k, 8);

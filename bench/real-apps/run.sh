@@ -6,7 +6,8 @@
 # it), PnetCDF's examples (bin/pnetcdf-*) and netCDF-C's parallel tests
 # (bin/netcdf-*), and Darshan (lib/libdarshan.so, bin/darshan-parser), whose
 # counters are an independent check. Every case is run plain, traced, then
-#   trace -> recorder-merge -> recorder-codegen -> compile (-Wall -Werror) ->
+#   trace -> recorder-merge -> recorder-codegen -> compile (-Wall -Werror, with
+#   the flags the kernel's Build line names) ->
 #   kernel run traced -> recorder-diff, and trace -> recorder-replay -> recorder-diff;
 # with Darshan, the original, the kernel and the replay each run once more
 # under it and their counters are compared. One line per case:
@@ -192,6 +193,18 @@ launch() {
   "$mpirun" -np "$np" "${flags[@]}" "$@"
 }
 
+# kernel_flags KERNEL: the flags the Build line of KERNEL's header adds after
+# "-o kernel" (each $(pkg-config --cflags --libs MODULE) it names), or
+# PnetCDF's when it includes pnetcdf.h and names none.
+kernel_flags() {
+  local modules
+  modules=$(sed -n 's/.*Build: .*-o kernel \(.*\); run:.*/\1/p' "$1" | head -n 1 |
+    grep -o 'pkg-config --cflags --libs [A-Za-z0-9_.-]*' | awk '{print $4}')
+  [ -z "$modules" ] && grep -q '^#include <pnetcdf.h>' "$1" && modules=pnetcdf
+  # shellcheck disable=SC2086 # the modules are a word list
+  [ -z "$modules" ] || pkg-config --cflags --libs $modules
+}
+
 verdict() { grep -q '^recorder-diff: equivalent' "$1" && echo equiv || echo DIFF; }
 
 # traced_bytes TRACE DIR: "=" when every file under DIR that the trace's
@@ -212,13 +225,14 @@ traced_bytes() {
 }
 
 # same_headers ORIG COPY: "same" when every HDF5 file under ORIG has the
-# same h5dump -H at COPY/its name, and every netCDF file (.nc) the same
-# ncdump -h, but for the line that names the file; "-" when there is none.
+# same h5dump -H at COPY/its name, and every netCDF file (named .nc, or a
+# classic one by its magic "CDF", as PnetCDF's pthread example's .nc.N) the
+# same ncdump -h, but for the line that names the file; "-" when there is none.
 same_headers() {
   local name n=0 a b
   while read -r name; do
-    case $name in
-    *.nc) command -v ncdump > /dev/null || continue
+    case $name:$(head -c 3 "$1/$name" 2> /dev/null | tr -d '\0') in
+    *.nc:* | *:CDF) command -v ncdump > /dev/null || continue
       a=$(ncdump -h "$1/$name" 2>&1 | tail -n +2) b=$(ncdump -h "$2/$name" 2>&1 | tail -n +2) ;;
     *) h5dump -H "$1/$name" > /dev/null 2>&1 || continue
       a=$(h5dump -H "$1/$name" 2>&1 | tail -n +2) b=$(h5dump -H "$2/$name" 2>&1 | tail -n +2) ;;
@@ -270,7 +284,8 @@ for entry in "${all_cases[@]}"; do
   fi
   if (cd "$run" && "$build/codegen/recorder-codegen" trace -o kernel.c) 2> "$run/codegen.err"; then
     kbytes=$(wc -c < "$run/kernel.c")
-    if (cd "$run" && "$h5cc" -shlib -Wall -Werror kernel.c -o kernel) > "$run/cc.txt" 2>&1; then
+    # shellcheck disable=SC2046 # the flags are a word list
+    if (cd "$run" && "$h5cc" -shlib -Wall -Werror kernel.c -o kernel $(kernel_flags kernel.c)) > "$run/cc.txt" 2>&1; then
       launch LD_PRELOAD="$tracer" RECORDER_TRACES_DIR="$run/kernel-trace" -- "$run/kernel" "$run/kernel-out" > "$run/kernel.txt" 2>&1
       "$build/analysis/recorder-diff" "$run/trace" "$run/kernel-trace" > "$run/kernel-diff.txt" 2>&1
       kverdict=$(verdict "$run/kernel-diff.txt")

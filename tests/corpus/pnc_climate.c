@@ -3,11 +3,12 @@
  *   mpiexec -np N pnc_climate OUTDIR
  * Writes OUTDIR/climate.nc (CDF-5, NC_64BIT_DATA) and OUTDIR/climate_cdf2.nc
  * (CDF-2, NC_64BIT_OFFSET), the same calls for both: header hints in an
- * MPI_Info; global attributes (text, int, double); dimensions time
- * (unlimited), lev, lat (LAT_PER_RANK rows per rank), lon; coordinates
- * lat and lon, a fixed-size int mask(lat,lon), record variables T, U, V
- * (time,lev,lat,lon) and PS, Q, PRECT, TS (time,lat,lon), each with units and
- * T, PS and mask with a _FillValue. Every rank owns its block of lat rows.
+ * MPI_Info, and those in use asked back (ncmpi_inq_file_info); global
+ * attributes (text, int, double); dimensions time (unlimited), lev, lat
+ * (LAT_PER_RANK rows per rank), lon; coordinates lat and lon, a fixed-size
+ * int mask(lat,lon), record variables T, U, V (time,lev,lat,lon) and PS, Q,
+ * PRECT, TS (time,lat,lon), each with units and T, PS and mask with a
+ * _FillValue, T with a valid_range. Every rank owns its block of lat rows.
  * Once, in independent mode: rank 0 writes lon one value at a time
  * (ncmpi_put_var1_double) and every rank its block of mask
  * (ncmpi_put_vara_int). Then NREC records: T collectively
@@ -93,6 +94,8 @@ static void define(int ncid, int nranks, struct vars *v)
     const float fill = 9.96921e36f;
     PNC(ncmpi_put_att_float(ncid, v->T, "_FillValue", NC_FLOAT, 1, &fill));
     PNC(ncmpi_put_att_float(ncid, v->PS, "_FillValue", NC_FLOAT, 1, &fill));
+    const float valid_range[2] = {0.0f, 400.0f}; /* whole numbers: a kernel's float constants need their point */
+    PNC(ncmpi_put_att_float(ncid, v->T, "valid_range", NC_FLOAT, 2, valid_range));
     const int mask_fill = -1;
     PNC(ncmpi_put_att_int(ncid, v->mask, "_FillValue", NC_INT, 1, &mask_fill));
     PNC(ncmpi_put_att_text(ncid, v->T, "long_name", 11, "Temperature"));
@@ -111,6 +114,11 @@ static void write_file(const char *name, int cmode)
     int ncid;
     PNC_ON(path, ncmpi_create(MPI_COMM_WORLD, path, cmode, info, &ncid));
     MPI_CHECK(MPI_Info_free(&info));
+    MPI_Info used; /* the hints in use, as PIO logs them */
+    int nkeys;
+    PNC(ncmpi_inq_file_info(ncid, &used));
+    MPI_CHECK(MPI_Info_get_nkeys(used, &nkeys));
+    MPI_CHECK(MPI_Info_free(&used));
     struct vars v;
     define(ncid, corpus_size, &v);
 
