@@ -21,8 +21,8 @@ typedef struct nc_var {
 typedef struct nc_vars {
     nc_var *v;
     size_t n, cap;
-    uint64_t waits, completed;          /* calls that completed requests; the requests they named */
-    uint64_t carried_calls;             /* MPI-IO data calls inside them ... */
+    uint64_t waits, completed;           /* calls that completed requests; the requests they named */
+    uint64_t carried_calls;              /* MPI-IO data calls inside them ... */
     int64_t carried_bytes, posted_bytes; /* ... their bytes; the requests' bytes */
 } nc_vars;
 
@@ -81,7 +81,8 @@ static int walk_rank(nc_vars *s, ra_trace *t, uint32_t rank, rec_error *err)
             s->carried_bytes += bytes;
             continue;
         }
-        int in = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN), out = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_OUT);
+        int in = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN),
+            out = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_OUT);
         if (out >= 0) { /* ncmpi_def_var, ncmpi_inq_varid: the variable's name */
             int name = rec_arg_with_kind(f, REC_KIND_STRING, REC_ARG_IN);
             nc_var *v = var_of(s, ev.file, ev.rec->args[out].i);
@@ -113,7 +114,8 @@ static int var_order(const void *a, const void *b)
     const nc_var *x = a, *y = b;
     if (x->written + x->read != y->written + y->read)
         return x->written + x->read > y->written + y->read ? -1 : 1;
-    return x->file != y->file ? (x->file < y->file ? -1 : 1) : (x->varid < y->varid ? -1 : x->varid > y->varid);
+    return x->file != y->file ? (x->file < y->file ? -1 : 1)
+                              : (x->varid < y->varid ? -1 : x->varid > y->varid);
 }
 
 int ra_summary_print_vars(ra_trace *t, FILE *out, rec_error *err)
@@ -136,9 +138,11 @@ int ra_summary_print_vars(ra_trace *t, FILE *out, rec_error *err)
     for (size_t i = 0; i < s.n; i++)
         if (s.v[i].calls) {
             if (!shown++)
-                fprintf(out, "\nnetCDF variables (data calls that name them, all ranks):\n%-20s %10s %10s %10s %10s "
-                             "%14s %14s  path\n",
-                        "variable", "calls", "collective", "independ.", "posted", "bytes_written", "bytes_read");
+                fprintf(
+                    out,
+                    "\nnetCDF variables (data calls that name them, all ranks):\n%-20s %10s %10s %10s %10s "
+                    "%14s %14s  path\n",
+                    "variable", "calls", "collective", "independ.", "posted", "bytes_written", "bytes_read");
             const nc_var *v = &s.v[i];
             fprintf(out, "%-20s %10llu %10llu %10llu %10llu %14lld %14lld  \"%s\"\n", v->name,
                     (unsigned long long)v->calls, (unsigned long long)v->collective,
@@ -146,12 +150,13 @@ int ra_summary_print_vars(ra_trace *t, FILE *out, rec_error *err)
                     (long long)v->read, v->file >= 0 ? ra_file_path(t, v->file) : "?");
         }
     if (s.waits)
-        fprintf(out,
-                "Nonblocking requests: %llu completed by %llu calls (%lld bytes posted); inside those calls %llu "
-                "MPI-IO data calls moved %lld bytes: %.1f requests a call\n",
-                (unsigned long long)s.completed, (unsigned long long)s.waits, (long long)s.posted_bytes,
-                (unsigned long long)s.carried_calls, (long long)s.carried_bytes,
-                s.carried_calls ? (double)s.completed / (double)s.carried_calls : 0.0);
+        fprintf(
+            out,
+            "Nonblocking requests: %llu completed by %llu calls (%lld bytes posted); inside those calls %llu "
+            "MPI-IO data calls moved %lld bytes: %.1f requests a call\n",
+            (unsigned long long)s.completed, (unsigned long long)s.waits, (long long)s.posted_bytes,
+            (unsigned long long)s.carried_calls, (long long)s.carried_bytes,
+            s.carried_calls ? (double)s.completed / (double)s.carried_calls : 0.0);
     free(s.v);
     return 0;
 }

@@ -50,6 +50,7 @@ typedef struct cg_emitter {
     int uses_h5value; /* a call writes a recorded HDF5 value: h5_value() (templates/h5value.c.tmpl) */
     int64_t h5value_zeros; /* the bytes of h5value_zeros, what a call writes whose value the trace lacks */
     int uses_h5fill_chunks; /* setup() fills an HDF5 input's filtered chunks (h5_make_input.c) */
+    int uses_zbuf; /* a PnetCDF write sends zeros (zbuf) */
     int uses_P, uses_S, uses_text, uses_no_pointer, uses_status, uses_statuses_ignored, uses_stat[4], grid_ndims, other_grid;
     int uses_line, uses_lines; /* LINE(n), lines(): writes that carry newlines (emit_text.c) */
     uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */

@@ -701,6 +701,13 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             return;
         char elem[64];
         cg_var_ctype(f, field, elem, sizeof elem);
+        if (in && f->layer == REC_LAYER_PNETCDF && gen_is_pointer(a->ctype)) {
+            /* zeros: PnetCDF converts them to any variable's type, where the pattern's bytes read as
+             * doubles are out of a float's range (NC_ERANGE) */
+            e->uses_zbuf = 1;
+            sb_printf(out, "(%s)(void *)zbuf", a->ctype);
+            return;
+        }
         /* a typed buffer (fgetws' wide characters, ncmpi_put_vara_float's floats): the pattern buffer, cast */
         if (gen_is_pointer(a->ctype) && strcmp(elem, "void") && strcmp(elem, "char"))
             sb_printf(out, "(%s)(void *)%s", a->ctype, in ? "wbuf" : "rbuf");

@@ -426,8 +426,23 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
          * the request completes for a nonblocking call */
         fprintf(out, "    size_t rp_b%u = rp_r->args[%d].i > 0 ? (size_t)rp_r->args[%d].i : 0;\n", i, derived_size(f),
                 derived_size(f));
+        /* a flexible call's buffer spans bufcount of its buftype's extent (a subarray type's holes too) */
+        int type = find_kind(f, REC_KIND_MPI_DATATYPE), count = -1;
+        for (unsigned j = 0; j < f->nargs; j++)
+            if (f->args[j].kind == REC_KIND_COUNT && !gen_is_pointer(f->args[j].ctype) &&
+                !(f->args[j].flags & REC_ARG_DERIVED) && f->args[j].role != REC_AROLE_ROWS)
+                count = (int)j;
+        if (type >= 0 && count >= 0 && !gen_is_pointer(f->args[type].ctype))
+            fprintf(out,
+                    "    if ((%s) > 0 && (size_t)(%s) * rp_mpi_span(%s) > rp_b%u)\n        rp_b%u = (size_t)(%s) * "
+                    "rp_mpi_span(%s);\n",
+                    f->args[count].name, f->args[count].name, f->args[type].name, i, i, f->args[count].name,
+                    f->args[type].name);
         fprintf(out, "    %s %s = %s(rp_x, %d, rp_b%u + 64);\n", a->ctype, n,
                 f->flags & REC_FN_NONBLOCKING ? "rp_owned" : "rp_scratch", in, i);
+        if (in) /* zeros: a value of every type, which PnetCDF converts without NC_ERANGE (the pattern's
+                 * bytes read as doubles are no float) */
+            fprintf(out, "    if (%s)\n        memset((void *)%s, 0, rp_b%u + 64);\n", n, n, i);
     } else {
         fprintf(out, "    %s %s = NULL;\n    rp_x->reason = \"no rule gives the size of its buffer\";\n",
                 a->ctype, n);

@@ -196,7 +196,7 @@ int rp_datatype_array(rp_ctx *x, const rp_value *v, MPI_Datatype **out);
 MPI_Request *rp_request_array(rp_ctx *x, const rp_value *v, size_t min_n);
 /* PnetCDF request ids: the live ones of the recorded ids, NC_REQ_NULL for calls not replayed. */
 int *rp_nc_request_array(rp_ctx *x, const rp_value *v);
-/* netCDF attribute or fill values: an aligned copy of the recorded bytes, zeros past them. */
+/* netCDF attribute or fill values: an aligned copy of the recorded bytes, zeros past them; NULL for none. */
 void *rp_nc_values(rp_ctx *x, const rp_value *v);
 /* PnetCDF varn's starts or counts: rows pointers into the recorded values, rows of them (NULL: none). */
 MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows);

@@ -229,14 +229,16 @@ MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows)
 
 void *rp_nc_values(rp_ctx *x, const rp_value *v)
 {
-    /* an aligned copy (the values are doubles, ints...); none kept: zeros */
+    /* an aligned copy (the values are doubles, ints...); none: NULL, as the program passed
+     * (ncmpi_def_var_fill's default fill value) */
+    if (!v->len)
+        return NULL;
     unsigned char *p = rp_alloc(x, (size_t)v->len + 16);
     memset(p, 0, (size_t)v->len + 16);
     if (v->len)
         memcpy(p, v->s, v->len);
     return p;
 }
-
 
 struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in)
 {
