@@ -130,6 +130,11 @@ static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
      * the library (an iteration operator, a signal handler): an
      * application call, at depth 0, and the calls it makes below it. */
     uint32_t nest = rt_self.nest;
+    /* libnetcdf calls its own nc_* API through its PLT (nc_create_par calls
+     * nc_inq_*, nc_put_var1 nc_put_vara): inside a netCDF call, a netCDF
+     * call is the library's own, not the application's, and untraced. */
+    if (layer == REC_LAYER_NETCDF && (nest & 0xff) == REC_LAYER_NETCDF && nest >> 8)
+        return 0;
     c->outer_nest = nest;
     unsigned depth = layer < (nest & 0xff) ? nest >> 8 : 0; /* layer: 0 (POSIX) when depth is 0 */
     c->rec.depth = (uint8_t)(depth < 255 ? depth : 255);

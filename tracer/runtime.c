@@ -33,7 +33,7 @@
 
 RT_TLS rt_thread rt_self;
 RT_HOT volatile int rt_active;
-RT_HOT unsigned char rt_layer_on[REC_LAYER_COUNT] = {1, 1, 1, 1, 1};
+RT_HOT unsigned char rt_layer_on[REC_LAYER_COUNT] = {1, 1, 1, 1, 1, 1};
 uint64_t rt_t0_ns;
 double rt_ns_per_tick = 100.0;
 
