@@ -519,6 +519,7 @@ void rt_commit(rt_call *c)
         free(c->heap[i]);
     rt_unlock();
     rt_self.nest = c->outer_nest;
+    rt_self.top = c->outer_top;
     rt_self.busy = 0;
     *rt_errno() = c->saved_errno;
 }
