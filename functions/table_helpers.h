@@ -14,7 +14,6 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #ifndef REC_H5
 #define REC_H5(fn) H5##fn
@@ -287,15 +286,6 @@ static inline long long rt_ncc_var_type_size(int ncid, int varid)
 {
     nc_type type = NC_NAT;
     return REC_NCC(inq_vartype)(ncid, varid, &type) == NC_NOERR ? rt_ncc_type_size(ncid, type) : 0;
-}
-
-/* The bytes n strings hold, each with its terminating NUL (0 if the call failed). */
-static inline long long rt_ncc_string_bytes(const char *const *strings, long long n, int ok)
-{
-    long long total = 0;
-    for (long long i = 0; ok && strings && i < n; i++)
-        total += strings[i] ? (long long)strlen(strings[i]) + 1 : 0;
-    return total;
 }
 #endif
 
