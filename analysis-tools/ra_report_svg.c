@@ -118,8 +118,8 @@ const char *svg_rank_color(uint32_t rank, char *buf, size_t cap)
 
 const char *svg_layer_color(unsigned layer)
 {
-    static const char *const colors[REC_LAYER_COUNT] = {"#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e"};
-    return layer < REC_LAYER_COUNT ? colors[layer] : "#666";
+    static const char *const colors[] = {"#1b9e77", "#7570b3", "#d95f02", "#e7298a", "#66a61e", "#e6ab02"};
+    return layer < sizeof colors / sizeof colors[0] ? colors[layer] : "#666";
 }
 
 void svg_legend(FILE *out, const char *const *labels, const char *const *colors, size_t n)

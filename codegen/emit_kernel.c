@@ -26,7 +26,7 @@ enum {
 static const char *const template_names[NTEMPLATES] = {
     "kernel.c.tmpl", "header.tmpl",     "loop.tmpl",     "guard.tmpl",      "section.tmpl",
     "table.tmpl",    "call_posix.tmpl", "call_mpi.tmpl", "call_mpiio.tmpl", "call_hdf5.tmpl",
-    "call_pnetcdf.tmpl"};
+    "call_pnetcdf.tmpl", "call_netcdf.tmpl"};
 
 typedef struct kernel {
     cg_emitter e;
@@ -358,7 +358,12 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
             "Warning: %llu writes send the plain pattern: the newlines the trace's line reads showed in "
             "them follow no one shape a statement can write.",
             (unsigned long long)e->n_unlined);
-    if (e->layers[REC_LAYER_PNETCDF]) /* the library's own flags, by pkg-config */
+    if (e->layers[REC_LAYER_NETCDF]) /* Debian's netcdf-mpi.pc names /usr/include, not its headers' prefix */
+        header_line(h,
+                    "Build: h5pcc -shlib kernel.c -o kernel -I$(pkg-config --variable=prefix netcdf-mpi)/include "
+                    "$(pkg-config --cflags --libs netcdf-mpi)%s; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
+                    e->layers[REC_LAYER_PNETCDF] ? " $(pkg-config --cflags --libs pnetcdf)" : "", m->nranks);
+    else if (e->layers[REC_LAYER_PNETCDF]) /* the library's own flags, by pkg-config */
         header_line(h,
                     "Build: h5pcc -shlib kernel.c -o kernel $(pkg-config --cflags --libs pnetcdf); run: mpirun -np %u "
                     "./kernel [OUTDIR=./kernel-output]",
@@ -411,6 +416,11 @@ static void includes(kernel *k, tpl_ctx *c)
     add_include(c, "mpi.h");
     if (e->layers[REC_LAYER_PNETCDF])
         add_include(c, "pnetcdf.h");
+    if (e->layers[REC_LAYER_NETCDF]) { /* netcdf_par.h and netcdf_filter.h need netcdf.h first */
+        add_include(c, "netcdf.h");
+        add_include(c, "netcdf_par.h");
+        add_include(c, "netcdf_filter.h");
+    }
     if (e->uses_P || e->uses_S || e->protos)
         add_include(c, "stdarg.h");
     add_include(c, "stdio.h");

@@ -158,6 +158,24 @@ static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
  * ctype without const and *): cg_render_cat's callbacks take no argument. */
 static char nc_values_elem[64];
 
+/* A C floating literal of x (float: with the f suffix) that reads back as x:
+ * a decimal point where %g printed none (200f is no literal), builtins for
+ * infinities and NaNs. */
+static void real_literal(sb *out, double x, int is_float)
+{
+    if (x != x) {
+        sb_puts(out, is_float ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")");
+        return;
+    }
+    if (x - x != 0) { /* infinite: finite x - x is 0 */
+        sb_printf(out, "%s%s", x < 0 ? "-" : "", is_float ? "__builtin_inff()" : "__builtin_inf()");
+        return;
+    }
+    char text[64];
+    snprintf(text, sizeof text, is_float ? "%.9g" : "%.17g", x);
+    sb_printf(out, "%s%s%s", text, strpbrk(text, ".e") ? "" : ".", is_float ? "f" : "");
+}
+
 /* netCDF attribute or fill values: a string literal of text, else a
  * compound literal of the argument's element type, the values as written. */
 static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
@@ -197,14 +215,11 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         if (size == 4 && real) {
             float x;
             memcpy(&x, s + k, 4);
-            /* A float constant needs a point or an exponent: %g writes 0 as "0". */
-            char text[48];
-            snprintf(text, sizeof text, "%.9g", (double)x);
-            sb_printf(out, "%s%sf", text, strpbrk(text, ".e") ? "" : ".");
+            real_literal(out, (double)x, 1);
         } else if (size == 8 && real) {
             double x;
             memcpy(&x, s + k, 8);
-            sb_printf(out, "%.17g", x);
+            real_literal(out, x, 0);
         } else {
             uint64_t u = 0;
             memcpy(&u, s + k, size); /* little-endian: the low bytes */

@@ -227,6 +227,9 @@ static int symbolic_kind(unsigned kind)
     case REC_KIND_NC_MODE:
     case REC_KIND_NC_FORMAT:
     case REC_KIND_NC_FILL_MODE:
+    case REC_KIND_NC_PAR_ACCESS:
+    case REC_KIND_NC_STORAGE:
+    case REC_KIND_NC_ENDIAN:
         return 1;
     default:
         return 0;

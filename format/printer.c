@@ -73,7 +73,8 @@ static const named nc_type_names[] = {{1, "NC_BYTE"},   {2, "NC_CHAR"},   {3, "N
 static const named nc_mode_names[] = {{0x1, "NC_WRITE"},          {0x4, "NC_NOCLOBBER"},   {0x8, "NC_DISKLESS"},
                                       {0x20, "NC_64BIT_DATA"},    {0x100, "NC_CLASSIC_MODEL"}, {0x200, "NC_64BIT_OFFSET"},
                                       {0x800, "NC_SHARE"},        {0x1000, "NC_NETCDF4"},  {0x2000, "NC_MPIIO"},
-                                      {0x4000, "NC_PERSIST"},     {0x8000, "NC_INMEMORY"}, END};
+                                      {0x4000, "NC_PERSIST"},     {0x8000, "NC_INMEMORY"}, {0x20000, "NC_NOATTCREORD"},
+                                      {0x40000, "NC_NODIMSCALE_ATTACH"}, END};
 static const named nc_format_names[] = {{1, "NC_FORMAT_CLASSIC"}, {2, "NC_FORMAT_64BIT_OFFSET"},
                                         {3, "NC_FORMAT_NETCDF4"}, {4, "NC_FORMAT_NETCDF4_CLASSIC"},
                                         {5, "NC_FORMAT_64BIT_DATA"}, END};
@@ -86,7 +87,19 @@ static const named nc_error_names[] = {
     {-48, "NC_EMAXVARS"},   {-49, "NC_ENOTVAR"},    {-50, "NC_EGLOBAL"},   {-51, "NC_ENOTNC"},
     {-52, "NC_ESTS"},       {-53, "NC_EMAXNAME"},   {-54, "NC_EUNLIMIT"},  {-55, "NC_ENORECVARS"},
     {-56, "NC_ECHAR"},      {-57, "NC_EEDGE"},      {-58, "NC_ESTRIDE"},   {-59, "NC_EBADNAME"},
-    {-60, "NC_ERANGE"},     {-61, "NC_ENOMEM"},     END};
+    {-60, "NC_ERANGE"},     {-61, "NC_ENOMEM"},     {-62, "NC_EVARSIZE"},  {-63, "NC_EDIMSIZE"},
+    {-64, "NC_ETRUNC"},     {-68, "NC_EIO"},        {-77, "NC_EACCESS"},   {-90, "NC_ENOTFOUND"},
+    {-92, "NC_EINTERNAL"},  {-93, "NC_EPNETCDF"},   {-101, "NC_EHDFERR"},  {-102, "NC_ECANTREAD"},
+    {-103, "NC_ECANTWRITE"}, {-104, "NC_ECANTCREATE"}, {-105, "NC_EFILEMETA"}, {-106, "NC_EDIMMETA"},
+    {-107, "NC_EATTMETA"},  {-108, "NC_EVARMETA"},  {-110, "NC_EATTEXISTS"}, {-111, "NC_ENOTNC4"},
+    {-112, "NC_ESTRICTNC3"}, {-113, "NC_ENOTNC3"},  {-114, "NC_ENOPAR"},   {-115, "NC_EPARINIT"},
+    {-116, "NC_EBADGRPID"}, {-117, "NC_EBADTYPID"}, {-122, "NC_ELATEFILL"}, {-123, "NC_ELATEDEF"},
+    {-125, "NC_ENOGRP"},    {-126, "NC_ESTORAGE"},  {-127, "NC_EBADCHUNK"}, {-128, "NC_ENOTBUILT"},
+    {-131, "NC_EMPI"},      {-132, "NC_EFILTER"},   {-136, "NC_ENOFILTER"}, END};
+/* netCDF-C's own: nc_var_par_access' modes, netCDF-4 storage and byte order. */
+static const named nc_par_access_names[] = {{0, "NC_INDEPENDENT"}, {1, "NC_COLLECTIVE"}, END};
+static const named nc_storage_names[] = {{0, "NC_CHUNKED"}, {1, "NC_CONTIGUOUS"}, {2, "NC_COMPACT"}, END};
+static const named nc_endian_names[] = {{0, "NC_ENDIAN_NATIVE"}, {1, "NC_ENDIAN_LITTLE"}, {2, "NC_ENDIAN_BIG"}, END};
 
 /* ---- a bounded string builder ---- */
 typedef struct out {
@@ -344,6 +357,9 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_NC_MODE: emit_flags(&o, nc_mode_names, x, "0"); break;
     case REC_KIND_NC_FORMAT: emit_enum(&o, nc_format_names, x); break;
     case REC_KIND_NC_FILL_MODE: emit_enum(&o, nc_fill_names, x); break;
+    case REC_KIND_NC_PAR_ACCESS: emit_enum(&o, nc_par_access_names, x); break;
+    case REC_KIND_NC_STORAGE: emit_enum(&o, nc_storage_names, x); break;
+    case REC_KIND_NC_ENDIAN: emit_enum(&o, nc_endian_names, x); break;
     case REC_KIND_NC_ERROR: emit_enum(&o, nc_error_names, x); break;
     case REC_KIND_NC_VARID: emit(&o, x == -1 ? "NC_GLOBAL" : "%lld", (long long)x); break;
     case REC_KIND_NC_VALUES: emit_nc_values(&o, v); break;

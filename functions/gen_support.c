@@ -224,7 +224,7 @@ void gen_close(const char *generator, FILE *out, const char *dir, const char *na
 
 const char *gen_layer_part(unsigned layer)
 {
-    static const char *const parts[REC_LAYER_COUNT] = {"posix", "mpi", "mpiio", "hdf5", "pnetcdf"};
+    static const char *const parts[REC_LAYER_COUNT] = {"posix", "mpi", "mpiio", "hdf5", "pnetcdf", "netcdf"};
     return layer < REC_LAYER_COUNT ? parts[layer] : "all";
 }
 
@@ -380,10 +380,19 @@ void gen_each_operator(unsigned layer, int counted, gen_operator_fn *fn)
 
 const char *gen_layer_guard(unsigned layer)
 {
-    return layer == REC_LAYER_PNETCDF ? "RECORDER_HAVE_PNETCDF" : NULL;
+    switch (layer) {
+    case REC_LAYER_PNETCDF: return "RECORDER_HAVE_PNETCDF";
+    case REC_LAYER_NETCDF: return "RECORDER_HAVE_NETCDF";
+    default: return NULL;
+    }
 }
 
-const char *gen_layer_header(unsigned layer)
+const char *gen_layer_includes(unsigned layer)
 {
-    return layer == REC_LAYER_PNETCDF ? "<pnetcdf.h>" : NULL;
+    switch (layer) {
+    case REC_LAYER_PNETCDF: return "#include <pnetcdf.h>\n";
+    /* netcdf_par.h and netcdf_filter.h need netcdf.h first */
+    case REC_LAYER_NETCDF: return "#include <netcdf.h>\n#include <netcdf_par.h>\n#include <netcdf_filter.h>\n";
+    default: return "";
+    }
 }

@@ -86,11 +86,12 @@ FILE *gen_create(const char *generator, const char *dir, const char *name);
 void gen_close(const char *generator, FILE *out, const char *dir, const char *name);
 /* The per-layer part of generated file names: "posix", "mpi", "mpiio", "hdf5". */
 const char *gen_layer_part(unsigned layer);
-/* An optional layer's preprocessor condition (RECORDER_HAVE_PNETCDF) and the
- * header that declares its functions (<pnetcdf.h>); NULL for a layer every
- * build has. Generated code keeps such a layer's functions under the condition. */
+/* An optional layer's preprocessor condition (RECORDER_HAVE_PNETCDF), NULL
+ * for a layer every build has, and the #include lines of the headers that
+ * declare its functions ("" for none). Generated code keeps such a layer's
+ * functions under the condition. */
 const char *gen_layer_guard(unsigned layer);
-const char *gen_layer_header(unsigned layer);
+const char *gen_layer_includes(unsigned layer);
 
 /* The stand-in for the application's function id (CALLBACK: 1, 2, ...) of
  * an MPI reduction, of C type ctype (operators.def): its name, prefix and

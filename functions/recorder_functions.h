@@ -23,6 +23,7 @@ typedef enum rec_layer {
     REC_LAYER_MPIIO = 2,
     REC_LAYER_HDF5 = 3,
     REC_LAYER_PNETCDF = 4, /* ncmpi_*, above MPI-IO */
+    REC_LAYER_NETCDF = 5,  /* nc_* of netCDF-C, above HDF5 and PnetCDF (its netCDF-4 and CDF-5 back ends) */
     REC_LAYER_COUNT
 } rec_layer;
 
@@ -137,7 +138,10 @@ typedef enum rec_class {
     X(NC_FORMAT, 96, INT, "netCDF file format (NC_FORMAT_CLASSIC, NC_FORMAT_CDF5, ...)") \
     X(NC_FILL_MODE, 97, INT, "netCDF fill mode (NC_FILL, NC_NOFILL)") \
     X(NC_HEADER, 98, STR, "the header a netCDF classic file began with when the call opened it (kernels write it before the run)") \
-    X(NC_OFFSET_ROWS, 99, ARRAY, "rows of a variable's rank, one a subarray (PnetCDF varn's starts and counts), row after row")
+    X(NC_OFFSET_ROWS, 99, ARRAY, "rows of a variable's rank, one a subarray (PnetCDF varn's starts and counts), row after row") \
+    X(NC_PAR_ACCESS, 100, INT, "netCDF parallel access of a variable (NC_INDEPENDENT, NC_COLLECTIVE)") \
+    X(NC_STORAGE, 101, INT, "netCDF-4 variable storage (NC_CHUNKED, NC_CONTIGUOUS, NC_COMPACT)") \
+    X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -497,7 +501,7 @@ int rec_arg_length(const rec_func_desc *f, unsigned arg);
 const char *rec_sole_name(unsigned sole);         /* "COMMITS_TYPE", ... or NULL */
 const char *rec_combiner_name(unsigned combiner); /* "VECTOR", ... or NULL */
 
-const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "HDF5", "PnetCDF" */
+const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "HDF5", "PnetCDF", "netCDF" */
 /* The layers from the top (the library an application calls) down to POSIX: REC_LAYER_COUNT of them. */
 extern const unsigned rec_layers_top_down[];
 int rec_layer_from_name(const char *name);       /* -1 if unknown */

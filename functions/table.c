@@ -93,7 +93,7 @@ const rec_func_desc *rec_function_by_name(const char *name)
     return NULL;
 }
 
-static const char *const layer_names[REC_LAYER_COUNT] = {"POSIX", "MPI", "MPI-IO", "HDF5", "PnetCDF"};
+static const char *const layer_names[REC_LAYER_COUNT] = {"POSIX", "MPI", "MPI-IO", "HDF5", "PnetCDF", "netCDF"};
 
 const char *rec_layer_name(unsigned layer)
 {
@@ -448,7 +448,7 @@ unsigned rec_kind_element(unsigned kind)
     }
 }
 
-const unsigned rec_layers_top_down[REC_LAYER_COUNT] = {REC_LAYER_PNETCDF, REC_LAYER_HDF5, REC_LAYER_MPIIO,
+const unsigned rec_layers_top_down[REC_LAYER_COUNT] = {REC_LAYER_NETCDF, REC_LAYER_PNETCDF, REC_LAYER_HDF5, REC_LAYER_MPIIO,
                                                        REC_LAYER_MPI, REC_LAYER_POSIX};
 
 int rec_kind_is_handle_array(unsigned kind)

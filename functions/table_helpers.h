@@ -260,4 +260,62 @@ static inline MPI_Offset rt_nc_flexible_bytes(int ncid, int varid, MPI_Offset el
 }
 #endif
 
+#ifdef RECORDER_HAVE_NETCDF
+/* netCDF-C's queries, reached as the tracer or the replayer says (REC_NCC).
+ * A unit sees netCDF's header or PnetCDF's, never both: they define the
+ * same NC_ macros differently. */
+#include <netcdf.h>
+#include <netcdf_par.h>
+#include <netcdf_filter.h>
+#include <stddef.h>
+#include <stdlib.h>
+#ifndef REC_NCC
+#define REC_NCC(fn) nc_##fn
+#endif
+
+/* A variable's rank: the length of its start, count, stride and imap (0 if unknown). */
+static inline int rt_ncc_ndims(int ncid, int varid)
+{
+    int n = 0;
+    return REC_NCC(inq_varndims)(ncid, varid, &n) == NC_NOERR && n > 0 ? n : 0;
+}
+
+/* The elements an access names: count's product, or with no count the
+ * whole variable as it is now (its unlimited dimensions' current lengths). */
+static inline long long rt_ncc_elements(int ncid, int varid, const size_t *count)
+{
+    int n = rt_ncc_ndims(ncid, varid);
+    long long total = 1;
+    if (count) {
+        for (int i = 0; i < n; i++)
+            total *= (long long)count[i];
+        return total;
+    }
+    int few[32], *dims = n <= 32 ? few : malloc((size_t)n * sizeof *dims); /* NC_MAX_VAR_DIMS is 1024 */
+    if (!dims || REC_NCC(inq_vardimid)(ncid, varid, dims) != NC_NOERR)
+        total = 0;
+    for (int i = 0; total && i < n; i++) {
+        size_t len = 0;
+        total = REC_NCC(inq_dimlen)(ncid, dims[i], &len) == NC_NOERR ? total * (long long)len : 0;
+    }
+    if (dims != few)
+        free(dims);
+    return total;
+}
+
+/* The size of one element of a type in memory (NC_FLOAT: 4; a user-defined
+ * type: its size; NC_STRING: a pointer's). */
+static inline long long rt_ncc_type_size(int ncid, nc_type type)
+{
+    size_t size = 0;
+    return REC_NCC(inq_type)(ncid, type, NULL, &size) == NC_NOERR ? (long long)size : 0;
+}
+
+static inline long long rt_ncc_var_type_size(int ncid, int varid)
+{
+    nc_type type = NC_NAT;
+    return REC_NCC(inq_vartype)(ncid, varid, &type) == NC_NOERR ? rt_ncc_type_size(ncid, type) : 0;
+}
+#endif
+
 #endif

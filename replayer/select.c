@@ -42,7 +42,7 @@ static int layer_of(const rp_rec *r)
     return f ? (int)f->layer : -1;
 }
 
-/* A layer this build cannot issue (PnetCDF, where built without it) is looked
+/* A layer this build cannot issue (PnetCDF, where built without it; netCDF) is looked
  * through by default: the calls its calls made are the tree's top. */
 static int issuable(int layer)
 {
@@ -50,6 +50,8 @@ static int issuable(int layer)
     if (layer == REC_LAYER_PNETCDF)
         return 0;
 #endif
+    if (layer == REC_LAYER_NETCDF) /* no replay of netCDF calls yet: the HDF5 (or MPI-IO) calls they made */
+        return 0;
     (void)layer;
     return 1;
 }

@@ -218,7 +218,7 @@ void rt_config_load(rt_config *c)
     snprintf(c->stage_dir, sizeof c->stage_dir, "%s", stage && *stage ? stage : "/tmp");
     static const char *const layer_keys[REC_LAYER_COUNT] = {"RECORDER_POSIX_TRACING", "RECORDER_MPI_TRACING",
                                                             "RECORDER_MPIIO_TRACING", "RECORDER_HDF5_TRACING",
-                                                            "RECORDER_PNETCDF_TRACING"};
+                                                            "RECORDER_PNETCDF_TRACING", "RECORDER_NETCDF_TRACING"};
     for (int l = 0; l < REC_LAYER_COUNT; l++)
         c->layer_on[l] = (unsigned char)env_int(c, layer_keys[l], 1, 0, 1);
     load_prefixes(c, "RECORDER_EXCLUSION_FILE", c->exclude, &c->nexclude);

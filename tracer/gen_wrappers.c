@@ -20,7 +20,7 @@ static int has(const char *s, const char *part)
 static const char *layer_macro(unsigned layer)
 {
     static const char *names[] = {"REC_LAYER_POSIX", "REC_LAYER_MPI", "REC_LAYER_MPIIO", "REC_LAYER_HDF5",
-                                  "REC_LAYER_PNETCDF"};
+                                  "REC_LAYER_PNETCDF", "REC_LAYER_NETCDF"};
     return names[layer];
 }
 

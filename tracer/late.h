@@ -49,6 +49,8 @@ static inline void *rt_late_at(void **site, const char *name, int variable)
 #define REC_H5(fn) RT_LATE_FN(H5##fn)
 /* table_helpers.h's PnetCDF queries, of the library the application loaded. */
 #define REC_NC(fn) RT_LATE_FN(ncmpi_##fn)
+/* table_helpers.h's netCDF-C queries, of the library the application loaded. */
+#define REC_NCC(fn) RT_LATE_FN(nc_##fn)
 
 /* HDF5's own H5E_BEGIN_TRY names the H5E functions directly; this one keeps
  * the same automatic error handler state in a struct (symbols.c). */

@@ -55,6 +55,7 @@ typedef struct rt_call {
     uint8_t skip; /* an excluded path or handle: do not record */
     uint8_t layer;
     uint32_t outer_nest; /* the thread's rt_self.nest before this call */
+    uint8_t outer_top;   /* the thread's rt_self.top before this call */
     size_t arena_used;
     unsigned nheap; /* heap[0..nheap) are freed when the call ends */
     int64_t *heap[REC_MAX_FIELDS];
@@ -66,6 +67,7 @@ typedef struct rt_thread {
     /* traced calls open on this thread since the application's last call
      * (bits 8 and up), and the layer of the innermost of them (bits 0-7) */
     uint32_t nest;
+    uint32_t top;   /* the layer of the outermost of them (the application's call) */
     uint32_t id;    /* 0 for the first thread seen, then 1, 2, ... */
     uint32_t has_id;
     int *errno_at; /* this thread's errno: saved and restored around every call, without a libc call */
@@ -133,17 +135,29 @@ static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
         return 0;
     c->rec.func = (uint16_t)func;
     c->rec.synthetic = 0;
+    uint32_t nest = rt_self.nest;
+    /* libnetcdf calls its own nc_* API through its PLT (nc_create_par calls
+     * nc_inq_*, nc_put_var1 nc_put_vara): inside an application's netCDF
+     * call, a netCDF call is the library's own, and untraced. */
+    if (layer == REC_LAYER_NETCDF && nest >> 8 && rt_self.top == REC_LAYER_NETCDF)
+        return 0;
     /* A call of a layer not below the running call's (HDF5 under HDF5,
      * anything under POSIX) is the application's own code, called back by
      * the library (an iteration operator, a signal handler): an
      * application call, at depth 0, and the calls it makes below it. */
-    uint32_t nest = rt_self.nest;
     c->outer_nest = nest;
-    /* PnetCDF calls back no application code, but calls its own API through
-     * the dynamic linker (ncmpi_inq_dimlen calls ncmpi_inq_dim): nested. */
+    c->outer_top = (uint8_t)rt_self.top;
+    /* ... unless a library above it made the call that runs the callback
+     * (netCDF-4's H5Aiterate2 operators read attributes with H5Aopen): the
+     * callback is that library's, and its calls are nested in its call.
+     * PnetCDF calls back no application code, but calls its own API through
+     * the dynamic linker (ncmpi_inq_dimlen calls ncmpi_inq_dim): nested too. */
     unsigned outer = nest & 0xff;
-    int below = layer < outer || (layer == outer && layer == REC_LAYER_PNETCDF && nest >> 8);
+    int below = layer < outer || (nest >> 8 && layer < rt_self.top) ||
+                (layer == outer && layer == REC_LAYER_PNETCDF && nest >> 8);
     unsigned depth = below ? nest >> 8 : 0; /* layer: 0 (POSIX) when depth is 0 */
+    if (!depth)
+        rt_self.top = layer;
     c->rec.depth = (uint8_t)(depth < 255 ? depth : 255);
     c->rec.thread = RT_LIKELY(rt_self.has_id) ? rt_self.id : rt_thread_id();
     c->skip = 0;

@@ -33,7 +33,7 @@
 
 RT_TLS rt_thread rt_self;
 RT_HOT volatile int rt_active;
-RT_HOT unsigned char rt_layer_on[REC_LAYER_COUNT] = {1, 1, 1, 1, 1};
+RT_HOT unsigned char rt_layer_on[REC_LAYER_COUNT] = {1, 1, 1, 1, 1, 1};
 uint64_t rt_t0_ns;
 double rt_ns_per_tick = 100.0;
 
@@ -519,6 +519,7 @@ void rt_commit(rt_call *c)
         free(c->heap[i]);
     rt_unlock();
     rt_self.nest = c->outer_nest;
+    rt_self.top = c->outer_top;
     rt_self.busy = 0;
     *rt_errno() = c->saved_errno;
 }

@@ -4,7 +4,7 @@
 # table (functions/*.def) or in a functions/untraced_*.def with a reason. Which
 # exported names count as a library's API: MPI_* for MPI, H5* with a
 # lower-case letter after the package's capitals for HDF5 (H5Dcreate2, not
-# the internal H5D__create), ncmpi_* for PnetCDF, every function for the C library.
+# the internal H5D__create), ncmpi_* for PnetCDF, nc_* for netCDF, every function for the C library.
 # Prints per library: exported, traced, untraced, and each unaccounted
 # name; for the C library also its checking and C99 entry points (__X_chk,
 # __X_2, __isoc99_X), each of which must be traced wherever its plain twin X
@@ -14,7 +14,7 @@ set -u
 src=$1
 shift
 defs=("$src"/functions/posix.def "$src"/functions/mpi.def "$src"/functions/mpiio.def "$src"/functions/hdf5.def
-  "$src"/functions/pnetcdf.def)
+  "$src"/functions/pnetcdf.def "$src"/functions/netcdf.def)
 untraced=("$src"/functions/untraced_*.def)
 [ -f "${untraced[0]}" ] || { echo "coverage_audit: $src/functions/untraced_*.def: missing" >&2; exit 1; }
 table=$(mktemp) exact=$(mktemp) prefixes=$(mktemp) not_io=$(mktemp)
@@ -53,6 +53,7 @@ for lib in "$@"; do
   libmpi*) filter='^MPI_' ;;
   libhdf5*) filter='^H5[A-Z]{1,2}[a-z]' ;;
   libpnetcdf*) filter='^ncmpi_' ;; # not its internal ncmpii_, ncmpio_, ncmpix_
+  libnetcdf*) filter='^nc_' ;;      # the C API, not its NC_ and nc4_ internals
   libc.so*) filter='.' ;;
   *) filter='.' ;;
   esac
