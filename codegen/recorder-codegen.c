@@ -24,7 +24,7 @@ static void usage(FILE *out)
         "  -o FILE            write the kernel to FILE instead of standard output\n"
         "  --templates DIR    use the .tmpl files in DIR instead of the built-in templates\n"
         "  --no-loops         one statement per call: no loop compression\n"
-        "  --layer LAYER      top (default): the calls the application made; pnetcdf, hdf5, mpiio or\n"
+        "  --layer LAYER      top (default): the calls the application made; netcdf, pnetcdf, hdf5, mpiio or\n"
         "                     posix: the calls of that layer and below that no such call made, with the\n"
         "                     MPI calls that order them, the layers above looked through (a PnetCDF run's\n"
         "                     MPI-IO kernel, for tuning the layers beneath or without the library)\n"
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
         }
         case 'l':
             if (parse_layer(optarg, &o.layer) != 0) {
-                fprintf(stderr, "%s: --layer expects top, pnetcdf, hdf5, mpiio or posix, got '%s'\n", tool, optarg);
+                fprintf(stderr, "%s: --layer expects top, netcdf, pnetcdf, hdf5, mpiio or posix, got '%s'\n", tool, optarg);
                 return 2;
             }
             break;
