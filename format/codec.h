@@ -202,7 +202,6 @@ typedef struct rec_decoder {
     unsigned window; /* as declared by the trace: references beyond it are errors */
     uint64_t prev_tstart;
     rec_counts total;
-    rec_buf spare; /* rec_decoder_keep_window's scratch */
 } rec_decoder;
 
 void rec_decoder_init(rec_decoder *d, const rec_table *table, unsigned window);

@@ -53,33 +53,36 @@ void rec_decoder_init(rec_decoder *d, const rec_table *table, unsigned window)
 void rec_decoder_free(rec_decoder *d)
 {
     rec_window_free(&d->win);
-    rec_buf_free(&d->spare);
 }
 
 /* The window's strings and arrays point into the input; before the reader
  * replaces it (the next zstd frame of a block) each slot takes copies, or a
  * record referring back across the frame boundary would decode stale bytes.
- * A slot may already point into its own arena, so copies go to a spare
- * buffer that then swaps with it. */
+ * A slot's values may point into another slot's arena (a field taken from
+ * its reference) or its own: every slot copies into a fresh arena first, and
+ * the old arenas are freed only once all have. */
 void rec_decoder_keep_window(rec_decoder *d)
 {
+    rec_buf *old = d->win.count ? calloc(d->win.count, sizeof *old) : NULL;
     for (unsigned k = 0; k < d->win.count; k++) {
         rec_slot *s = &d->win.slots[k];
         const rec_layout *lay = s->rec.func ? rec_table_layout(d->table, s->rec.func) : NULL;
         if (!lay || lay->all_scalar)
             continue;
-        d->spare.len = 0;
-        rec_buf_reserve(&d->spare, rec_payload_size(&s->rec, lay));
-        if (d->spare.oom) {
+        rec_buf fresh = {0};
+        rec_buf_reserve(&fresh, rec_payload_size(&s->rec, lay));
+        if (fresh.oom || !old) {
             s->rec.func = 0; /* unusable as a reference: a later reference to it fails clearly */
-            d->spare.oom = 0;
+            rec_buf_free(&fresh);
             continue;
         }
-        rec_copy_payload(s, lay, &d->spare);
-        rec_buf held = s->arena;
-        s->arena = d->spare;
-        d->spare = held;
+        rec_copy_payload(s, lay, &fresh);
+        old[k] = s->arena;
+        s->arena = fresh;
     }
+    for (unsigned k = 0; old && k < d->win.count; k++)
+        rec_buf_free(&old[k]);
+    free(old);
 }
 
 void rec_decoder_reset(rec_decoder *d, uint64_t first_tstart)
