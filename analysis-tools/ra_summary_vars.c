@@ -134,7 +134,8 @@ int ra_summary_print_vars(ra_trace *t, FILE *out, rec_error *err)
             return -1;
         }
     size_t shown = 0;
-    qsort(s.v, s.n, sizeof *s.v, var_order);
+    if (s.n) /* qsort wants an array, even of none */
+        qsort(s.v, s.n, sizeof *s.v, var_order);
     for (size_t i = 0; i < s.n; i++)
         if (s.v[i].calls) {
             if (!shown++)
