@@ -45,7 +45,7 @@ static nc_var *var_of(nc_vars *s, int file, int64_t varid)
 
 static int netcdf_layer(unsigned layer)
 {
-    return layer == REC_LAYER_PNETCDF;
+    return layer == REC_LAYER_PNETCDF || layer == REC_LAYER_NETCDF;
 }
 
 /* One rank's calls. Children come before their parent: the MPI-IO data
@@ -118,12 +118,15 @@ static int var_order(const void *a, const void *b)
                               : (x->varid < y->varid ? -1 : x->varid > y->varid);
 }
 
-int ra_summary_print_vars(ra_trace *t, FILE *out, rec_error *err)
+int ra_summary_print_vars(const ra_summary *sum, FILE *out, rec_error *err)
 {
+    ra_trace *t = sum->t;
     const rec_table *table = rec_trace_table(ra_trace_rec(t));
-    int any = 0;
-    for (size_t i = 0; i < rec_table_count(table) && !any; i++)
-        any = netcdf_layer(rec_table_at(table, i)->layer);
+    int any = 0; /* the summary's rows: a netCDF call was made */
+    for (size_t i = 0; i < sum->nrows && !any; i++) {
+        const rec_func_desc *f = rec_table_lookup(table, sum->rows[i].func);
+        any = f && netcdf_layer(f->layer);
+    }
     if (!any)
         return 0;
     nc_vars s;

@@ -87,8 +87,8 @@ int ra_summary_walk(ra_summary *s, const uint32_t *ranks, size_t n, ra_progress 
 void ra_summary_sort(ra_summary *s);
 void ra_summary_print_text(ra_summary *s, FILE *out);
 /* netCDF variables and nonblocking requests (ra_summary_vars.c), after the text summary: a walk of every
- * rank, made only for a trace with netCDF calls. 0, or -1 with err set. */
-int ra_summary_print_vars(ra_trace *t, FILE *out, rec_error *err);
+ * rank, made only when the summary s counted netCDF calls. 0, or -1 with err set. */
+int ra_summary_print_vars(const ra_summary *s, FILE *out, rec_error *err);
 void ra_summary_print_csv(ra_summary *s, FILE *out);
 /* Flat bytes for MPI reduction: rows with their paths, per-rank totals. */
 size_t ra_summary_pack(const ra_summary *s, const uint32_t *ranks, size_t nranks, char **out);

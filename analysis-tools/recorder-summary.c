@@ -94,7 +94,7 @@ int main(int argc, char **argv)
             ra_summary_print_text(&s, stdout);
         rec_error verr;
         if (!args.given['c'] && nprocs == 1 && first == 0 && last + 1 == ra_trace_nranks(t) &&
-            ra_summary_print_vars(t, stdout, &verr) != 0) {
+            ra_summary_print_vars(&s, stdout, &verr) != 0) {
             fprintf(stderr, "%s: %s\n", tool, verr.msg);
             failed = 1;
         }
