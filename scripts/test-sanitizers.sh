@@ -82,7 +82,9 @@ labels=${SANITIZER_LABELS:-unit|tracer|hardening|analysis|replay|codegen}
 # tracer; trace.KERNEL.np4 stays) and merge.*.np8 (the merger; np4 stays).
 # The kernels alone (kernel.*: test programs, not tools) are left out: they
 # run instrumented, traced, in trace.KERNEL.np4 and the replay tests.
-exclude=${SANITIZER_EXCLUDE:-^(tracer\.(same_results_on_bad_inputs|bad_inputs_known_bugs|fork_exec_child_keeps_parent_trace)|trace\.static-hdf5\.np2|codegen\.[A-Za-z0-9.-]+\.np[0-9]+|codegen\.elastic\..*|codegen\.kernels-compile|e2e\.escape\..*|replay\.vpic-like\.HDF5-off\.np4|codegen_template\.one_long_line_of_tags_parses_in_linear_time|trace\.[A-Za-z0-9-]+\.np1|merge\.[A-Za-z0-9.-]+\.np8)$}
+# codegen.layer.* compile and run kernels as codegen.KERNEL.npN do, and their
+# mpiexec preload puts the tracer before the sanitizer runtime: left out too.
+exclude=${SANITIZER_EXCLUDE:-^(tracer\.(same_results_on_bad_inputs|bad_inputs_known_bugs|fork_exec_child_keeps_parent_trace)|trace\.static-hdf5\.np2|codegen\.[A-Za-z0-9.-]+\.np[0-9]+|codegen\.elastic\..*|codegen\.layer\..*|codegen\.kernels-compile|e2e\.escape\..*|replay\.vpic-like\.HDF5-off\.np4|codegen_template\.one_long_line_of_tags_parses_in_linear_time|trace\.[A-Za-z0-9-]+\.np1|merge\.[A-Za-z0-9.-]+\.np8)$}
 tests=${SANITIZER_TESTS:-^(merge|diff|reader|codec|format)\.}
 long=long
 [ "${RECORDER_TESTS:-}" = full ] && long='^$'
