@@ -182,6 +182,12 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c);
 void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out);
 void cg_prepare_stmts(cg_emitter *e);
 const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size_t cap);
+/* ---- emit_netcdf.c ---- */
+/* netCDF attribute or fill values of argument field, as typed literals (text as a string). */
+void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
+                         sb *out);
+/* Whether an out argument recorded as -1 on every rank was a NULL pointer (rec_arg_minus_one_is_null). */
+int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field);
 
 /* ---- emit_kernel.c ---- */
 /* The kernel: its text in *out (wrapped), or with doc its text and spans (elastic). */

@@ -154,86 +154,6 @@ static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     sb_free(&body);
 }
 
-/* The element type of the NC_VALUES argument nc_values_text renders (its
- * ctype without const and *): cg_render_cat's callbacks take no argument. */
-static char nc_values_elem[64];
-
-/* A C floating literal of x (float: with the f suffix) that reads back as x:
- * a decimal point where %g printed none (200f is no literal), builtins for
- * infinities and NaNs. */
-static void real_literal(sb *out, double x, int is_float)
-{
-    if (x != x) {
-        sb_puts(out, is_float ? "__builtin_nanf(\"\")" : "__builtin_nan(\"\")");
-        return;
-    }
-    if (x - x != 0) { /* infinite: finite x - x is 0 */
-        sb_printf(out, "%s%s", x < 0 ? "-" : "", is_float ? "__builtin_inff()" : "__builtin_inf()");
-        return;
-    }
-    char text[64];
-    snprintf(text, sizeof text, is_float ? "%.9g" : "%.17g", x);
-    sb_printf(out, "%s%s%s", text, strpbrk(text, ".e") ? "" : ".", is_float ? "f" : "");
-}
-
-/* netCDF attribute or fill values: a string literal of text, else a
- * compound literal of the argument's element type, the values as written. */
-static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
-{
-    (void)kind;
-    const unsigned char *s = (const unsigned char *)cg_str(e->m, v);
-    uint32_t n = cg_str_len(e->m, v);
-    const char *t = nc_values_elem;
-    if (!s || !n) {
-        sb_puts(out, "NULL");
-        return;
-    }
-    if (!strcmp(t, "char")) {
-        sb_putc(out, '"');
-        for (uint32_t k = 0; k < n; k++) {
-            unsigned char c = s[k], next = k + 1 < n ? s[k + 1] : 0;
-            if (c == '"' || c == '\\' || c == '?')
-                sb_printf(out, "\\%c", c);
-            else if (c >= 0x20 && c < 0x7f)
-                sb_putc(out, (char)c);
-            else
-                sb_printf(out, next >= '0' && next <= '7' ? "\\%03o" : "\\%o", c);
-        }
-        sb_putc(out, '"');
-        return;
-    }
-    int real = !strcmp(t, "float") || !strcmp(t, "double");
-    int is_signed = real || !strncmp(t, "signed", 6) || (strncmp(t, "unsigned", 8) && strcmp(t, "void"));
-    size_t size = !strcmp(t, "void") || strstr(t, "char") ? 1
-                  : strstr(t, "short")                      ? 2
-                  : !strcmp(t, "float") || strstr(t, "int")  ? 4
-                                                             : 8;
-    sb_printf(out, "(const %s[]){", strcmp(t, "void") ? t : "unsigned char");
-    for (uint32_t k = 0; k + size <= n; k += (uint32_t)size) {
-        if (k)
-            sb_puts(out, ", ");
-        if (size == 4 && real) {
-            float x;
-            memcpy(&x, s + k, 4);
-            real_literal(out, (double)x, 1);
-        } else if (size == 8 && real) {
-            double x;
-            memcpy(&x, s + k, 8);
-            real_literal(out, x, 0);
-        } else {
-            uint64_t u = 0;
-            memcpy(&u, s + k, size); /* little-endian: the low bytes */
-            if (is_signed && size < 8 && (u >> (8 * size - 1)) & 1)
-                u |= ~(uint64_t)0 << (8 * size);
-            if (is_signed)
-                sb_printf(out, "%lldLL", (long long)u);
-            else
-                sb_printf(out, "%lluULL", (unsigned long long)u);
-        }
-    }
-    sb_putc(out, '}');
-}
-
 static void status_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     int array = kind == REC_KIND_MPI_STATUS_ARRAY;
@@ -439,8 +359,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     } else if (kind == REC_KIND_H5_ENCODED) {
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
     } else if (kind == REC_KIND_NC_VALUES) {
-        cg_var_ctype(f, field, nc_values_elem, sizeof nc_values_elem);
-        cg_render_cat(e, &fit.cat, kind, name, "const void *", nc_values_text, out);
+        cg_nc_values_render(e, &fit.cat, f, field, name, out);
     } else if (kind == REC_KIND_H5_VALUE) {
         uint32_t len = fit.cat.mode == CG_CAT_CONST ? cg_str_len(e->m, fit.cat.value) : 0;
         if (fit.cat.mode == CG_CAT_CONST && !len) {
@@ -662,24 +581,6 @@ static int nonzero_somewhere(cg_emitter *e, cg_stmtinfo *s, unsigned field)
     return 0;
 }
 
-/* Whether an out value the tracer recorded as -1 everywhere was a NULL
- * pointer: where -1 is no value the call can write (a netCDF type, format or
- * mode; a netCDF length or count), the program passed none, and so does the kernel. */
-static int passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field)
-{
-    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
-    if (!rec_arg_minus_one_is_null(f, field))
-        return 0;
-    for (uint32_t u = 0; u < s->node->ninsts; u++) {
-        const cg_inst *in = &e->m->insts[s->node->insts[u]];
-        const int64_t *v = cg_inst_values(in, field);
-        for (uint32_t k = 0; k < in->nr; k++)
-            if (v[k] != -1)
-                return 0;
-    }
-    return 1;
-}
-
 /* Arguments the kernel does not take from the trace. */
 static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -773,7 +674,7 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_puts(out, gen_is_pointer(a->ctype) ? "NULL" : "0");
     else if (!strcmp(elem, "char") || !strcmp(elem, "void"))
         sb_puts(out, "rbuf");
-    else if (passed_null(e, s, field))
+    else if (cg_passed_null(e, s, field))
         sb_puts(out, "NULL");
     else
         sb_printf(out, "&(%s){0}", elem);
