@@ -42,11 +42,13 @@ typedef struct slot {
     uint32_t excluded;
     int64_t id;
     uint32_t refs; /* the references the program holds: forgotten at 0 */
+    uint64_t born; /* rt_handles_made once a creating call made it */
 } slot;
 
 static slot *slots;
 static size_t capacity, used;
 static int64_t next_id[SPACE_COUNT];
+uint64_t rt_handles_made;
 /* Excluded handles' ids: never recorded (their calls are skipped), far above
  * any a rank's own handles or codegen's objects (1 << 40) reach. */
 #define EXCLUDED_ID_BASE ((int64_t)1 << 48)
@@ -405,6 +407,10 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
             if (!(f->args[a].flags & REC_ARG_CREATE) && rec_kind_handle_space(f->args[a].kind) == sp &&
                 c->raw[a] == value)
                 return old->id;
+        /* Made by a call this one made (ncmpi_inq_file_info's MPI_Info_dup):
+         * the reference that call counted is the one handed back. */
+        if (old->born > c->handles_made)
+            return old->id;
         /* MPICH's MPI_Comm_group twice on one communicator, H5Iget_file_id:
          * the same live object, one more reference. */
         if (rec_space_counts_references(sp)) {
@@ -419,6 +425,8 @@ int64_t rt_handle_new(rt_call *c, unsigned kind, uint64_t value, int ok)
         return -1;
     s->id = c->skip ? take_excluded_id() : take_id(sp);
     s->excluded = c->skip;
+    __atomic_store_n(&rt_handles_made, rt_handles_made + 1, __ATOMIC_RELAXED);
+    s->born = rt_handles_made;
     remember_fd(sp, value, s);
     return s->id;
 }

@@ -56,6 +56,7 @@ typedef struct rt_call {
     uint8_t layer;
     uint32_t outer_nest; /* the thread's rt_self.nest before this call */
     uint8_t outer_top;   /* the thread's rt_self.top before this call */
+    uint64_t handles_made; /* rt_handles_made when the call began: later handles were made inside it */
     size_t arena_used;
     unsigned nheap; /* heap[0..nheap) are freed when the call ends */
     int64_t *heap[REC_MAX_FIELDS];
@@ -74,6 +75,7 @@ typedef struct rt_thread {
 } rt_thread;
 
 extern RT_TLS rt_thread rt_self;
+extern uint64_t rt_handles_made; /* handles the creating calls made so far (handles.c) */
 extern volatile int rt_active;                 /* the tracer records */
 extern unsigned char rt_layer_on[REC_LAYER_COUNT];
 extern uint64_t rt_t0_ns;                      /* CLOCK_MONOTONIC at tick 0 */
@@ -164,6 +166,7 @@ static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
     c->layer = (uint8_t)layer;
     c->arena_used = 0;
     c->nheap = 0;
+    c->handles_made = __atomic_load_n(&rt_handles_made, __ATOMIC_RELAXED);
     rt_self.nest = (depth + 1) << 8 | layer;
     rt_self.busy = 1; /* capturing values may call traced functions (H5S..., MPI_Comm_size) */
     return 1;

@@ -278,17 +278,22 @@ static uint64_t parent_began_ns(void)
 /* Whether the trace in dir holds rank's records from a program begun after
  * `since`: with this process's parent's start, a job script's application
  * (this process being the script, or a program the script ran after it),
- * not a trace an earlier run left there. */
+ * not a trace an earlier run left there. The rank's file tells by when it
+ * was last written, not the trace's start: that is rank 0's, which under load
+ * can begin before this rank's job script does. */
 static int rank_traced_since(const char *dir, uint32_t rank, uint64_t since)
 {
     struct stat st;
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%u.rec", dir, rank);
     int has_rank = rt_real.stat(path, &st) == 0;
-    snprintf(path, sizeof path, "%s/aggregate.0", dir);
-    has_rank = has_rank || rt_real.stat(path, &st) == 0;
+    if (!has_rank) {
+        snprintf(path, sizeof path, "%s/aggregate.0", dir);
+        has_rank = rt_real.stat(path, &st) == 0;
+    }
+    uint64_t written = has_rank ? (uint64_t)st.st_mtim.tv_sec * 1000000000ull + (uint64_t)st.st_mtim.tv_nsec : 0;
     uint64_t started = 0;
-    return since && has_rank && trace_already_in(dir, &started) && started > since;
+    return since && has_rank && trace_already_in(dir, &started) && written > since;
 }
 
 /* The same, for the trace directory given, or for any trace of the default

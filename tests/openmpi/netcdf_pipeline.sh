@@ -66,12 +66,26 @@ equivalent() { # NAME TRACE
   echo "netcdf_pipeline: $program: $1: $(tail -n 1 "$logs/diff-$1.txt")"
 }
 equivalent kernel "$work/ktrace"
+# An MPI_Info freed is gone: its id never comes back, though Open MPI may hand out its memory
+# again (ncmpi_inq_file_info returns the info its own MPI_Info_dup made: one reference, not two).
+ids_die_with_their_info() { # NAME TRACE
+  "$build/analysis/recorder2text" "$2" | awk -v what="$1" '
+    { for (f = 6; f <= NF; f++) if (match($f, /info#[0-9]+/)) {
+        id = $1 " " substr($f, RSTART, RLENGTH)
+        if (id in freed) { print what ": rank " $1 ": " substr($f, RSTART, RLENGTH) " used after its MPI_Info_free: " $0; bad = 1; exit 1 }
+      } }
+    $6 ~ /^MPI_Info_free\(/ && match($6, /info#[0-9]+/) { freed[$1 " " substr($6, RSTART, RLENGTH)] = 1 }
+    END { exit bad }' > "$logs/info-ids-$1.txt" || fail "$(cat "$logs/info-ids-$1.txt")"
+}
+ids_die_with_their_info original "$work/trace"
+ids_die_with_their_info kernel "$work/ktrace"
 
 # 3. The replay, at the PnetCDF layer.
 traced "$work/rtrace" "$ompi/replayer/recorder-replay" --prefix "$work/rpre" "$work/trace" > "$logs/replay.txt" 2>&1 ||
   { tail -n 20 "$logs/replay.txt" >&2; fail "recorder-replay failed"; }
 grep -qE '^  PnetCDF +[1-9]' "$logs/replay.txt" || fail "the replay issued no PnetCDF call: $(grep PnetCDF "$logs/replay.txt")"
 equivalent replay "$work/rtrace"
+ids_die_with_their_info replay "$work/rtrace"
 
 # 4. The files: the same sizes; every netCDF file the same header.
 SAME_FILES_HEADERS=0 same_output_files "$work/out" "$work/kout" "from the kernel"
