@@ -573,19 +573,26 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
 }
 
 /* Each HDF5 input's skeleton, from the trace directory the user named (a
- * per-rank trace's, or a merged one's: recorder-merge copies them). */
+ * per-rank trace's, or a merged one's: recorder-merge copies them). A file
+ * the kernel opens above HDF5 (a netCDF-4 file, by nc_open_par) is an HDF5
+ * input where the tracer kept a skeleton of it, unless the kernel is below HDF5. */
 static int attach_skeletons(cg_model *m, const char *trace_dir, rec_error *err)
 {
     h5skel **all;
     size_t n;
     if (h5skel_load_dir(trace_dir, &all, &n, err->msg, sizeof err->msg) != 0)
         return -1;
-    for (size_t i = 0; i < m->ninputs; i++)
-        for (size_t j = 0; j < n && m->inputs[i].hdf5 && !m->inputs[i].skel; j++)
-            if (all[j] && h5skel_find(&all[j], 1, m->inputs[i].path)) {
-                m->inputs[i].skel = all[j];
+    int below_hdf5 = m->layer != REC_CODEGEN_TOP && m->layer < REC_LAYER_HDF5;
+    for (size_t i = 0; i < m->ninputs; i++) {
+        cg_input *in = &m->inputs[i];
+        int file_above_hdf5 = !below_hdf5 && in->size >= 0 && !in->link;
+        for (size_t j = 0; j < n && (in->hdf5 || file_above_hdf5) && !in->skel; j++)
+            if (all[j] && h5skel_find(&all[j], 1, in->path)) {
+                in->skel = all[j];
+                in->hdf5 = 1;
                 all[j] = NULL;
             }
+    }
     h5skel_free_all(all, n);
     return 0;
 }

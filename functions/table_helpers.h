@@ -311,6 +311,21 @@ static inline long long rt_ncc_type_size(int ncid, nc_type type)
     return REC_NCC(inq_type)(ncid, type, NULL, &size) == NC_NOERR ? (long long)size : 0;
 }
 
+/* An attribute's length in elements (0 if none), and its bytes in memory in its own type. */
+static inline long long rt_ncc_att_length(int ncid, int varid, const char *name)
+{
+    size_t len = 0;
+    return name && REC_NCC(inq_attlen)(ncid, varid, name, &len) == NC_NOERR ? (long long)len : 0;
+}
+
+static inline long long rt_ncc_att_bytes(int ncid, int varid, const char *name)
+{
+    nc_type type = NC_NAT;
+    return name && REC_NCC(inq_atttype)(ncid, varid, name, &type) == NC_NOERR
+               ? rt_ncc_att_length(ncid, varid, name) * rt_ncc_type_size(ncid, type)
+               : 0;
+}
+
 static inline long long rt_ncc_var_type_size(int ncid, int varid)
 {
     nc_type type = NC_NAT;

@@ -472,9 +472,10 @@ static void emit_bytes(const rec_func_desc *f)
     for (unsigned i = 0; i < f->nargs; i++)
         if ((f->args[i].flags & REC_ARG_DERIVED) && f->args[i].kind == REC_KIND_SIZE) {
             char stream[64];
-            /* the traced bytes, which the call was made to move; PnetCDF's, as its queries call its API,
-             * which a traced replay would record as calls of its own */
-            if (gen_measures_position(f, stream, sizeof stream) || f->layer == REC_LAYER_PNETCDF)
+            /* the traced bytes, which the call was made to move; PnetCDF's and netCDF's, as
+             * their queries call their API, which a traced replay would record as its own */
+            if (gen_measures_position(f, stream, sizeof stream) || f->layer == REC_LAYER_PNETCDF ||
+                f->layer == REC_LAYER_NETCDF)
                 fprintf(out, "    int64_t rp_bytes = ok && rp_r->args[%u].i > 0 ? rp_r->args[%u].i : 0;\n", i, i);
             else
                 fprintf(out, "    int64_t rp_bytes = ok ? (int64_t)(%s) : 0;\n", f->args[i].len);

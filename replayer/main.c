@@ -341,6 +341,9 @@ int main(int argc, char **argv)
 #ifdef RECORDER_HAVE_PNETCDF
     rp_register_pnetcdf(dispatch);
 #endif
+#ifdef RECORDER_HAVE_NETCDF
+    rp_register_netcdf(dispatch);
+#endif
     /* The loader: forked before MPI_Init, talking over two pipes. */
     int up[2], down[2];
     if (pipe2(up, O_CLOEXEC) != 0 || pipe2(down, O_CLOEXEC) != 0) {

@@ -115,6 +115,7 @@ void rp_register_mpi(rp_replay_fn *table);
 void rp_register_mpiio(rp_replay_fn *table);
 void rp_register_hdf5(rp_replay_fn *table);
 void rp_register_pnetcdf(rp_replay_fn *table); /* where built with PnetCDF */
+void rp_register_netcdf(rp_replay_fn *table);  /* where built with netCDF */
 
 /* ---- the call protocol of a generated function ----
  * convert arguments (any helper may set x->reason and ask to skip);

@@ -42,16 +42,18 @@ static int layer_of(const rp_rec *r)
     return f ? (int)f->layer : -1;
 }
 
-/* A layer this build cannot issue (PnetCDF, where built without it; netCDF) is looked
- * through by default: the calls its calls made are the tree's top. */
+/* A layer this build cannot issue (PnetCDF or netCDF, where built without the library)
+ * is looked through by default: the calls its calls made are the tree's top. */
 static int issuable(int layer)
 {
 #ifndef RECORDER_HAVE_PNETCDF
     if (layer == REC_LAYER_PNETCDF)
         return 0;
 #endif
-    if (layer == REC_LAYER_NETCDF) /* no replay of netCDF calls yet: the HDF5 (or MPI-IO) calls they made */
+#ifndef RECORDER_HAVE_NETCDF
+    if (layer == REC_LAYER_NETCDF)
         return 0;
+#endif
     (void)layer;
     return 1;
 }
@@ -75,12 +77,18 @@ static void process(rp_select *s, tree *t, rp_emit_fn emit, void *ctx)
         parent[k] = d > 0 ? last_at[d - 1] : -1;
         last_at[d] = (long)k;
     }
+    /* the highest layer among a record's ancestors (-1: none) */
+    int *above = malloc((n ? n : 1) * sizeof *above);
     for (size_t k = n; k-- > 0;) {
         long p = parent[k];
         int layer = layer_of(t->recs[k]);
         /* PnetCDF under PnetCDF is the library calling its own API (tracer/rt.h) */
         int pl = p < 0 ? -1 : layer_of(t->recs[p]);
-        int root = p < 0 || layer < 0 || pl < 0 || (layer >= pl && !(layer == pl && layer == REC_LAYER_PNETCDF)) ||
+        above[k] = p < 0 ? -1 : pl > above[p] ? pl : above[p];
+        /* HDF5 under HDF5 inside a netCDF call: netCDF-4's own iteration operator, covered by that call */
+        int callback_of_library_above = above[k] > layer;
+        int root = p < 0 || layer < 0 || pl < 0 ||
+                   (layer >= pl && !(layer == pl && layer == REC_LAYER_PNETCDF) && !callback_of_library_above) ||
                    pl == REC_LAYER_POSIX;
         covered[k] = !root && (covered[p] || issued[p]);
         issued[k] = selected(s, layer) && !covered[k];
@@ -91,6 +99,7 @@ static void process(rp_select *s, tree *t, rp_emit_fn emit, void *ctx)
         free(t->recs[k]);
     }
     t->n = 0;
+    free(above);
     free(parent);
     free(issued);
     free(covered);

@@ -97,7 +97,7 @@ static slot *insert(uint64_t key, unsigned space)
         i = (i + 1) & (capacity - 1);
     if (!slots[i].space)
         used++;
-    slots[i] = (slot){key, space, 0, 0, 1};
+    slots[i] = (slot){key, space, 0, 0, 1, 0};
     return &slots[i];
 }
 

@@ -584,7 +584,7 @@ void rt_close_scoped(rt_call *c)
         }
         call k = sole_call(c, REC_SOLE_CLOSES_H5_OBJECT);
         k.r.tstart = k.r.tend = c->rec.tend;
-        k.r.depth = 0;
+        k.r.depth = c->rec.depth; /* beside c: under the netCDF call that made it, if any */
         set_subject(&k, scoped[i].id);
         if (rt_can_append())
             append(&k);

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # netcdf_pipeline.sh SRC_DIR BUILD_DIR OPENMPI_BUILD_DIR PROGRAM NP: a program
-# of tests/corpus that writes (or reads) through PnetCDF, taken through the
-# pipeline at the PnetCDF layer under Open MPI (Debian's libpnetcdf is built
-# on it): compiled with Open MPI's mpicc and pkg-config's pnetcdf flags; its
-# --setup run untraced (a reader's input); traced; merged; the kernel made,
-# which must call ncmpi_ functions and none of the MPI-IO calls they made,
+# of tests/corpus that writes (or reads) through PnetCDF (pnc_*) or parallel
+# netCDF-4 (nc4_*), taken through the pipeline at its library's layer under
+# Open MPI (Debian builds both libraries on it): compiled with Open MPI's
+# mpicc and pkg-config's pnetcdf (netcdf-mpi) flags; its --setup run
+# untraced (a reader's input); traced; merged; the kernel made, which must
+# call ncmpi_ (nc_) functions and none of the MPI-IO (HDF5) calls they made,
 # compiled with its own Build line's flags and -Werror, run traced; the
 # replay traced; both recorder-diff equivalent, every file the same size
-# and every netCDF file the same `ncdump -h`; the kernel of the MPI-IO layer
-# (--layer mpiio) makes the original's MPI-IO calls and bytes. Exits 77 (skipped) without
-# ncdump, pkg-config's pnetcdf, or an Open MPI build with the PnetCDF layer.
+# and every netCDF file the same `ncdump -h`; the kernel of the layer beneath
+# (--layer mpiio, --layer hdf5) makes the original's calls and bytes of that
+# layer. Exits 77 (skipped) without ncdump, the library's pkg-config module,
+# or an Open MPI build with the library's layer.
 set -euo pipefail
 src=$(cd "$1" && pwd) build=$(cd "$2" && pwd) ompi=$(cd "$3" && pwd) program=$4 np=$5
 . "$(dirname "$0")/../support/testlib.sh"
@@ -17,16 +19,26 @@ begin_test "netcdf_pipeline: $program.np$np" "$build/openmpi-runs/netcdf.$progra
 logs=$work/logs
 skip() { echo "netcdf_pipeline: $program: skipped: $*"; exit 77; }
 command -v ncdump > /dev/null || skip "no ncdump (Debian's netcdf-bin)"
-pkg-config --exists pnetcdf || skip "no pkg-config module pnetcdf (Debian's libpnetcdf-dev)"
-[ "$(nm -D --defined-only "$ompi/tracer/librecorder.so" | grep -c ' ncmpi_create$')" -gt 0 ] ||
-  skip "the Open MPI build has no PnetCDF layer (it keeps one only where PnetCDF is built on Open MPI)"
+# The library's names: pkg-config module, layer (as recorder2text prints it), prefix, the
+# call that creates a file, the layer beneath (its kernel's --layer, its calls' pattern).
+case $program in
+pnc_*) module=pnetcdf layer=PnetCDF prefix=ncmpi_ creates=ncmpi_create beneath=mpiio
+  beneath_layer=MPI-IO beneath_calls='\bMPI_File_[a-z_]+\(' ;;
+nc4_*) module=netcdf-mpi layer=netCDF prefix=nc_ creates=nc_create_par beneath=hdf5
+  beneath_layer=HDF5 beneath_calls='\bH5[A-Z][a-z_0-9]*\(' ;;
+*) fail "$program: neither pnc_ (PnetCDF) nor nc4_ (netCDF-4)" ;;
+esac
+pkg-config --exists $module || skip "no pkg-config module $module (Debian's lib$module-dev)"
+[ "$(nm -D --defined-only "$ompi/tracer/librecorder.so" | grep -c " $creates\$")" -gt 0 ] ||
+  skip "the Open MPI build has no $layer layer (it keeps one only where $layer is built on Open MPI)"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_sharedfp=^lockedfile
 ompi_tmp=$(mktemp -d /tmp/ompi-test.XXXXXX)
 trap 'rm -rf "$ompi_tmp"' EXIT
 export OMPI_MCA_orte_tmpdir_base=$ompi_tmp
 mpiexec=$ompi/mpi-bin/mpiexec mpicc=$ompi/mpi-bin/mpicc
-flags=$(pkg-config --cflags --libs pnetcdf)
+# Debian's netcdf-mpi.pc names /usr/include, not its headers' prefix (the kernel's Build line says so too)
+flags="-I$(pkg-config --variable=prefix $module)/include $(pkg-config --cflags --libs $module)"
 traced() { # TRACE_DIR PROGRAM ARGS...
   local trace=$1
   shift
@@ -44,17 +56,22 @@ if grep -q -- '--setup' "$src/tests/corpus/$program.c"; then
 fi
 traced "$work/trace" "$work/$program" "$work/out" > "$logs/original.txt" 2>&1 ||
   { tail -n 20 "$logs/original.txt" >&2; fail "$program traced failed"; }
-calls=$("$build/analysis/recorder2text" --rank 0 "$work/trace" | grep -c ' PnetCDF ncmpi_' || true)
-[ "$calls" -gt 0 ] || fail "rank 0's trace holds no PnetCDF call"
+calls=$("$build/analysis/recorder2text" --rank 0 "$work/trace" | grep -c " $layer $prefix" || true)
+[ "$calls" -gt 0 ] || fail "rank 0's trace holds no $layer call"
 
-# 2. The kernel, at the PnetCDF layer.
+# 2. The kernel, at the library's layer.
 "$build/merger/recorder-merge" --quiet "$work/trace" -o "$work/merged" 2> "$logs/merge.err" ||
   { cat "$logs/merge.err" >&2; fail "recorder-merge failed"; }
 "$build/codegen/recorder-codegen" "$work/merged" -o "$work/kernel.c" 2> "$logs/codegen.err" ||
   { cat "$logs/codegen.err" >&2; fail "recorder-codegen failed"; }
-grep -q 'ncmpi_' "$work/kernel.c" || fail "the kernel calls no ncmpi_ function"
-! grep -qE '\bMPI_File_[a-z_]+\(' "$work/kernel.c" || fail "the kernel makes MPI-IO calls PnetCDF made: $(grep -oE 'MPI_File_[a-z_]+\(' "$work/kernel.c" | sort -u | tr '\n' ' ')"
-grep -q 'Build: .*pkg-config --cflags --libs pnetcdf' "$work/kernel.c" || fail "the kernel's Build line lacks pnetcdf's flags"
+grep -qE "\\b$prefix[a-z_]+\\(" "$work/kernel.c" || fail "the kernel calls no $prefix function"
+# (main's calls: setup() re-creates a netCDF-4 input with HDF5 calls of its own, untraced)
+sed -n '/^int main(/,$p' "$work/kernel.c" > "$work/kernel-main.c"
+! grep -qE "$beneath_calls" "$work/kernel-main.c" ||
+  fail "the kernel makes $beneath_layer calls $layer made: $(grep -oE "$beneath_calls" "$work/kernel-main.c" | sort -u | tr '\n' ' ')"
+# (the Build line, wrapped as the header's lines are)
+sed -n '/Build:/,/run:/p' "$work/kernel.c" | tr '\n' ' ' | sed 's/  *\*  */ /g' | grep -q "Build: .*pkg-config --cflags --libs $module" ||
+  fail "the kernel's Build line lacks $module's flags: $(grep -A2 'Build:' "$work/kernel.c")"
 # shellcheck disable=SC2086
 (cd "$work" && "$ompi/mpi-bin/h5pcc" -shlib -Wall -Wextra -Werror kernel.c -o kernel $flags) > "$logs/compile.txt" 2>&1 ||
   { cat "$logs/compile.txt" >&2; fail "the kernel does not compile"; }
@@ -80,10 +97,10 @@ ids_die_with_their_info() { # NAME TRACE
 ids_die_with_their_info original "$work/trace"
 ids_die_with_their_info kernel "$work/ktrace"
 
-# 3. The replay, at the PnetCDF layer.
+# 3. The replay, at the library's layer.
 traced "$work/rtrace" "$ompi/replayer/recorder-replay" --prefix "$work/rpre" "$work/trace" > "$logs/replay.txt" 2>&1 ||
   { tail -n 20 "$logs/replay.txt" >&2; fail "recorder-replay failed"; }
-grep -qE '^  PnetCDF +[1-9]' "$logs/replay.txt" || fail "the replay issued no PnetCDF call: $(grep PnetCDF "$logs/replay.txt")"
+grep -qE "^  $layer +[1-9]" "$logs/replay.txt" || fail "the replay issued no $layer call: $(grep "$layer" "$logs/replay.txt")"
 equivalent replay "$work/rtrace"
 ids_die_with_their_info replay "$work/rtrace"
 
@@ -102,22 +119,25 @@ done < <(find "$work/out" -name '*.nc' -print0)
 [ "$headers" -gt 0 ] || fail "$program wrote no netCDF file"
 echo "netcdf_pipeline: $program.np$np: kernel ($(wc -c < "$work/kernel.c") bytes) and replay equivalent, $files files alike, $headers netCDF headers the same"
 
-# 5. The kernel beneath (--layer mpiio): MPI-IO calls and no ncmpi_ one, built without PnetCDF;
-#    its run makes the original's MPI-IO calls and bytes per rank, function and file.
-"$build/codegen/recorder-codegen" --layer mpiio "$work/merged" -o "$work/mpiio.c" 2> "$logs/codegen-mpiio.err" ||
-  { cat "$logs/codegen-mpiio.err" >&2; fail "recorder-codegen --layer mpiio failed"; }
-! grep -q 'ncmpi_' "$work/mpiio.c" || fail "the MPI-IO kernel calls PnetCDF"
-(cd "$work" && "$mpicc" -Wall -Wextra -Werror mpiio.c -o mpiio) > "$logs/compile-mpiio.txt" 2>&1 ||
-  { cat "$logs/compile-mpiio.txt" >&2; fail "the MPI-IO kernel does not compile with mpicc alone"; }
-traced "$work/mtrace" "$work/mpiio" "$work/mout" > "$logs/mpiio.txt" 2>&1 ||
-  { tail -n 20 "$logs/mpiio.txt" >&2; fail "the MPI-IO kernel failed"; }
-mpiio_rows() { # TRACE: rank, function, file's base name, calls, bytes of the MPI-IO layer
-  "$build/analysis/recorder-summary" --csv "$1" | awk -F, 'NR > 1 && $2 == "MPI-IO" {
+# 5. The kernel beneath (--layer mpiio, hdf5): that layer's calls and none of the library's, built
+#    without it; its run makes the original's calls and bytes of that layer per rank, function and file.
+"$build/codegen/recorder-codegen" --layer $beneath "$work/merged" -o "$work/$beneath.c" 2> "$logs/codegen-$beneath.err" ||
+  { cat "$logs/codegen-$beneath.err" >&2; fail "recorder-codegen --layer $beneath failed"; }
+! grep -q "$prefix" "$work/$beneath.c" || fail "the $beneath_layer kernel calls $layer"
+if [ $beneath = mpiio ]; then
+  (cd "$work" && "$mpicc" -Wall -Wextra -Werror $beneath.c -o $beneath) > "$logs/compile-$beneath.txt" 2>&1
+else
+  (cd "$work" && "$ompi/mpi-bin/h5pcc" -shlib -Wall -Wextra -Werror $beneath.c -o $beneath) > "$logs/compile-$beneath.txt" 2>&1
+fi || { cat "$logs/compile-$beneath.txt" >&2; fail "the $beneath_layer kernel does not compile without $layer"; }
+traced "$work/mtrace" "$work/$beneath" "$work/mout" > "$logs/$beneath.txt" 2>&1 ||
+  { tail -n 20 "$logs/$beneath.txt" >&2; fail "the $beneath_layer kernel failed"; }
+layer_rows() { # TRACE: rank, function, file's base name, calls, bytes of the layer beneath
+  "$build/analysis/recorder-summary" --csv "$1" | awk -F, -v l="$beneath_layer" 'NR > 1 && $2 == l {
     n = split($4, p, "/"); print $1, $3, p[n], $5, $6 }' | sort
 }
-diff <(mpiio_rows "$work/trace") <(mpiio_rows "$work/mtrace") > "$logs/mpiio.diff" ||
-  { head -20 "$logs/mpiio.diff" >&2; fail "the MPI-IO kernel's MPI-IO calls or bytes differ from the original's"; }
-echo "netcdf_pipeline: $program: --layer mpiio: $(grep -c 'MPI_File_' "$work/mpiio.c") MPI-IO calls in the kernel, the original's $(mpiio_rows "$work/trace" | awk '{n += $4} END {print n}') MPI-IO calls made again"
+diff <(layer_rows "$work/trace") <(layer_rows "$work/mtrace") > "$logs/$beneath.diff" ||
+  { head -20 "$logs/$beneath.diff" >&2; fail "the $beneath_layer kernel's $beneath_layer calls or bytes differ from the original's"; }
+echo "netcdf_pipeline: $program: --layer $beneath: $(grep -cE "$beneath_calls" "$work/$beneath.c") $beneath_layer calls in the kernel, the original's $(layer_rows "$work/trace" | awk '{n += $4} END {print n}') $beneath_layer calls made again"
 
 # 6. Loops: the kernel of ten times the records is the same size, but for its loop bounds' digits.
 if [ "$program" = pnc_climate ]; then
