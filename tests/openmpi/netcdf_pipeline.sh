@@ -54,9 +54,12 @@ if grep -q -- '--setup' "$src/tests/corpus/$program.c"; then
   "$mpiexec" -np "$np" "$work/$program" --setup "$work/out" > "$logs/setup.txt" 2>&1 ||
     { tail -n 20 "$logs/setup.txt" >&2; fail "$program --setup failed"; }
 fi
-# a netCDF-4 input is re-created from its structure: the same header, its size said (HDF5 lays it out anew)
+# a netCDF-4 input is re-created from its structure: the same header, its size said (HDF5 lays it out
+# anew); a classic one, from its header, the same size
 remade=""
-[ "$module" = netcdf-mpi ] && remade=$(find "$work/out" -type f | tr '\n' ' ')
+for f in $(find "$work/out" -type f); do
+  [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '211HDF' ] && remade="$remade $f"
+done
 traced "$work/trace" "$work/$program" "$work/out" > "$logs/original.txt" 2>&1 ||
   { tail -n 20 "$logs/original.txt" >&2; fail "$program traced failed"; }
 calls=$("$build/analysis/recorder2text" --rank 0 "$work/trace" | grep -c " $layer $prefix" || true)
