@@ -155,6 +155,9 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_NC_VALUES:
         fprintf(out, "    %s %s = rp_nc_values(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
         return;
+    case REC_KIND_NC_STRINGS:
+        fprintf(out, "    %s %s = rp_nc_strings(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
+        return;
     case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id
                                (emit_callbacks) */
         if (gen_callback_template(a->ctype)) {

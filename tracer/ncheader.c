@@ -1,4 +1,5 @@
-/* ncheader.c: what a netCDF classic file held when a run opened it. The
+/* ncheader.c: what netCDF metadata a record keeps of a file and of strings.
+ * What a netCDF classic file held when a run opened it: the
  * header of a CDF-1, -2 or -5 file (dimensions, variables, attributes, the
  * format variant) is a block of bytes at its start: kept in the opening
  * call's record (NC_HEADER), it lets kernels and replays write the file
@@ -202,4 +203,36 @@ void rt_nc_header(rt_call *c, unsigned field, int ncid, const char *path)
     }
     free(bytes);
     errno = saved;
+}
+
+void rt_nc_strings(rt_call *c, unsigned field, const char *const *strings, long long n)
+{
+    rec_value *v = &c->rec.args[field];
+    v->ptr = NULL;
+    v->len = 0;
+    if (!strings || n <= 0 || n > (long long)UINT32_MAX)
+        return;
+    size_t len = 4;
+    long long kept = 0;
+    for (; kept < n; kept++) {
+        size_t one = strings[kept] ? strnlen(strings[kept], RT_MAX_NC_VALUES) + 1 : 1;
+        if (len + one > RT_MAX_NC_VALUES)
+            break;
+        len += one;
+    }
+    unsigned char *bytes = (unsigned char *)rt_array(c, field, (len + 7) / 8);
+    if (!bytes)
+        return;
+    uint32_t count = (uint32_t)n;
+    for (int b = 0; b < 4; b++)
+        bytes[b] = (unsigned char)(count >> (8 * b));
+    size_t at = 4;
+    for (long long k = 0; k < kept; k++) {
+        size_t one = strings[k] ? strnlen(strings[k], RT_MAX_NC_VALUES) : 0;
+        memcpy(bytes + at, strings[k] ? strings[k] : "", one);
+        bytes[at + one] = 0;
+        at += one + 1;
+    }
+    v->ptr = bytes;
+    v->len = (uint32_t)len;
 }
