@@ -43,7 +43,9 @@ skip_if_refused "${status:-0}" "$logs/original.txt"
 bytes=$(wc -c < "$work/kernel.c")
 # The path helpers that keep the kernel below OUTDIR (kernel.c.tmpl) do not grow with the trace.
 # Nor does ROOT's definition, the traced run's directory, grow with anything but its length.
-helpers=$(LC_ALL=C awk '/^\/\* Stops every rank/ {on = 1} on {n += length($0) + 1}
+# (their prototypes before main too)
+helpers=$(LC_ALL=C awk '/^\/\* What keeps every path below OUTDIR/ {pro = 1} pro && /^int main/ {pro = 0}
+  pro {n += length($0) + 1} /^\/\* Stops every rank/ {on = 1} on {n += length($0) + 1}
   on && /^static void set_outdir/ {last = 1} last && /^}$/ {exit} END {print n + 0}' "$work/kernel.c")
 root=$(LC_ALL=C awk '/^#define ROOT/ {on = 1} on {n += length($0) + 1} on && !/\\$/ {on = 0} END {print n + 0}' \
   "$work/kernel.c")
