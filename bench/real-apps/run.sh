@@ -117,6 +117,7 @@ if [ $flavour = openmpi ]; then
     case ${exe##*/} in
     netcdf-tst_mode) [ "$np" = 1 ] || continue ;;
     netcdf-tst_nc4perf) [[ " $* " == *" netcdf-tst_nc4perf "* ]] || continue ;;
+    netcdf-parallel_vara*) all_cases+=("${exe##*/}|$exe -q ${exe##*/netcdf-}.nc") && continue ;;
     esac
     all_cases+=("${exe##*/}|$exe")
   done
@@ -194,13 +195,17 @@ launch() {
 }
 
 # kernel_flags KERNEL: the flags the Build line of KERNEL's header adds after
-# "-o kernel" (each $(pkg-config --cflags --libs MODULE) it names), or
-# PnetCDF's when it includes pnetcdf.h and names none.
+# "-o kernel" (the header wraps it: its lines joined): each
+# -I$(pkg-config --variable=prefix MODULE)/include and each
+# $(pkg-config --cflags --libs MODULE) it names, or PnetCDF's when it
+# includes pnetcdf.h and names none.
 kernel_flags() {
-  local modules
-  modules=$(sed -n 's/.*Build: .*-o kernel \(.*\); run:.*/\1/p' "$1" | head -n 1 |
-    grep -o 'pkg-config --cflags --libs [A-Za-z0-9_.-]*' | awk '{print $4}')
+  local build modules prefixes m
+  build=$(sed -n '/Build:/,/run:/p' "$1" | tr '\n' ' ' | sed 's/  *\*  */ /g' | sed -n 's/.*Build: .*-o kernel \(.*\); run:.*/\1/p')
+  prefixes=$(grep -o 'pkg-config --variable=prefix [A-Za-z0-9_.-]*)/include' <<< "$build" | sed 's/.*prefix \(.*\))\/include/\1/')
+  modules=$(grep -o 'pkg-config --cflags --libs [A-Za-z0-9_.-]*' <<< "$build" | awk '{print $4}')
   [ -z "$modules" ] && grep -q '^#include <pnetcdf.h>' "$1" && modules=pnetcdf
+  for m in $prefixes; do echo "-I$(pkg-config --variable=prefix "$m")/include"; done
   # shellcheck disable=SC2086 # the modules are a word list
   [ -z "$modules" ] || pkg-config --cflags --libs $modules
 }
@@ -252,7 +257,7 @@ same_sizes() {
   done | grep -q DIFF && echo DIFF || echo same
 }
 
-printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' case np records merged kernel kernel= replay= \
+printf '%-28s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' case np records merged kernel kernel= replay= \
   tbytes size-k size-r hdr-k hdr-r darshan-k darshan-r overhead
 for entry in "${all_cases[@]}"; do
   name=${entry%%|*}
@@ -327,7 +332,7 @@ for entry in "${all_cases[@]}"; do
   tbytes=$(traced_bytes "$run/trace" "$run/orig")
   sk=$(same_sizes "$run/orig" "$run/kernel-out") sr=$(same_sizes "$run/orig" "$run/replay-out")
   hk=$(same_headers "$run/orig" "$run/kernel-out") hr=$(same_headers "$run/orig" "$run/replay-out")
-  printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" \
+  printf '%-28s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" \
     "$kbytes" "$kverdict" "$rverdict" "$tbytes" "$sk" "$sr" "$hk" "$hr" "$dk" "$dr" "$overhead"
 done
 [ -n "$darshan" ] && echo "same*: equal but for counters or file sizes that differ between two runs of the original (listed in CASE/darshan-unstable.txt)"
