@@ -188,6 +188,10 @@ void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *
                          sb *out);
 /* Whether an out argument recorded as -1 on every rank was a NULL pointer (rec_arg_minus_one_is_null). */
 int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field);
+/* The NC_STRING_LENGTHS field of a put some rank of s wrote strings with (-1: none), and its
+ * value: an array of pattern strings of those lengths (TEXT(n), NULL for -1). */
+int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s);
+void cg_nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
 
 /* ---- emit_kernel.c ---- */
 /* The kernel: its text in *out (wrapped), or with doc its text and spans (elastic). */

@@ -1,5 +1,6 @@
 /* emit_netcdf.c: what kernels write of netCDF's own values: attribute and
- * fill values as typed literals, and out pointers the program passed NULL. */
+ * fill values as typed literals, the NC_STRING values a put writes as
+ * pattern strings of their lengths, and out pointers the program passed NULL. */
 #include "emit.h"
 
 #include <string.h>
@@ -107,4 +108,50 @@ int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field)
                 return 0;
     }
     return 1;
+}
+
+int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    int field = rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED);
+    for (uint32_t u = 0; field >= 0 && u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        const int64_t *v = cg_inst_values(in, (unsigned)field);
+        for (uint32_t k = 0; k < in->nr; k++) {
+            uint32_t n = 0;
+            cg_arr(e->m, v[k], &n);
+            if (n)
+                return field;
+        }
+    }
+    return -1;
+}
+
+/* One rank's strings: (const char *[]){TEXT(52), NULL}; none (a put of no element, a failed one):
+ * the pattern buffer, which the library does not read then. */
+static void nc_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    uint32_t n = 0;
+    const int64_t *len = cg_arr(e->m, v, &n);
+    if (!n) {
+        sb_puts(out, "(const char **)(void *)wbuf");
+        return;
+    }
+    sb_puts(out, "(const char *[]){");
+    for (uint32_t k = 0; k < n; k++) {
+        if (k)
+            sb_puts(out, ", ");
+        if (len[k] < 0)
+            sb_puts(out, "NULL");
+        else
+            sb_printf(out, "TEXT(%lld)", (long long)len[k]);
+    }
+    sb_putc(out, '}');
+}
+
+void cg_nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out)
+{
+    e->uses_text = 1;
+    cg_render_cat(e, cat, REC_KIND_NC_STRING_LENGTHS, name, "const char **", nc_strings_text, out);
 }

@@ -360,6 +360,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
     } else if (kind == REC_KIND_NC_VALUES) {
         cg_nc_values_render(e, &fit.cat, f, field, name, out);
+    } else if (kind == REC_KIND_NC_STRING_LENGTHS) {
+        cg_nc_strings_render(e, &fit.cat, name, out);
     } else if (kind == REC_KIND_H5_VALUE) {
         uint32_t len = fit.cat.mode == CG_CAT_CONST ? cg_str_len(e->m, fit.cat.value) : 0;
         if (fit.cat.mode == CG_CAT_CONST && !len) {
@@ -612,6 +614,10 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     }
     switch (a->kind) {
     case REC_KIND_BUFFER:
+        if (in && cg_nc_strings_field(e, s) >= 0) { /* NC_STRING values */
+            value_text(e, s, (unsigned)cg_nc_strings_field(e, s), out);
+            return;
+        }
         if (in && (filtered_text(e, s, f, out) ||
                    ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))))
             return;

@@ -141,7 +141,8 @@ typedef enum rec_class {
     X(NC_OFFSET_ROWS, 99, ARRAY, "rows of a variable's rank, one a subarray (PnetCDF varn's starts and counts), row after row") \
     X(NC_PAR_ACCESS, 100, INT, "netCDF parallel access of a variable (NC_INDEPENDENT, NC_COLLECTIVE)") \
     X(NC_STORAGE, 101, INT, "netCDF-4 variable storage (NC_CHUNKED, NC_CONTIGUOUS, NC_COMPACT)") \
-    X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)")
+    X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)") \
+    X(NC_STRING_LENGTHS, 103, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past

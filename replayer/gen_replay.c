@@ -443,6 +443,10 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
         if (in) /* zeros: a value of every type, which PnetCDF converts without NC_ERANGE (the pattern's
                  * bytes read as doubles are no float) */
             fprintf(out, "    if (%s)\n        memset((void *)%s, 0, rp_b%u + 64);\n", n, n, i);
+        int lengths = rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED);
+        if (in && lengths >= 0) /* NC_STRING values: strings of the traced lengths */
+            fprintf(out, "    if (rp_r->args[%d].len)\n        %s = (%s)rp_nc_strings(rp_x, &rp_r->args[%d]);\n",
+                    lengths, n, a->ctype, lengths);
     } else {
         fprintf(out, "    %s %s = NULL;\n    rp_x->reason = \"no rule gives the size of its buffer\";\n",
                 a->ctype, n);
