@@ -623,9 +623,9 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             return;
         char elem[64];
         cg_var_ctype(f, field, elem, sizeof elem);
-        if (in && f->layer == REC_LAYER_PNETCDF && gen_is_pointer(a->ctype)) {
-            /* zeros: PnetCDF converts them to any variable's type, where the pattern's bytes read as
-             * doubles are out of a float's range (NC_ERANGE) */
+        if (in && (f->layer == REC_LAYER_PNETCDF || f->layer == REC_LAYER_NETCDF) && gen_is_pointer(a->ctype)) {
+            /* zeros: PnetCDF and netCDF convert them to any variable's type, where the pattern's bytes read
+             * as doubles are out of a float's range, as ints out of a byte's (NC_ERANGE) */
             e->uses_zbuf = 1;
             sb_printf(out, "(%s)(void *)zbuf", a->ctype);
             return;

@@ -519,7 +519,8 @@ unsigned rec_kind_element(unsigned kind);
 /* An array of handles (MPI_REQUEST_ARRAY, NC_REQUEST_ARRAY, ...). */
 int rec_kind_is_handle_array(unsigned kind);
 /* Whether an out value recorded as -1 can only have been a NULL pointer (a netCDF type, format or mode;
- * a PnetCDF length or count): kernels and replays then pass NULL too. */
+ * a PnetCDF length or count), or is one kernels and replays record alike by passing NULL (a netCDF-C
+ * query's number: the tracer records a NULL one as -1): kernels and replays then pass NULL too. */
 int rec_arg_minus_one_is_null(const rec_func_desc *f, unsigned arg);
 /* Whether a space's objects are reference counted, so that a creating call
  * may hand back a handle that is still live (MPICH's MPI_Comm_group twice on
