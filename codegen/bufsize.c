@@ -210,6 +210,8 @@ void cg_buffer_sizes(cg_emitter *e)
                 int64_t v = cg_inst_values(in, a)[k];
                 if (d->kind == REC_KIND_STRLEN)
                     wsize = max64(wsize, v + 1);
+                if (d->kind == REC_KIND_NC_VALUES && (d->flags & REC_ARG_OUT)) /* a fill value read */
+                    rsize = max64(rsize, (int64_t)cg_str_len(m, v));
                 if (d->kind == REC_KIND_NC_STRING_LENGTHS) { /* TEXT(n) of each */
                     uint32_t n = 0;
                     const int64_t *len = cg_arr(m, v, &n);

@@ -6,8 +6,10 @@
 #include <string.h>
 
 /* The element type of the NC_VALUES argument nc_values_text renders (its
- * ctype without const and *): cg_render_cat's callbacks take no argument. */
+ * ctype without const and *), and whether the call writes it (a fill value
+ * read): cg_render_cat's callbacks take no argument. */
 static char nc_values_elem[64];
+static int nc_values_out;
 
 /* A C floating literal of x (float: with the f suffix) that reads back as x:
  * a decimal point where %g printed none (200f is no literal), builtins for
@@ -37,6 +39,10 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     const char *t = nc_values_elem;
     if (!s || !n) {
         sb_puts(out, "NULL");
+        return;
+    }
+    if (nc_values_out) { /* room the call writes the values into */
+        sb_puts(out, "rbuf");
         return;
     }
     if (!strcmp(t, "char")) {
@@ -85,11 +91,27 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     sb_putc(out, '}');
 }
 
+static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
+
 void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
                          sb *out)
 {
+    if (f->args[field].kind == REC_KIND_NC_STRING_LENGTHS) {
+        nc_strings_render(e, cat, name, out);
+        return;
+    }
     cg_var_ctype(f, field, nc_values_elem, sizeof nc_values_elem);
-    cg_render_cat(e, cat, f->args[field].kind, name, "const void *", nc_values_text, out);
+    nc_values_out = (f->args[field].flags & REC_ARG_OUT) != 0;
+    if (nc_values_out && cat->mode != CG_CAT_CONST) { /* room everywhere, or nowhere: no table of one choice */
+        uint32_t empty = 0;
+        for (uint32_t k = 0; k < cat->ntab; k++)
+            empty += cg_str_len(e->m, cat->tab[k]) == 0;
+        if (!empty || empty == cat->ntab) {
+            sb_puts(out, empty ? "NULL" : "rbuf");
+            return;
+        }
+    }
+    cg_render_cat(e, cat, f->args[field].kind, name, nc_values_out ? "void *" : "const void *", nc_values_text, out);
 }
 
 /* Whether an out value the tracer recorded as -1 everywhere was a NULL
@@ -150,8 +172,17 @@ static void nc_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     sb_putc(out, '}');
 }
 
-void cg_nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out)
+static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out)
 {
     e->uses_text = 1;
     cg_render_cat(e, cat, REC_KIND_NC_STRING_LENGTHS, name, "const char **", nc_strings_text, out);
+}
+
+int cg_nc_zeros(cg_emitter *e, const rec_func_desc *f, const rec_arg_desc *a, sb *out)
+{
+    if ((f->layer != REC_LAYER_PNETCDF && f->layer != REC_LAYER_NETCDF) || !gen_is_pointer(a->ctype))
+        return 0;
+    e->uses_zbuf = 1;
+    sb_printf(out, "(%s)(void *)zbuf", a->ctype);
+    return 1;
 }

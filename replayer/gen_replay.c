@@ -228,7 +228,7 @@ static void emit_out(const rec_func_desc *f, unsigned i)
     rec_ctype_element(a->ctype, elem, sizeof elem);
     unsigned k = a->kind;
     rec_class cls = rec_kind_class(k);
-    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED))
+    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED) || k == REC_KIND_NC_VALUES) /* values: phase 1 */
         return;
     if (rec_kind_is_handle(k)) {
         if (rec_arg_by_pointer(a) && gen_is_out_only(a))

@@ -15,7 +15,7 @@
  * lengths (nc_put_vara_string, nc_put_var1 untyped). Then every rank
  * opens both in parallel and asks what netCDF-4 reads from the file at the
  * first query of a variable (nc_inq_var_deflate with NULL outs,
- * nc_inq_var_quantize, nc_inq_var_fill, nc_inq_var_chunking,
+ * nc_inq_var_quantize, nc_inq_var_fill with and without a buffer, nc_inq_var_chunking,
  * nc_inq_varname, nc_inq_natts, nc_inq_attname, the chunk cache the file
  * was opened with), and reads its block back. Same bytes on every run. */
 #include "corpus.h"
@@ -152,6 +152,7 @@ static void read_features(const char *path, size_t y0)
         NC(nc_inq_var_fill(ncid, 2 + t, &no_fill, &fill));
         NC(nc_inq_varname(ncid, 2 + t, name));
     }
+    NC(nc_inq_var_fill(ncid, 2, &no_fill, NULL));
     NC(nc_inq_natts(ncid, &natts));
     NC(nc_inq_attname(ncid, NC_GLOBAL, 0, name));
     NC(nc_inq_attid(ncid, NC_GLOBAL, name, &attid));

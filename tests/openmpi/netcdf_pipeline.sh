@@ -114,6 +114,8 @@ if [ "$program" = nc4_features ]; then
   # out pointers the program passed NULL stay NULL; user-defined types are defined as traced
   grep -q 'nc_inq_var_deflate(ncid_[0-9]*, 7, &(int){0}, NULL, NULL)' "$work/kernel.c" ||
     fail "the kernel's nc_inq_var_deflate: $(grep -m1 nc_inq_var_deflate "$work/kernel.c")"
+  grep -q 'nc_inq_var_fill(ncid_[0-9]*, 2, &(int){0}, NULL)' "$work/kernel.c" ||
+    fail "the kernel's nc_inq_var_fill without a buffer: $(grep nc_inq_var_fill "$work/kernel.c" | tail -n 1)"
   grep -qE 'nc_def_enum\(ncid[_0-9]*, NC_UINT64, "cargo"' "$work/kernel.c" && grep -q 'nc_insert_array_compound(' "$work/kernel.c" ||
     fail "the kernel defines no enum or compound type"
 fi
