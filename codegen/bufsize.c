@@ -210,6 +210,14 @@ void cg_buffer_sizes(cg_emitter *e)
                 int64_t v = cg_inst_values(in, a)[k];
                 if (d->kind == REC_KIND_STRLEN)
                     wsize = max64(wsize, v + 1);
+                if (d->kind == REC_KIND_NC_VALUES && (d->flags & REC_ARG_OUT)) /* a fill value read */
+                    rsize = max64(rsize, (int64_t)cg_str_len(m, v));
+                if (d->kind == REC_KIND_NC_STRING_LENGTHS) { /* TEXT(n) of each */
+                    uint32_t n = 0;
+                    const int64_t *len = cg_arr(m, v, &n);
+                    for (uint32_t j = 0; j < n; j++)
+                        wsize = max64(wsize, len[j] + 1);
+                }
                 if (d->kind == REC_KIND_FORMAT)
                     wsize = max64(wsize, cg_inst_values(in, f->nargs)[k] + 1);
                 if (d->kind == REC_KIND_STRING_OUT ||

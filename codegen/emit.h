@@ -183,14 +183,21 @@ void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out);
 void cg_prepare_stmts(cg_emitter *e);
 const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size_t cap);
 /* ---- emit_netcdf.c ---- */
-/* netCDF attribute or fill values of argument field, as typed literals (text as a string). */
+/* netCDF attribute or fill values of argument field, as typed literals (text as a string; rbuf or NULL for
+ * one the call reads into), or the NC_STRING values of an NC_STRING_LENGTHS field. */
 void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
                          sb *out);
-/* netCDF strings of argument field, as an array of string literals. */
-void cg_nc_strings_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
-                          sb *out);
+/* netCDF attribute strings of argument field (NC_STRINGS), as an array of string literals. */
+void cg_nc_attribute_strings_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field,
+                                    const char *name, sb *out);
 /* Whether an out argument recorded as -1 on every rank was a NULL pointer (rec_arg_minus_one_is_null). */
 int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field);
+/* The NC_STRING_LENGTHS field of a put some rank of s wrote strings with (-1: none): its value is an
+ * array of pattern strings of those lengths (TEXT(n), NULL for -1). */
+int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s);
+/* A PnetCDF or netCDF write's data: zeros (zbuf), which the libraries convert to any variable's type,
+ * where the pattern's bytes read as doubles are out of a float's range, as ints out of a byte's (NC_ERANGE). */
+int cg_nc_zeros(cg_emitter *e, const rec_func_desc *f, const rec_arg_desc *a, sb *out);
 
 /* ---- emit_kernel.c ---- */
 /* The kernel: its text in *out (wrapped), or with doc its text and spans (elastic). */

@@ -1,12 +1,15 @@
 /* emit_netcdf.c: what kernels write of netCDF's own values: attribute and
- * fill values as typed literals, and out pointers the program passed NULL. */
+ * fill values as typed literals, the NC_STRING values a put writes as
+ * pattern strings of their lengths, and out pointers the program passed NULL. */
 #include "emit.h"
 
 #include <string.h>
 
 /* The element type of the NC_VALUES argument nc_values_text renders (its
- * ctype without const and *): cg_render_cat's callbacks take no argument. */
+ * ctype without const and *), and whether the call writes it (a fill value
+ * read): cg_render_cat's callbacks take no argument. */
 static char nc_values_elem[64];
+static int nc_values_out;
 
 /* A C floating literal of x (float: with the f suffix) that reads back as x:
  * a decimal point where %g printed none (200f is no literal), builtins for
@@ -54,6 +57,10 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         sb_puts(out, "NULL");
         return;
     }
+    if (nc_values_out) { /* room the call writes the values into */
+        sb_puts(out, "rbuf");
+        return;
+    }
     if (!strcmp(t, "char")) {
         string_literal(out, s, n);
         return;
@@ -90,15 +97,31 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     sb_putc(out, '}');
 }
 
+static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
+
 void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
                          sb *out)
 {
+    if (f->args[field].kind == REC_KIND_NC_STRING_LENGTHS) {
+        nc_strings_render(e, cat, name, out);
+        return;
+    }
     cg_var_ctype(f, field, nc_values_elem, sizeof nc_values_elem);
-    cg_render_cat(e, cat, f->args[field].kind, name, "const void *", nc_values_text, out);
+    nc_values_out = (f->args[field].flags & REC_ARG_OUT) != 0;
+    if (nc_values_out && cat->mode != CG_CAT_CONST) { /* room everywhere, or nowhere: no table of one choice */
+        uint32_t empty = 0;
+        for (uint32_t k = 0; k < cat->ntab; k++)
+            empty += cg_str_len(e->m, cat->tab[k]) == 0;
+        if (!empty || empty == cat->ntab) {
+            sb_puts(out, empty ? "NULL" : "rbuf");
+            return;
+        }
+    }
+    cg_render_cat(e, cat, f->args[field].kind, name, nc_values_out ? "void *" : "const void *", nc_values_text, out);
 }
 
-/* netCDF strings: an array of the recorded ones, then empty ones for those the trace did not keep. */
-static void nc_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+/* netCDF attribute strings: an array of the recorded ones, then empty ones for those the trace did not keep. */
+static void nc_attribute_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     (void)kind;
     const unsigned char *s = (const unsigned char *)cg_str(e->m, v);
@@ -119,10 +142,10 @@ static void nc_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     sb_putc(out, '}');
 }
 
-void cg_nc_strings_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
-                          sb *out)
+void cg_nc_attribute_strings_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field,
+                                    const char *name, sb *out)
 {
-    cg_render_cat(e, cat, f->args[field].kind, name, "const char **", nc_strings_text, out);
+    cg_render_cat(e, cat, f->args[field].kind, name, "const char **", nc_attribute_strings_text, out);
 }
 
 /* Whether an out value the tracer recorded as -1 everywhere was a NULL
@@ -140,5 +163,60 @@ int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field)
             if (v[k] != -1)
                 return 0;
     }
+    return 1;
+}
+
+int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    int field = rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED);
+    for (uint32_t u = 0; field >= 0 && u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        const int64_t *v = cg_inst_values(in, (unsigned)field);
+        for (uint32_t k = 0; k < in->nr; k++) {
+            uint32_t n = 0;
+            cg_arr(e->m, v[k], &n);
+            if (n)
+                return field;
+        }
+    }
+    return -1;
+}
+
+/* One rank's strings: (const char *[]){TEXT(52), NULL}; none (a put of no element, a failed one):
+ * the pattern buffer, which the library does not read then. */
+static void nc_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    uint32_t n = 0;
+    const int64_t *len = cg_arr(e->m, v, &n);
+    if (!n) {
+        sb_puts(out, "(const char **)(void *)wbuf");
+        return;
+    }
+    sb_puts(out, "(const char *[]){");
+    for (uint32_t k = 0; k < n; k++) {
+        if (k)
+            sb_puts(out, ", ");
+        if (len[k] < 0)
+            sb_puts(out, "NULL");
+        else
+            sb_printf(out, "TEXT(%lld)", (long long)len[k]);
+    }
+    sb_putc(out, '}');
+}
+
+static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out)
+{
+    e->uses_text = 1;
+    cg_render_cat(e, cat, REC_KIND_NC_STRING_LENGTHS, name, "const char **", nc_strings_text, out);
+}
+
+int cg_nc_zeros(cg_emitter *e, const rec_func_desc *f, const rec_arg_desc *a, sb *out)
+{
+    if ((f->layer != REC_LAYER_PNETCDF && f->layer != REC_LAYER_NETCDF) || !gen_is_pointer(a->ctype))
+        return 0;
+    e->uses_zbuf = 1;
+    sb_printf(out, "(%s)(void *)zbuf", a->ctype);
     return 1;
 }

@@ -358,10 +358,10 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "double", double_text, out);
     } else if (kind == REC_KIND_H5_ENCODED) {
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
-    } else if (kind == REC_KIND_NC_VALUES) {
+    } else if (kind == REC_KIND_NC_VALUES || kind == REC_KIND_NC_STRING_LENGTHS) {
         cg_nc_values_render(e, &fit.cat, f, field, name, out);
     } else if (kind == REC_KIND_NC_STRINGS) {
-        cg_nc_strings_render(e, &fit.cat, f, field, name, out);
+        cg_nc_attribute_strings_render(e, &fit.cat, f, field, name, out);
     } else if (kind == REC_KIND_H5_VALUE) {
         uint32_t len = fit.cat.mode == CG_CAT_CONST ? cg_str_len(e->m, fit.cat.value) : 0;
         if (fit.cat.mode == CG_CAT_CONST && !len) {
@@ -614,23 +614,24 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     }
     switch (a->kind) {
     case REC_KIND_BUFFER:
+        if (in && cg_nc_strings_field(e, s) >= 0) { /* NC_STRING values */
+            value_text(e, s, (unsigned)cg_nc_strings_field(e, s), out);
+            return;
+        }
         if (in && (filtered_text(e, s, f, out) ||
-                   ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))))
+                   ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out)) ||
+                   cg_nc_zeros(e, f, a, out)))
             return;
         char elem[64];
         cg_var_ctype(f, field, elem, sizeof elem);
-        if (in && f->layer == REC_LAYER_PNETCDF && gen_is_pointer(a->ctype)) {
-            /* zeros: PnetCDF converts them to any variable's type, where the pattern's bytes read as
-             * doubles are out of a float's range (NC_ERANGE) */
-            e->uses_zbuf = 1;
-            sb_printf(out, "(%s)(void *)zbuf", a->ctype);
-            return;
-        }
         /* a typed buffer (fgetws' wide characters, ncmpi_put_vara_float's floats): the pattern buffer, cast */
         if (gen_is_pointer(a->ctype) && strcmp(elem, "void") && strcmp(elem, "char"))
             sb_printf(out, "(%s)(void *)%s", a->ctype, in ? "wbuf" : "rbuf");
         else
             sb_puts(out, !gen_is_pointer(a->ctype) ? "'x'" : in ? "wbuf" : "rbuf");
+        return;
+    case REC_KIND_NC_VALUES: /* a fill value read: rbuf, NULL where the program passed none */
+        value_text(e, s, field, out);
         return;
     case REC_KIND_STRING_OUT:
         sb_puts(out, "rbuf");

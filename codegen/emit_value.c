@@ -644,11 +644,13 @@ void cg_render_cat(cg_emitter *e, const cg_cat *c, unsigned kind, const char *fi
     sb_putc(&body, '}');
     int by_rank = c->table == CG_TAB_RANK;
     sb_printf(&base, "%s_by_%s", field, by_rank ? "rank" : "iter");
-    /* encoded HDF5 objects are byte tables of their own: this one names them */
+    /* encoded HDF5 objects and netCDF values are byte tables of their own (typed compound literals):
+     * this one names them */
     int strings = (rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH) &&
-                  kind != REC_KIND_H5_ENCODED && kind != REC_KIND_H5_VALUE;
+                  kind != REC_KIND_H5_ENCODED && kind != REC_KIND_H5_VALUE && kind != REC_KIND_NC_VALUES;
     const char *name = cg_table_add(e, sb_str(&base), strings ? "const char *const" : ctype, &body, c->ntab,
-                                    !strings, by_rank ? "rank" : "iteration", strings ? 1 : numbers_per_line(c->ntab));
+                                    !strings, by_rank ? "rank" : "iteration",
+                                    strings || kind == REC_KIND_NC_VALUES ? 1 : numbers_per_line(c->ntab));
     sb_printf(out, "%s[%s]", name, by_rank ? "rank" : cg_counter_name(c->table_ctr));
     if (by_rank && !strings)
         cg_table_keep_values(e, name, ctype, c->tab, c->ntab);

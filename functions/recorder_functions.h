@@ -142,7 +142,8 @@ typedef enum rec_class {
     X(NC_PAR_ACCESS, 100, INT, "netCDF parallel access of a variable (NC_INDEPENDENT, NC_COLLECTIVE)") \
     X(NC_STORAGE, 101, INT, "netCDF-4 variable storage (NC_CHUNKED, NC_CONTIGUOUS, NC_COMPACT)") \
     X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)") \
-    X(NC_STRINGS, 103, STR, "netCDF strings (NC_STRING values): their count (u32, little-endian), then each string and a NUL, as many as fit RT_MAX_NC_VALUES (the rest empty; a NULL one empty)")
+    X(NC_STRINGS, 103, STR, "netCDF attribute strings (nc_put_att_string): their count (u32, little-endian), then each string and a NUL, as many as fit RT_MAX_NC_VALUES (the rest empty; a NULL one empty)") \
+    X(NC_STRING_LENGTHS, 106, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -519,7 +520,8 @@ unsigned rec_kind_element(unsigned kind);
 /* An array of handles (MPI_REQUEST_ARRAY, NC_REQUEST_ARRAY, ...). */
 int rec_kind_is_handle_array(unsigned kind);
 /* Whether an out value recorded as -1 can only have been a NULL pointer (a netCDF type, format or mode;
- * a PnetCDF length or count): kernels and replays then pass NULL too. */
+ * a PnetCDF length or count), or is one kernels and replays record alike by passing NULL (a netCDF-C
+ * query's number: the tracer records a NULL one as -1): kernels and replays then pass NULL too. */
 int rec_arg_minus_one_is_null(const rec_func_desc *f, unsigned arg);
 /* Whether a space's objects are reference counted, so that a creating call
  * may hand back a handle that is still live (MPICH's MPI_Comm_group twice on

@@ -464,5 +464,6 @@ int rec_arg_minus_one_is_null(const rec_func_desc *f, unsigned arg)
     unsigned kind = f->args[arg].kind;
     return kind == REC_KIND_NC_TYPE || kind == REC_KIND_NC_FORMAT || kind == REC_KIND_NC_MODE ||
            kind == REC_KIND_NC_FILL_MODE ||
-           (f->layer == REC_LAYER_PNETCDF && (kind == REC_KIND_COUNT || kind == REC_KIND_SIZE));
+           (f->layer == REC_LAYER_PNETCDF && (kind == REC_KIND_COUNT || kind == REC_KIND_SIZE)) ||
+           (f->layer == REC_LAYER_NETCDF && rec_kind_class(kind) == REC_CLASS_INT && rec_kind_handle_space(kind) == REC_SPACE_NONE);
 }

@@ -326,6 +326,13 @@ static inline long long rt_ncc_att_bytes(int ncid, int varid, const char *name)
                : 0;
 }
 
+/* A variable's type (NC_NAT if unknown). */
+static inline nc_type rt_ncc_var_type(int ncid, int varid)
+{
+    nc_type type = NC_NAT;
+    return REC_NCC(inq_vartype)(ncid, varid, &type) == NC_NOERR ? type : NC_NAT;
+}
+
 static inline long long rt_ncc_var_type_size(int ncid, int varid)
 {
     nc_type type = NC_NAT;

@@ -156,7 +156,7 @@ static void emit_in(const rec_func_desc *f, unsigned i)
         fprintf(out, "    %s %s = rp_nc_values(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
         return;
     case REC_KIND_NC_STRINGS:
-        fprintf(out, "    %s %s = rp_nc_strings(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
+        fprintf(out, "    %s %s = rp_nc_attribute_strings(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
         return;
     case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id
                                (emit_callbacks) */
@@ -231,7 +231,7 @@ static void emit_out(const rec_func_desc *f, unsigned i)
     rec_ctype_element(a->ctype, elem, sizeof elem);
     unsigned k = a->kind;
     rec_class cls = rec_kind_class(k);
-    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED))
+    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED) || k == REC_KIND_NC_VALUES) /* values: phase 1 */
         return;
     if (rec_kind_is_handle(k)) {
         if (rec_arg_by_pointer(a) && gen_is_out_only(a))
@@ -446,6 +446,10 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
         if (in) /* zeros: a value of every type, which PnetCDF converts without NC_ERANGE (the pattern's
                  * bytes read as doubles are no float) */
             fprintf(out, "    if (%s)\n        memset((void *)%s, 0, rp_b%u + 64);\n", n, n, i);
+        int lengths = rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED);
+        if (in && lengths >= 0) /* NC_STRING values: strings of the traced lengths */
+            fprintf(out, "    if (rp_r->args[%d].len)\n        %s = (%s)rp_nc_strings(rp_x, &rp_r->args[%d]);\n",
+                    lengths, n, a->ctype, lengths);
     } else {
         fprintf(out, "    %s %s = NULL;\n    rp_x->reason = \"no rule gives the size of its buffer\";\n",
                 a->ctype, n);

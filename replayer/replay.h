@@ -199,8 +199,10 @@ MPI_Request *rp_request_array(rp_ctx *x, const rp_value *v, size_t min_n);
 int *rp_nc_request_array(rp_ctx *x, const rp_value *v);
 /* netCDF attribute or fill values: an aligned copy of the recorded bytes, zeros past them; NULL for none. */
 void *rp_nc_values(rp_ctx *x, const rp_value *v);
-/* netCDF strings (NC_STRINGS) as the char * array a call takes: those recorded, then empty ones. */
-void *rp_nc_strings(rp_ctx *x, const rp_value *v);
+/* netCDF attribute strings (NC_STRINGS) as the char * array a call takes: those recorded, then empty ones. */
+void *rp_nc_attribute_strings(rp_ctx *x, const rp_value *v);
+/* NC_STRING values of the recorded lengths (NULL for -1), of pattern characters; NULL for none. */
+char **rp_nc_strings(rp_ctx *x, const rp_value *v);
 /* PnetCDF varn's starts or counts: rows pointers into the recorded values, rows of them (NULL: none). */
 MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows);
 /* struct iovec from the recorded lengths, over scratch data. */

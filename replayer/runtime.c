@@ -240,7 +240,7 @@ void *rp_nc_values(rp_ctx *x, const rp_value *v)
     return p;
 }
 
-void *rp_nc_strings(rp_ctx *x, const rp_value *v)
+void *rp_nc_attribute_strings(rp_ctx *x, const rp_value *v)
 {
     const unsigned char *s = (const unsigned char *)v->s;
     if (v->len < 4)
@@ -256,6 +256,16 @@ void *rp_nc_strings(rp_ctx *x, const rp_value *v)
         at += at < v->len ? strlen(text + at) + 1 : 0;
     }
     return strings;
+}
+
+char **rp_nc_strings(rp_ctx *x, const rp_value *v)
+{
+    if (!v->len)
+        return NULL;
+    char **s = rp_alloc(x, v->len * sizeof *s);
+    for (uint32_t k = 0; k < v->len; k++)
+        s[k] = rp_pattern_str(x, v->a[k]); /* -1: NULL */
+    return s;
 }
 
 struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in)

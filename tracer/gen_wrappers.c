@@ -136,6 +136,16 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
         else if (a->kind == REC_KIND_NC_HEADER) /* the file's header bytes: len is the file's ncid */
             fprintf(out, "    rt_nc_header(&call, %u, (int)(%s), %s);\n", i, a->len,
                     f->args[rec_arg_with_kind(f, REC_KIND_PATH, 0)].name);
+        else if (a->kind == REC_KIND_NC_STRING_LENGTHS) /* len strings of the buffer, each its length */
+            fprintf(out,
+                    "    {\n        long rt_n = (long)(%s);\n        char *const *rt_s = (char *const *)%s;\n"
+                    "        if (rt_n < 0 || !rt_s)\n            rt_n = 0;\n"
+                    "        int64_t *rt_v = rt_array(&call, %u, (size_t)rt_n);\n        if (!rt_v)\n            rt_n = 0;\n"
+                    "        for (long rt_k = 0; rt_k < rt_n; rt_k++)\n"
+                    "            rt_v[rt_k] = rt_s[rt_k] ? (int64_t)strlen(rt_s[rt_k]) : -1;\n"
+                    "        r->args[%u].ptr = rt_v;\n        r->args[%u].len = (uint32_t)rt_n;\n"
+                    "        r->args[%u].encoded = 0;\n    }\n",
+                    a->len, f->args[rec_arg_with_kind(f, REC_KIND_BUFFER, 0)].name, i, i, i, i);
         else if (rec_kind_is_handle(a->kind)) /* the stream no argument names (stdout), an id under the lock */
             fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)(%s);\n", i, a->len);
         else

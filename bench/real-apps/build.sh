@@ -7,7 +7,8 @@
 #   SOURCES/pnetcdf  https://github.com/Parallel-NetCDF/PnetCDF (tag checkpoint.1.12.3,
 #                    Debian 12's libpnetcdf-dev): its C examples, bin/pnetcdf-<example>
 #   SOURCES/netcdf-c https://github.com/Unidata/netcdf-c (tag v4.9.0, Debian 12's
-#                    libnetcdf-mpi-dev): its parallel tests, bin/netcdf-<test>
+#                    libnetcdf-mpi-dev): its parallel tests and examples/C/parallel_vara,
+#                    bin/netcdf-<test>
 # (bench/real-apps/sources.sh SOURCES clones the last two.)
 # Any of them may be missing: it is skipped. With Debian's parallel netCDF
 # (libnetcdf-mpi-dev) it also builds netcdf4_par.c, a netCDF-4 writer and
@@ -126,7 +127,8 @@ fi
 # headers (include/nc_tests.h, err_macros.h), which want a config.h: it is
 # written from the installed library's netcdf_meta.h and its chunk cache
 # defaults, as its configure found them. examples/C/parallel_vara goes
-# through netCDF's PnetCDF back end: built when the library has one.
+# through netCDF's PnetCDF back end: built when the library has one, and as
+# parallel_vara_nc4 through its HDF5 back end always.
 if [ -d "$sources/netcdf-c/nc_test4" ] && pkg-config --exists netcdf-mpi; then
   if same_mpi "$(lib_of netcdf-mpi)"; then
     echo "== netCDF-C parallel tests"
@@ -174,10 +176,20 @@ H
       build_each "netcdf-$t" "$sources/netcdf-c/nc_test4/$t.c" "${nc_flags[@]}" -I"$config" \
         -I"$sources/netcdf-c/include" "${nc_libs[@]}"
     done
+    example=$sources/netcdf-c/examples/C/parallel_vara.c
     if grep -q 'define NC_HAS_PNETCDF *1' "$nc_include/netcdf_meta.h"; then
-      build_each netcdf-parallel_vara "$sources/netcdf-c/examples/C/parallel_vara.c" "${nc_flags[@]}" "${nc_libs[@]}"
+      build_each netcdf-parallel_vara "$example" "${nc_flags[@]}" "${nc_libs[@]}"
     else
       echo "   netcdf-parallel_vara: skipped, $nc_include/netcdf_meta.h: no PnetCDF back end (NC_HAS_PNETCDF 0)"
+    fi
+    # The same example through the HDF5 back end (its create mode NC_CLOBBER |
+    # NC_NETCDF4, as netCDF's docs of nc_create_par say), which every parallel
+    # netCDF has: bin/netcdf-parallel_vara_nc4.
+    if grep -q 'cmode = NC_CLOBBER;' "$example"; then
+      sed 's/cmode = NC_CLOBBER;/cmode = NC_CLOBBER | NC_NETCDF4;/' "$example" > "$config/parallel_vara_nc4.c"
+      build_each netcdf-parallel_vara_nc4 "$config/parallel_vara_nc4.c" "${nc_flags[@]}" "${nc_libs[@]}"
+    else
+      echo "build.sh: $example sets no \"cmode = NC_CLOBBER;\": netcdf-parallel_vara_nc4 not built" >&2
     fi
   else
     echo "== netCDF-C parallel tests: skipped, $(lib_of netcdf-mpi) is not built on $flavour (MPI_FLAVOUR)"

@@ -117,6 +117,7 @@ if [ $flavour = openmpi ]; then
     case ${exe##*/} in
     netcdf-tst_mode) [ "$np" = 1 ] || continue ;;
     netcdf-tst_nc4perf) [[ " $* " == *" netcdf-tst_nc4perf "* ]] || continue ;;
+    netcdf-parallel_vara*) all_cases+=("${exe##*/}|$exe -q ${exe##*/netcdf-}.nc") && continue ;;
     esac
     all_cases+=("${exe##*/}|$exe")
   done
@@ -257,7 +258,7 @@ same_sizes() {
   done | grep -q DIFF && echo DIFF || echo same
 }
 
-printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' case np records merged kernel kernel= replay= \
+printf '%-28s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' case np records merged kernel kernel= replay= \
   tbytes size-k size-r hdr-k hdr-r darshan-k darshan-r overhead
 for entry in "${all_cases[@]}"; do
   name=${entry%%|*}
@@ -332,7 +333,7 @@ for entry in "${all_cases[@]}"; do
   tbytes=$(traced_bytes "$run/trace" "$run/orig")
   sk=$(same_sizes "$run/orig" "$run/kernel-out") sr=$(same_sizes "$run/orig" "$run/replay-out")
   hk=$(same_headers "$run/orig" "$run/kernel-out") hr=$(same_headers "$run/orig" "$run/replay-out")
-  printf '%-14s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" \
+  printf '%-28s %3s %9s %7s %8s %7s %7s %6s %6s %6s %5s %5s %9s %9s %8s\n' "$name" "$np" "$records" "$merged" \
     "$kbytes" "$kverdict" "$rverdict" "$tbytes" "$sk" "$sr" "$hk" "$hr" "$dk" "$dr" "$overhead"
 done
 [ -n "$darshan" ] && echo "same*: equal but for counters or file sizes that differ between two runs of the original (listed in CASE/darshan-unstable.txt)"
