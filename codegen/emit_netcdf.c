@@ -1,5 +1,6 @@
 /* emit_netcdf.c: what kernels write of netCDF's own values: attribute and
- * fill values as typed literals, and out pointers the program passed NULL. */
+ * fill values as typed literals, out pointers the program passed NULL, the
+ * rows of PnetCDF's varn and multi-variable calls and their buffers. */
 #include "emit.h"
 
 #include <string.h>
@@ -107,4 +108,36 @@ int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field)
                 return 0;
     }
     return 1;
+}
+
+unsigned cg_nc_row_length(cg_emitter *e, cg_stmtinfo *s, unsigned field)
+{
+    int rows = rec_arg_with_role(e->m->insts[s->node->insts[0]].f, REC_AROLE_ROWS);
+    for (uint32_t u = 0; rows >= 0 && u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        for (uint32_t k = 0; k < in->nr; k++) {
+            int64_t nrows = cg_inst_values(in, (unsigned)rows)[k];
+            uint32_t n = 0;
+            cg_arr(e->m, cg_inst_values(in, field)[k], &n);
+            if (nrows > 0 && n)
+                return n / (uint32_t)nrows;
+        }
+    }
+    return 0;
+}
+
+void cg_nc_buffer_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    int in = (f->args[field].flags & REC_ARG_IN) && !(f->args[field].flags & REC_ARG_OUT);
+    e->uses_zbuf |= in; /* zeros, as a PnetCDF write's single buffer */
+    cg_add_proto(e, "/* n pointers to one buffer: a PnetCDF multi-variable call's, a buffer a variable. */\n"
+                    "static void **buffer_rows(char *buf, long long n)\n{\n    static void **rows;\n"
+                    "    static long long cap;\n    if (n > cap) {\n"
+                    "        void **grown = realloc(rows, (size_t)n * sizeof *grown);\n        if (!grown)\n"
+                    "            return rows;\n        rows = grown;\n        cap = n;\n    }\n"
+                    "    for (long long k = 0; k < n; k++)\n        rows[k] = buf;\n    return rows;\n}\n");
+    sb_printf(out, "(%s)buffer_rows(%s, ", f->args[field].ctype, in ? "zbuf" : "rbuf");
+    cg_field_text(e, s, (unsigned)rec_arg_with_role(f, REC_AROLE_ROWS), out);
+    sb_putc(out, ')');
 }

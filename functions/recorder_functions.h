@@ -138,10 +138,12 @@ typedef enum rec_class {
     X(NC_FORMAT, 96, INT, "netCDF file format (NC_FORMAT_CLASSIC, NC_FORMAT_CDF5, ...)") \
     X(NC_FILL_MODE, 97, INT, "netCDF fill mode (NC_FILL, NC_NOFILL)") \
     X(NC_HEADER, 98, STR, "the header a netCDF classic file began with when the call opened it (kernels write it before the run)") \
-    X(NC_OFFSET_ROWS, 99, ARRAY, "rows of a variable's rank, one a subarray (PnetCDF varn's starts and counts), row after row") \
+    X(NC_OFFSET_ROWS, 99, ARRAY, "rows of a variable's rank, one a subarray (PnetCDF varn's starts and counts; mput's, a variable each, of the file's widest rank), row after row") \
     X(NC_PAR_ACCESS, 100, INT, "netCDF parallel access of a variable (NC_INDEPENDENT, NC_COLLECTIVE)") \
     X(NC_STORAGE, 101, INT, "netCDF-4 variable storage (NC_CHUNKED, NC_CONTIGUOUS, NC_COMPACT)") \
-    X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)")
+    X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)") \
+    X(NC_VARID_ARRAY, 103, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
+    X(BUFFER_ARRAY, 104, NONE, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): not recorded")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -335,7 +337,7 @@ typedef enum rec_header {
     X(DELIMITER, "the byte that ends what a line-oriented read reads")                        \
     X(CACHE_CONFIG, "an HDF5 metadata cache configuration, a get fills, a set takes")            \
     X(REF_TYPE, "an HDF5 reference's type (H5R_OBJECT, H5R_DATASET_REGION): its memory type") \
-    X(ROWS, "how many rows the call's NC_OFFSET_ROWS arrays hold (PnetCDF varn's num)")
+    X(ROWS, "how many rows the call's NC_OFFSET_ROWS arrays and its BUFFER_ARRAY hold (PnetCDF varn's num, mput's nvars)")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,
