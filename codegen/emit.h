@@ -188,8 +188,9 @@ void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *
                          sb *out);
 /* Whether an out argument recorded as -1 on every rank was a NULL pointer (rec_arg_minus_one_is_null). */
 int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field);
-/* The elements of each row of an NC_OFFSET_ROWS field: the first rank's with rows (the same on every rank), or 0. */
-unsigned cg_nc_row_length(cg_emitter *e, cg_stmtinfo *s, unsigned field);
+/* The elements of each row of an NC_OFFSET_ROWS field: the first rank's with rows (the same on every
+ * rank), or 0; elem: their C type. */
+unsigned cg_nc_row_length(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap);
 /* A BUFFER_ARRAY argument: buffer_rows() of zbuf (a write's) or rbuf, a pointer a row of the ROWS argument. */
 void cg_nc_buffer_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
 

@@ -110,8 +110,9 @@ int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field)
     return 1;
 }
 
-unsigned cg_nc_row_length(cg_emitter *e, cg_stmtinfo *s, unsigned field)
+unsigned cg_nc_row_length(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap)
 {
+    snprintf(elem, cap, "MPI_Offset");
     int rows = rec_arg_with_role(e->m->insts[s->node->insts[0]].f, REC_AROLE_ROWS);
     for (uint32_t u = 0; rows >= 0 && u < s->node->ninsts; u++) {
         const cg_inst *in = &e->m->insts[s->node->insts[u]];

@@ -401,8 +401,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         char elem[128];
         element_type(a->ctype, elem, sizeof elem);
         unsigned row = rec_ctype_row(a->ctype);
-        if (kind == REC_KIND_NC_OFFSET_ROWS) /* rows of pointers, one a subarray */
-            row = ARRAY_POINTER_ROWS | cg_nc_row_length(e, s, field);
+        if (kind == REC_KIND_NC_OFFSET_ROWS) /* rows of pointers, one a subarray of MPI_Offsets */
+            row = ARRAY_POINTER_ROWS | cg_nc_row_length(e, s, field, elem, sizeof elem);
         if (fit.cls != CG_FIT_ARR) {
             /* arrays of other lengths on other ranks (the root's counts): a choice */
             snprintf(e->elem_type, sizeof e->elem_type, "%s", elem);
