@@ -231,10 +231,12 @@ void cg_buffer_sizes(cg_emitter *e)
                     wsize = max64(wsize, need);
                 if ((d->kind != REC_KIND_BUFFER && d->kind != REC_KIND_BUFFER_ARRAY) || !strchr(d->ctype, '*'))
                     continue;
+                /* buffers a row, laid out as the trace says: as far apart as they spread */
+                int64_t spread = d->kind == REC_KIND_BUFFER_ARRAY ? cg_nc_buffer_spread(m, in, a, k) : 0;
                 if ((d->flags & REC_ARG_IN) && !(d->flags & REC_ARG_OUT))
-                    wsize = max64(wsize, need);
+                    wsize = max64(wsize, need + max64(spread, 0));
                 else
-                    rsize = max64(rsize, need);
+                    rsize = max64(rsize, need + max64(spread, 0));
             }
         }
     }

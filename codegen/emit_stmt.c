@@ -403,7 +403,9 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         unsigned row = rec_ctype_row(a->ctype);
         if (kind == REC_KIND_NC_OFFSET_ROWS) /* rows of pointers, one a subarray of MPI_Offsets */
             row = ARRAY_POINTER_ROWS | cg_nc_row_length(e, s, field, elem, sizeof elem);
-        if (fit.cls != CG_FIT_ARR) {
+        int buffers = kind == REC_KIND_BUFFER_ARRAY; /* buffer_rows(buf, n, the distances or NULL) */
+        if (buffers && !cg_nc_buffer_rows(e, s, field, elem, sizeof elem, out)) {
+        } else if (fit.cls != CG_FIT_ARR) {
             /* arrays of other lengths on other ranks (the root's counts): a choice */
             snprintf(e->elem_type, sizeof e->elem_type, "%s", elem);
             e->array_row = row;
@@ -432,6 +434,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             }
             array_close(row, out);
         }
+        if (buffers)
+            sb_putc(out, ')');
     } else if (kind == REC_KIND_STRLEN) {
         if (cg_text_wanted(e, s)) {
             sb n = {0};
@@ -598,9 +602,6 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         return;
     }
     switch (a->kind) {
-    case REC_KIND_BUFFER_ARRAY:
-        cg_nc_buffer_rows(e, s, field, out);
-        return;
     case REC_KIND_BUFFER:
         if (in && (filtered_text(e, s, f, out) ||
                    ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out))))

@@ -367,6 +367,7 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_NC_REQUEST_ARRAY:
     case REC_KIND_NC_DIMID_ARRAY:
     case REC_KIND_NC_VARID_ARRAY:
+    case REC_KIND_BUFFER_ARRAY:
     case REC_KIND_NC_OFFSET_ROWS: emit_array(&o, kind, v); break;
     case REC_KIND_H5_BOOL:
     case REC_KIND_BOOL: emit(&o, x > 0 ? "true" : x == 0 ? "false" : "%lld", (long long)x); break;

@@ -143,7 +143,7 @@ typedef enum rec_class {
     X(NC_STORAGE, 101, INT, "netCDF-4 variable storage (NC_CHUNKED, NC_CONTIGUOUS, NC_COMPACT)") \
     X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)") \
     X(NC_VARID_ARRAY, 103, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
-    X(BUFFER_ARRAY, 104, NONE, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): not recorded")
+    X(BUFFER_ARRAY, 104, ARRAY, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): each one's distance in bytes from the first's, their layout")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past

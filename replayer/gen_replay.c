@@ -158,6 +158,8 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_NC_VALUES:
         fprintf(out, "    %s %s = rp_nc_values(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
         return;
+    case REC_KIND_BUFFER_ARRAY: /* buffers: emit_buffer_rows */
+        return;
     case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id
                                (gen_replay_callbacks.c) */
         if (gen_callback_template(a->ctype)) {
@@ -231,7 +233,7 @@ static void emit_out(const rec_func_desc *f, unsigned i)
     rec_ctype_element(a->ctype, elem, sizeof elem);
     unsigned k = a->kind;
     rec_class cls = rec_kind_class(k);
-    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED))
+    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED) || k == REC_KIND_BUFFER_ARRAY)
         return;
     if (rec_kind_is_handle(k)) {
         if (rec_arg_by_pointer(a) && gen_is_out_only(a))
@@ -362,8 +364,8 @@ static int derived_size(const rec_func_desc *f)
 }
 
 
-/* A BUFFER_ARRAY (PnetCDF mput's bufs): rp_buffer_rows, from the ROWS argument, the traced bytes and
- * the counts a row (the ARRAY as long as the MPI_DATATYPE_ARRAY) of its datatypes. */
+/* A BUFFER_ARRAY (PnetCDF mput's bufs): rp_buffer_rows, from its layout, the ROWS argument, the traced
+ * bytes and the counts a row (the ARRAY as long as the MPI_DATATYPE_ARRAY) of its datatypes. */
 static void emit_buffer_rows(const rec_func_desc *f, unsigned i)
 {
     const rec_arg_desc *a = &f->args[i];
@@ -371,8 +373,8 @@ static void emit_buffer_rows(const rec_func_desc *f, unsigned i)
     for (unsigned j = 0; types >= 0 && j < f->nargs; j++)
         if (f->args[j].kind == REC_KIND_ARRAY && !strcmp(f->args[j].len, f->args[types].len))
             counts = (int)j;
-    fprintf(out, "    %s %s = (%s)rp_buffer_rows(rp_x, rp_r, %d, %d, %d, %d, %s);\n    if (!%s)" SKIP, a->ctype,
-            a->name, a->ctype, !(a->flags & REC_ARG_OUT), rec_arg_with_role(f, REC_AROLE_ROWS), derived_size(f),
+    fprintf(out, "    %s %s = (%s)rp_buffer_rows(rp_x, rp_r, %u, %d, %d, %d, %d, %s);\n    if (!%s)" SKIP, a->ctype,
+            a->name, a->ctype, i, !(a->flags & REC_ARG_OUT), rec_arg_with_role(f, REC_AROLE_ROWS), derived_size(f),
             counts, counts >= 0 ? f->args[types].name : "NULL", a->name);
 }
 

@@ -227,7 +227,8 @@ MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows)
     return row;
 }
 
-void **rp_buffer_rows(rp_ctx *x, const rp_rec *r, int in, int rows, int bytes, int counts, const MPI_Datatype *types)
+void **rp_buffer_rows(rp_ctx *x, const rp_rec *r, unsigned layout, int in, int rows, int bytes, int counts,
+                      const MPI_Datatype *types)
 {
     size_t n = rows >= 0 && r->args[rows].i > 0 ? (size_t)r->args[rows].i : 1;
     size_t need = bytes >= 0 && r->args[bytes].i > 0 ? (size_t)r->args[bytes].i : 0;
@@ -237,14 +238,21 @@ void **rp_buffer_rows(rp_ctx *x, const rp_rec *r, int in, int rows, int bytes, i
         if (count > 0 && (size_t)count < RP_BUFFER_LIMIT / span && (size_t)count * span > need)
             need = (size_t)count * span;
     }
-    void *buf = rp_scratch(x, in, need + 64);
+    const rp_value *at = &r->args[layout];
+    int64_t low = 0, high = 0;
+    for (size_t k = 0; k < at->len && k < n; k++) {
+        low = at->a[k] < low ? at->a[k] : low;
+        high = at->a[k] > high ? at->a[k] : high;
+    }
+    int spread = high - low < (int64_t)(RP_BUFFER_LIMIT / 2) && need < RP_BUFFER_LIMIT / 2; /* else one place */
+    char *buf = rp_scratch(x, in, (spread ? (size_t)(high - low) : 0) + need + 64);
     if (!buf)
         return NULL;
     if (in) /* zeros, which PnetCDF converts to any variable's type */
-        memset(buf, 0, need + 64);
+        memset(buf, 0, (spread ? (size_t)(high - low) : 0) + need + 64);
     void **row = rp_alloc(x, n * sizeof *row);
     for (size_t k = 0; k < n; k++)
-        row[k] = buf;
+        row[k] = buf + (spread && k < at->len ? at->a[k] - low : 0);
     return row;
 }
 

@@ -85,6 +85,9 @@ static void emit_array(const rec_func_desc *f, const rec_arg_desc *a, unsigned i
     case REC_KIND_MPI_REQUEST_ARRAY:
         fprintf(out, "            rt_v[rt_k] = (int64_t)(uintptr_t)%s[rt_k];\n", a->name);
         break;
+    case REC_KIND_BUFFER_ARRAY: /* where each buffer lies from the first: their layout, not their addresses */
+        fprintf(out, "            rt_v[rt_k] = (int64_t)((uintptr_t)%s[rt_k] - (uintptr_t)%s[0]);\n", a->name, a->name);
+        break;
     case REC_KIND_NC_OFFSET_ROWS: /* row after row; a missing row, and a row past its variable's rank, as zeros */
         fprintf(out,
                 "            rt_v[rt_k] = %s[rt_k / rt_nd]%s ? (int64_t)%s[rt_k / rt_nd][rt_k %% rt_nd] : 0;\n",
