@@ -186,6 +186,9 @@ const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size
 /* netCDF attribute or fill values of argument field, as typed literals (text as a string). */
 void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
                          sb *out);
+/* netCDF strings of argument field, as an array of string literals. */
+void cg_nc_strings_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
+                          sb *out);
 /* Whether an out argument recorded as -1 on every rank was a NULL pointer (rec_arg_minus_one_is_null). */
 int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field);
 /* The elements of each row of an NC_OFFSET_ROWS field: the first rank's with rows (the same on every

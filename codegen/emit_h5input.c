@@ -217,7 +217,7 @@ static int table(blobs *b, const h5skel *s, const char *name, sb *out)
 {
     int chunked = 0;
     sb_printf(out, "static const struct h5_object %s[] = {\n", name);
-    item items[8];
+    item items[9];
     memset(items, 0, sizeof items);
     for (size_t i = 0; i < s->nobjects; i++) {
         const h5skel_object *o = &s->objects[i];
@@ -238,9 +238,13 @@ static int table(blobs *b, const h5skel *s, const char *name, sb *out)
         string_item(&items[7], chunks, strlen(chunks));
         chunked |= chunks[0] != 0;
         free(chunks);
-        emit_row(items, 8, out);
+        sb order = {0};
+        sb_printf(&order, "%lld", o->corder >= 0 ? (long long)o->corder + 1 : 0);
+        piece_of(&items[8], &order);
+        sb_free(&order);
+        emit_row(items, 9, out);
     }
-    for (size_t i = 0; i < 8; i++)
+    for (size_t i = 0; i < 9; i++)
         free(items[i].pieces);
     sb_puts(out, "};\n");
     return chunked;

@@ -27,6 +27,22 @@ static void real_literal(sb *out, double x, int is_float)
     sb_printf(out, "%s%s%s", text, strpbrk(text, ".e") ? "" : ".", is_float ? "f" : "");
 }
 
+/* A C string literal of s[0, n). */
+static void string_literal(sb *out, const unsigned char *s, size_t n)
+{
+    sb_putc(out, '"');
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = s[k], next = k + 1 < n ? s[k + 1] : 0;
+        if (c == '"' || c == '\\' || c == '?')
+            sb_printf(out, "\\%c", c);
+        else if (c >= 0x20 && c < 0x7f)
+            sb_putc(out, (char)c);
+        else
+            sb_printf(out, next >= '0' && next <= '7' ? "\\%03o" : "\\%o", c);
+    }
+    sb_putc(out, '"');
+}
+
 /* netCDF attribute or fill values: a string literal of text, else a
  * compound literal of the argument's element type, the values as written. */
 static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
@@ -40,17 +56,7 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         return;
     }
     if (!strcmp(t, "char")) {
-        sb_putc(out, '"');
-        for (uint32_t k = 0; k < n; k++) {
-            unsigned char c = s[k], next = k + 1 < n ? s[k + 1] : 0;
-            if (c == '"' || c == '\\' || c == '?')
-                sb_printf(out, "\\%c", c);
-            else if (c >= 0x20 && c < 0x7f)
-                sb_putc(out, (char)c);
-            else
-                sb_printf(out, next >= '0' && next <= '7' ? "\\%03o" : "\\%o", c);
-        }
-        sb_putc(out, '"');
+        string_literal(out, s, n);
         return;
     }
     int real = !strcmp(t, "float") || !strcmp(t, "double");
@@ -90,6 +96,34 @@ void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *
 {
     cg_var_ctype(f, field, nc_values_elem, sizeof nc_values_elem);
     cg_render_cat(e, cat, f->args[field].kind, name, "const void *", nc_values_text, out);
+}
+
+/* netCDF strings: an array of the recorded ones, then empty ones for those the trace did not keep. */
+static void nc_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    const unsigned char *s = (const unsigned char *)cg_str(e->m, v);
+    uint32_t len = cg_str_len(e->m, v);
+    if (!s || len < 4) {
+        sb_puts(out, "NULL");
+        return;
+    }
+    uint32_t n = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24;
+    sb_puts(out, "(const char *[]){");
+    for (uint32_t k = 0, at = 4; k < n; k++) {
+        const unsigned char *end = at < len ? memchr(s + at, 0, len - at) : NULL;
+        uint32_t one = at < len ? (end ? (uint32_t)(end - (s + at)) : len - at) : 0;
+        sb_puts(out, k ? ", " : "");
+        string_literal(out, s + at, one);
+        at += at < len ? one + 1 : 0;
+    }
+    sb_putc(out, '}');
+}
+
+void cg_nc_strings_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
+                          sb *out)
+{
+    cg_render_cat(e, cat, f->args[field].kind, name, "const char **", nc_strings_text, out);
 }
 
 /* Whether an out value the tracer recorded as -1 everywhere was a NULL

@@ -347,6 +347,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
     } else if (kind == REC_KIND_NC_VALUES) {
         cg_nc_values_render(e, &fit.cat, f, field, name, out);
+    } else if (kind == REC_KIND_NC_STRINGS) {
+        cg_nc_strings_render(e, &fit.cat, f, field, name, out);
     } else if (kind == REC_KIND_H5_VALUE) {
         uint32_t len = fit.cat.mode == CG_CAT_CONST ? cg_str_len(e->m, fit.cat.value) : 0;
         if (fit.cat.mode == CG_CAT_CONST && !len) {

@@ -196,7 +196,13 @@ static void process(cg_layered *s, tree *t)
     for (uint32_t k = n; k-- > 0;) {
         held *h = at(s, t->m[k].seq);
         long p = s->parent[k];
-        int covered = p >= 0 && s->flags[p] != 0;
+        /* A call nested in an emitted one of its own layer or below is an operator's, which the library
+         * looked through ran (netCDF-4's H5Literate callbacks open objects): the kernel's operator is
+         * a stand-in, so the kernel makes it. PnetCDF under PnetCDF is the library's own API. */
+        int pl = p >= 0 ? at(s, t->m[p].seq)->layer : -1;
+        int callback = p >= 0 && s->flags[p] == 1 && h->layer >= 0 && pl >= 0 && h->layer >= pl &&
+                       !(h->layer == pl && pl == REC_LAYER_PNETCDF);
+        int covered = p >= 0 && s->flags[p] != 0 && !callback;
         s->flags[k] = covered ? 2 : selected(s, h->layer) ? 1 : 0;
         h->pick[t->m[k].pos] = s->flags[k] == 1;
         h->unresolved--;

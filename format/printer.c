@@ -208,6 +208,29 @@ static void emit_nc_values(out *o, const rec_value *v)
         emit(o, "{}");
 }
 
+/* netCDF strings: ["a", "b"], with how many more there were where not all were kept. */
+static void emit_nc_strings(out *o, const rec_value *v)
+{
+    const unsigned char *s = v->ptr;
+    if (v->len < 4) {
+        emit(o, "{}");
+        return;
+    }
+    uint32_t n = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24, k = 0;
+    emit(o, "[");
+    for (uint32_t at = 4; at < v->len && k < n; k++) {
+        const unsigned char *end = memchr(s + at, 0, v->len - at);
+        uint32_t one = end ? (uint32_t)(end - (s + at)) : v->len - at;
+        if (k)
+            emit(o, ", ");
+        emit_quoted(o, (const char *)s + at, one);
+        at += one + 1;
+    }
+    if (k < n)
+        emit(o, "%s... %u in all", k ? ", " : "", (unsigned)n);
+    emit(o, "]");
+}
+
 static const char *handle_prefix(unsigned kind)
 {
     switch (kind) {
@@ -364,6 +387,7 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_NC_ERROR: emit_enum(&o, nc_error_names, x); break;
     case REC_KIND_NC_VARID: emit(&o, x == -1 ? "NC_GLOBAL" : "%lld", (long long)x); break;
     case REC_KIND_NC_VALUES: emit_nc_values(&o, v); break;
+    case REC_KIND_NC_STRINGS: emit_nc_strings(&o, v); break;
     case REC_KIND_NC_REQUEST_ARRAY:
     case REC_KIND_NC_DIMID_ARRAY:
     case REC_KIND_NC_VARID_ARRAY:

@@ -90,7 +90,8 @@ static void check_table(void)
             }
             int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT ||
                            arg->kind == REC_KIND_H5_ENCODED || arg->kind == REC_KIND_H5_VALUE ||
-                           arg->kind == REC_KIND_NC_VALUES || arg->kind == REC_KIND_NC_HEADER; /* in bytes; the file */
+                           arg->kind == REC_KIND_NC_VALUES || arg->kind == REC_KIND_NC_HEADER || /* in bytes; the file */
+                           arg->kind == REC_KIND_NC_STRINGS; /* in strings */
             /* a value is walked by its memory type: the call must name it */
             if (arg->kind == REC_KIND_H5_VALUE && rec_arg_with_role(f, REC_AROLE_MEM_TYPE) < 0 &&
                 rec_arg_with_role(f, REC_AROLE_REF_TYPE) < 0)

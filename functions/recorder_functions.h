@@ -142,8 +142,9 @@ typedef enum rec_class {
     X(NC_PAR_ACCESS, 100, INT, "netCDF parallel access of a variable (NC_INDEPENDENT, NC_COLLECTIVE)") \
     X(NC_STORAGE, 101, INT, "netCDF-4 variable storage (NC_CHUNKED, NC_CONTIGUOUS, NC_COMPACT)") \
     X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)") \
-    X(NC_VARID_ARRAY, 103, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
-    X(BUFFER_ARRAY, 104, ARRAY, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): each one's distance in bytes from the first's, their layout")
+    X(NC_STRINGS, 103, STR, "netCDF strings (NC_STRING values): their count (u32, little-endian), then each string and a NUL, as many as fit RT_MAX_NC_VALUES (the rest empty; a NULL one empty)") \
+    X(NC_VARID_ARRAY, 104, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
+    X(BUFFER_ARRAY, 105, ARRAY, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): each one's distance in bytes from the first's, their layout")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past

@@ -80,6 +80,10 @@ static h5skel_object *add_row(walk *w, char kind, const char *name, const char *
     o->name = dup_str(name);
     o->other = dup_str(other);
     o->data_addr = -1;
+    H5L_info_t link;
+    int linked = kind == H5SKEL_GROUP || kind == H5SKEL_NAMED_TYPE || kind == H5SKEL_DATASET ||
+                 kind == H5SKEL_HARD_LINK || kind == H5SKEL_SOFT_LINK;
+    o->corder = linked && H5Lget_info(w->file, name, &link, H5P_DEFAULT) >= 0 && link.corder_valid ? link.corder : -1;
     return o;
 }
 

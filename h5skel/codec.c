@@ -85,6 +85,8 @@ static void encode_body(rec_buf *bp, const h5skel *s)
                 rec_put_varint(&b, o->chunk_offset[c * o->ndims + d]);
         }
     }
+    for (size_t i = 0; i < s->nobjects; i++) /* format 1.8: after the objects, which older readers end at */
+        rec_put_svarint(&b, s->objects[i].corder);
     *bp = b;
 }
 
@@ -213,7 +215,10 @@ h5skel *h5skel_decode(const void *bytes, size_t len, const char *file, char *err
                 o->chunk_offset[c * o->ndims + d] = rec_get_varint(&in);
         }
         o->nchunks = nchunks;
+        o->corder = -1;
     }
+    for (size_t i = 0; i < s->nobjects && !in.failure && !(major == 1 && minor < 8); i++)
+        s->objects[i].corder = rec_get_svarint(&in);
     if (!in.failure && rec_in_left(&in))
         rec_in_fail(&in, "bytes after the last object");
     free(unpacked);

@@ -11,7 +11,9 @@ struct h5_object {
     const char *name;  /* its path in the file; an attribute's object */
     const char *other; /* an attribute's name; a link's target; the named datatype of a dataset */
     const char *type, *space, *plist, *value;
-    const char *chunks; /* a filtered dataset's chunks as stored: "rank c,..,size c,..,size", else "" */
+    const char *chunks;   /* a filtered dataset's chunks as stored: "rank c,..,size c,..,size", else "" */
+    long long link_order; /* its link's creation order + 1 in a group that tracks the order (netCDF-4 numbers
+                           * a group's variables by it); 0: untracked, or no link of its own */
 };
 
 /* Bytes from hex (malloc'ed). */
@@ -194,23 +196,181 @@ static herr_t h5_make_references(hid_t file, const struct h5_object *o, size_t n
     return rc;
 }
 
+/* Links made in their recorded creation order, objects at their addresses: an object whose link comes
+ * after one not made yet is made anonymously and held open, and linked (H5Olink) once every link before
+ * it in its group is. */
+struct h5_links {
+    const struct h5_object *o;
+    size_t n, nord, pending;
+    size_t *ord;          /* the rows with a link order, by group, then order */
+    size_t *first, *next; /* by position in ord: its group's first position; a first one's next to link */
+    size_t *pos;          /* by row: its position in ord, or n when it has none */
+    hid_t *held;          /* by row: the object made and not yet linked */
+    unsigned char *state; /* by row: 0 not made, 1 made and not linked, 2 linked */
+};
+
+static const struct h5_object *h5_sorting;
+
+/* The length of the path of the group a link is in ("/" for the root's). */
+static size_t h5_group_len(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    return slash && slash != name ? (size_t)(slash - name) : 1;
+}
+
+static int h5_by_group_order(const void *x, const void *y)
+{
+    size_t i = *(const size_t *)x, j = *(const size_t *)y;
+    const struct h5_object *a = &h5_sorting[i], *b = &h5_sorting[j];
+    size_t na = h5_group_len(a->name), nb = h5_group_len(b->name);
+    int c = strncmp(a->name, b->name, na < nb ? na : nb);
+    if (c == 0 && na != nb)
+        c = na < nb ? -1 : 1;
+    if (c == 0 && a->link_order != b->link_order)
+        c = a->link_order < b->link_order ? -1 : 1;
+    return c ? c : i < j ? -1 : i > j;
+}
+
+static void h5_links_init(struct h5_links *L, const struct h5_object *o, size_t n)
+{
+    memset(L, 0, sizeof *L);
+    L->o = o;
+    L->n = n;
+    L->ord = malloc((n + 1) * sizeof *L->ord);
+    L->first = malloc((n + 1) * sizeof *L->first);
+    L->next = malloc((n + 1) * sizeof *L->next);
+    L->pos = malloc((n + 1) * sizeof *L->pos);
+    L->held = malloc((n + 1) * sizeof *L->held);
+    L->state = calloc(n + 1, 1);
+    if (!L->ord || !L->first || !L->next || !L->pos || !L->held || !L->state)
+        abort();
+    for (size_t i = 0; i < n; i++) {
+        L->pos[i] = n;
+        L->held[i] = H5I_INVALID_HID;
+        if (o[i].link_order > 0 && strchr("gtdls", o[i].kind))
+            L->ord[L->nord++] = i;
+    }
+    h5_sorting = o;
+    qsort(L->ord, L->nord, sizeof *L->ord, h5_by_group_order);
+    for (size_t p = 0; p < L->nord; p++) {
+        const char *name = o[L->ord[p]].name, *before = p ? o[L->ord[p - 1]].name : NULL;
+        size_t len = h5_group_len(name);
+        int same = before && h5_group_len(before) == len && !strncmp(before, name, len);
+        L->first[p] = same ? L->first[p - 1] : p;
+        L->next[p] = p;
+        L->pos[L->ord[p]] = p;
+    }
+}
+
+static void h5_links_free(struct h5_links *L)
+{
+    for (size_t i = 0; i < L->n; i++)
+        if (L->held[i] >= 0)
+            H5Idec_ref(L->held[i]);
+    free(L->ord);
+    free(L->first);
+    free(L->next);
+    free(L->pos);
+    free(L->held);
+    free(L->state);
+}
+
+/* Whether the file has a link of that name now. */
+static int h5_exists(hid_t file, const char *name, size_t len)
+{
+    char path[4096];
+    if (len == 1 && name[0] == '/')
+        return 1;
+    if (len >= sizeof path)
+        return 0;
+    memcpy(path, name, len);
+    path[len] = 0;
+    htri_t yes = 0;
+    H5E_BEGIN_TRY
+    {
+        yes = H5Lexists(file, path, H5P_DEFAULT);
+    }
+    H5E_END_TRY
+    return yes > 0;
+}
+
+/* Whether row i's link can be made now: every link before it in its group is, and what it names is there. */
+static int h5_linkable(hid_t file, const struct h5_links *L, size_t i)
+{
+    size_t p = L->pos[i];
+    const struct h5_object *o = &L->o[i];
+    return L->next[L->first[p]] == p && h5_exists(file, o->name, h5_group_len(o->name)) &&
+           (o->kind != 'l' || h5_exists(file, o->other, strlen(o->other)));
+}
+
+/* The links whose turn has come (force: all that are left, in their order); negative when HDF5 refuses one.
+ */
+static herr_t h5_link_pending(hid_t file, hid_t lcpl, struct h5_links *L, int force)
+{
+    herr_t rc = 0;
+    for (int progress = 1; progress && L->pending && rc >= 0;) {
+        progress = 0;
+        for (size_t p = 0; p < L->nord && rc >= 0; p++) {
+            if (L->first[p] != p)
+                continue;
+            for (size_t q = L->next[p]; q < L->nord && L->first[q] == p && rc >= 0; q = ++L->next[p]) {
+                size_t i = L->ord[q];
+                if (L->state[i] == 0 && !force) /* not made yet: the links after it wait */
+                    break;
+                if (L->state[i] == 1) {
+                    if (!force && !h5_linkable(file, L, i))
+                        break;
+                    const struct h5_object *o = &L->o[i];
+                    rc = o->kind == 'l'   ? H5Lcreate_hard(file, o->other, file, o->name, lcpl, H5P_DEFAULT)
+                         : o->kind == 's' ? H5Lcreate_soft(o->other, file, o->name, lcpl, H5P_DEFAULT)
+                                          : H5Olink(L->held[i], file, o->name, lcpl, H5P_DEFAULT);
+                    h5_release(L->held[i]);
+                    L->held[i] = H5I_INVALID_HID;
+                    L->pending--;
+                    progress = 1;
+                }
+                L->state[i] = 2;
+            }
+        }
+    }
+    return rc;
+}
+
+/* An object by its name, linked or still held (a new reference either way). */
+static hid_t h5_open(hid_t file, const struct h5_links *L, const char *name)
+{
+    for (size_t i = 0; L->pending && i < L->n; i++)
+        if (L->state[i] == 1 && L->held[i] >= 0 && !strcmp(L->o[i].name, name)) {
+            H5Iinc_ref(L->held[i]);
+            return L->held[i];
+        }
+    return H5Oopen(file, name, H5P_DEFAULT);
+}
+
 /* Makes one object (not the file's row) from its row; negative when HDF5 refuses it. *last is the object
  * made last, kept open for its attributes, as a writer adds them (closing it first would write a chunked
  * dataset's cached chunks before them, and move what follows). */
-static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, int data_later,
+static herr_t h5_make_object(hid_t file, hid_t lcpl, struct h5_links *L, size_t i, int data_later,
                              int objects_made, hid_t *last, const char **name)
 {
+    const struct h5_object *o = &L->o[i];
     if (o->kind != 'a') { /* the last object is done: closing it writes its cached chunks */
         h5_release(*last);
         *last = H5I_INVALID_HID;
     }
+    /* made where its link comes in its group's order, else anonymously, to be linked in its turn */
+    int held = L->pos[i] < L->n && !h5_linkable(file, L, i);
+    if (L->pos[i] < L->n && !held)
+        L->next[L->first[L->pos[i]]]++, L->state[i] = 2;
     int named = o->kind == 'd' && o->other[0];
-    hid_t type = named ? H5Topen2(file, o->other, H5P_DEFAULT) : h5_decode(H5Tdecode, o->type);
+    hid_t type = named ? h5_open(file, L, o->other) : h5_decode(H5Tdecode, o->type);
     hid_t space = h5_decode(H5Sdecode, o->space), plist = h5_decode(H5Pdecode, o->plist);
     hid_t made = H5I_INVALID_HID;
     herr_t rc = 0;
     int later = 0;
-    if (o->kind == 'g') {
+    if (o->kind == 'g' && held) {
+        made = H5Gcreate_anon(file, plist, H5P_DEFAULT);
+    } else if (o->kind == 'g') {
         H5E_BEGIN_TRY
         {
             made = H5Gcreate2(file, o->name, lcpl, plist, H5P_DEFAULT);
@@ -219,16 +379,18 @@ static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, 
         if (made < 0) /* made before as the parent of an object with a lower address */
             made = H5Gopen2(file, o->name, H5P_DEFAULT);
     } else if (o->kind == 't') {
-        rc = H5Tcommit2(file, o->name, type, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+        rc = held ? H5Tcommit_anon(file, type, H5P_DEFAULT, H5P_DEFAULT)
+                  : H5Tcommit2(file, o->name, type, lcpl, H5P_DEFAULT, H5P_DEFAULT);
     } else if (o->kind == 'd') {
         hid_t empty = data_later ? h5_empty_along_unlimited(space) : H5I_INVALID_HID;
-        made = H5Dcreate2(file, o->name, type, empty >= 0 ? empty : space, lcpl, plist, H5P_DEFAULT);
+        made = held ? H5Dcreate_anon(file, type, empty >= 0 ? empty : space, plist, H5P_DEFAULT)
+                    : H5Dcreate2(file, o->name, type, empty >= 0 ? empty : space, lcpl, plist, H5P_DEFAULT);
         rc = made < 0 ? -1 : data_later ? 0 : h5_write_all(made, type, o->chunks);
         h5_release(empty);
     } else if (o->kind == 'w') { /* grown to its extent (made empty along an unlimited one), then written */
         hsize_t dims[H5S_MAX_RANK];
         hid_t empty = h5_empty_along_unlimited(space);
-        made = H5Dopen2(file, o->name, H5P_DEFAULT);
+        made = h5_open(file, L, o->name);
         hid_t stored = made < 0 ? H5I_INVALID_HID : H5Dget_type(made);
         if (stored < 0 || (empty >= 0 && (H5Sget_simple_extent_dims(space, dims, NULL) < 0 ||
                                           H5Dset_extent(made, dims) < 0)))
@@ -241,24 +403,35 @@ static herr_t h5_make_object(hid_t file, hid_t lcpl, const struct h5_object *o, 
         later = 1; /* made last (h5_make_references) */
     } else if (o->kind == 'a') {
         int same = *last >= 0 && !strcmp(*name, o->name);
-        hid_t obj = same ? *last : H5Oopen(file, o->name, H5P_DEFAULT);
+        hid_t obj = same ? *last : h5_open(file, L, o->name);
         made = H5Acreate2(obj, o->other, type, space, H5P_DEFAULT, H5P_DEFAULT);
         if (made >= 0)
             rc = h5_write_value(made, type, o->value);
         if (!same)
             h5_release(obj);
-    } else if (o->kind == 'l') {
+    } else if (o->kind == 'l' && !held) {
         rc = H5Lcreate_hard(file, o->other, file, o->name, lcpl, H5P_DEFAULT);
-    } else if (o->kind == 's') {
+    } else if (o->kind == 's' && !held) {
         rc = H5Lcreate_soft(o->other, file, o->name, lcpl, H5P_DEFAULT);
     }
     if (made < 0 && !later && (o->kind == 'g' || o->kind == 'd' || o->kind == 'w' || o->kind == 'a'))
         rc = -1;
+    if (held && rc >= 0) { /* linked in its turn (h5_link_pending) */
+        hid_t keep = o->kind == 't' ? type : made;
+        if (keep >= 0)
+            H5Iinc_ref(keep);
+        L->held[i] = keep;
+        L->state[i] = 1;
+        L->pending++;
+    }
     if (o->kind != 'a') {
-        *last = o->kind == 't' ? H5Topen2(file, o->name, H5P_DEFAULT) : made;
+        *last =
+            o->kind == 't' ? (held ? (H5Iinc_ref(type), type) : H5Topen2(file, o->name, H5P_DEFAULT)) : made;
         *name = o->name;
         made = H5I_INVALID_HID;
     }
+    if (rc >= 0 && o->kind != 'a' && o->kind != 'w' && h5_link_pending(file, lcpl, L, 0) < 0)
+        rc = -1;
     h5_release(made);
     h5_release(plist);
     h5_release(space);
@@ -281,6 +454,8 @@ static int make_h5_input(const char *path, const struct h5_object *o, size_t n)
     int rc = file < 0 ? -1 : 0;
     hid_t last = H5I_INVALID_HID;
     const char *name = "";
+    struct h5_links links;
+    h5_links_init(&links, o, n);
     size_t last_object = 0; /* past it, attributes holding references are made in their place */
     for (size_t i = 1; i < n; i++)
         if (o[i].kind == 'g' || o[i].kind == 'd' || o[i].kind == 't')
@@ -289,9 +464,13 @@ static int make_h5_input(const char *path, const struct h5_object *o, size_t n)
         int data_later = 0; /* a 'w' row writes this dataset's data */
         for (size_t k = i + 1; o[i].kind == 'd' && k < n && !data_later; k++)
             data_later = o[k].kind == 'w' && !strcmp(o[k].name, o[i].name);
-        rc = h5_make_object(file, lcpl, &o[i], data_later, i > last_object, &last, &name) < 0 ? -1 : 0;
+        rc = h5_make_object(file, lcpl, &links, i, data_later, i > last_object, &last, &name) < 0 ? -1 : 0;
     }
     h5_release(last);
+    if (rc == 0 &&
+        h5_link_pending(file, lcpl, &links, 1) < 0) /* whose turn never came: what they wait for is not */
+        rc = -1;
+    h5_links_free(&links);
     if (rc == 0 && h5_make_references(file, o, last_object) < 0)
         rc = -1;
     if (file >= 0 && H5Fclose(file) < 0)

@@ -31,7 +31,7 @@ int h5skel_make(const h5skel *s, const char *path, char *err, size_t cap)
         h[2] = h5skel_hex(&o->plist);
         h[3] = h5skel_hex(&o->value);
         h[4] = h5skel_chunks_text(o);
-        rows[i] = (struct h5_object){o->kind, o->name, o->other, h[0], h[1], h[2], h[3], h[4]};
+        rows[i] = (struct h5_object){o->kind, o->name, o->other, h[0], h[1], h[2], h[3], h[4], o->corder + 1};
     }
     int rc = make_h5_input(path, rows, s->nobjects);
     for (size_t i = 0; i < 5 * s->nobjects; i++)

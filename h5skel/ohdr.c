@@ -342,6 +342,7 @@ void ohdr_defer_data(h5skel *s, size_t first)
                 w->other = strdup("");
                 w->about = strdup("");
                 w->data_addr = o->data_addr;
+                w->corder = -1; /* no link of its own */
                 w->space.len =
                     o->space.len; /* the extent it grows to, when made empty along an unlimited one */
                 w->space.data = malloc(o->space.len ? o->space.len : 1);

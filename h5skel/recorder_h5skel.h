@@ -49,6 +49,8 @@ typedef struct h5skel_object {
     uint32_t ndims;
     uint64_t nchunks;
     uint64_t *chunk_size, *chunk_offset;
+    int64_t corder; /* its link's creation order in a group that tracks it (netCDF-4 numbers variables so);
+                     * -1: untracked, or no link (file, attribute and data rows) */
 } h5skel_object;
 
 typedef struct h5skel {

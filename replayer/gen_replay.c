@@ -158,6 +158,9 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_NC_VALUES:
         fprintf(out, "    %s %s = rp_nc_values(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
         return;
+    case REC_KIND_NC_STRINGS:
+        fprintf(out, "    %s %s = rp_nc_strings(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
+        return;
     case REC_KIND_BUFFER_ARRAY: /* buffers: emit_buffer_rows */
         return;
     case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id

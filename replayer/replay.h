@@ -199,6 +199,8 @@ MPI_Request *rp_request_array(rp_ctx *x, const rp_value *v, size_t min_n);
 int *rp_nc_request_array(rp_ctx *x, const rp_value *v);
 /* netCDF attribute or fill values: an aligned copy of the recorded bytes, zeros past them; NULL for none. */
 void *rp_nc_values(rp_ctx *x, const rp_value *v);
+/* netCDF strings (NC_STRINGS) as the char * array a call takes: those recorded, then empty ones. */
+void *rp_nc_strings(rp_ctx *x, const rp_value *v);
 /* PnetCDF varn's starts or counts: rows pointers into the recorded values, rows of them (NULL: none). */
 MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows);
 /* PnetCDF mput's buffers: as many pointers as the record's argument rows says (at least one), laid out

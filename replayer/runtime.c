@@ -269,6 +269,24 @@ void *rp_nc_values(rp_ctx *x, const rp_value *v)
     return p;
 }
 
+void *rp_nc_strings(rp_ctx *x, const rp_value *v)
+{
+    const unsigned char *s = (const unsigned char *)v->s;
+    if (v->len < 4)
+        return NULL;
+    uint32_t n = (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24;
+    char **strings = rp_alloc(x, ((size_t)n + 1) * sizeof *strings);
+    char *text = rp_alloc(x, (size_t)v->len + 1);
+    memcpy(text, s, v->len);
+    text[v->len] = 0; /* the last string ends here even where the trace's did not */
+    size_t at = 4;
+    for (uint32_t k = 0; k < n; k++) {
+        strings[k] = at < v->len ? text + at : text + v->len;
+        at += at < v->len ? strlen(text + at) + 1 : 0;
+    }
+    return strings;
+}
+
 struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in)
 {
     size_t total = 0;

@@ -77,15 +77,16 @@ static void process(rp_select *s, tree *t, rp_emit_fn emit, void *ctx)
         parent[k] = d > 0 ? last_at[d - 1] : -1;
         last_at[d] = (long)k;
     }
-    /* the highest layer among a record's ancestors (-1: none) */
+    /* the layer of a record's nearest issued ancestor (-1: none) */
     int *above = malloc((n ? n : 1) * sizeof *above);
     for (size_t k = n; k-- > 0;) {
         long p = parent[k];
         int layer = layer_of(t->recs[k]);
         /* PnetCDF under PnetCDF is the library calling its own API (tracer/rt.h) */
         int pl = p < 0 ? -1 : layer_of(t->recs[p]);
-        above[k] = p < 0 ? -1 : pl > above[p] ? pl : above[p];
-        /* HDF5 under HDF5 inside a netCDF call: netCDF-4's own iteration operator, covered by that call */
+        above[k] = p < 0 ? -1 : issued[p] ? pl : above[p];
+        /* HDF5 under HDF5 inside an issued netCDF call: netCDF-4's own iteration operator, which
+         * that call runs again; inside a netCDF call looked through, one the replay makes itself */
         int callback_of_library_above = above[k] > layer;
         int root = p < 0 || layer < 0 || pl < 0 ||
                    (layer >= pl && !(layer == pl && layer == REC_LAYER_PNETCDF) && !callback_of_library_above) ||

@@ -200,6 +200,9 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
                 mem_type, a->len, f->args[REC_ARG_SUBJECT].name);
         return;
     }
+    case REC_KIND_NC_STRINGS: /* len strings, packed (ncheader.c) */
+        fprintf(out, "    rt_nc_strings(&call, %u, (const char *const *)%s, (long long)(%s));\n", i, n, a->len);
+        return;
     case REC_KIND_NC_VALUES: /* len bytes, up to RT_MAX_NC_VALUES: past it none, and a kernel writes zeros */
         fprintf(out, "    r->args[%u].ptr = %s;\n    { MPI_Offset rt_b = (MPI_Offset)(%s);\n      r->args[%u].len = %s && rt_b > 0 && rt_b <= RT_MAX_NC_VALUES ? (uint32_t)rt_b : 0; }\n",
                 i, n, a->len, i, n);

@@ -39,8 +39,13 @@
  * empty where it cannot be read or is larger than RT_MAX_ENCODED. */
 struct rt_call;
 void rt_nc_header(struct rt_call *c, unsigned field, int ncid, const char *path);
-/* The size of the file at path, -1 if none (the C library's stat). */
+/* n netCDF strings, into NC_STRINGS field `field`: their count, then each one and a NUL while they fit
+ * RT_MAX_NC_VALUES bytes (ncheader.c). */
+void rt_nc_strings(struct rt_call *c, unsigned field, const char *const *strings, long long n);
+/* The size of the file at path, -1 if none (the C library's stat); of a classic netCDF file only
+ * (netCDF-4's, an HDF5 input, is made again from its skeleton in a layout of HDF5's own). */
 int64_t rt_nc_file_size(const char *path);
+int64_t rt_nc_classic_file_size(const char *path);
 
 /* The most bytes of attribute or fill values an NC_VALUES field keeps (kernels write zeros past it). */
 #define RT_MAX_NC_VALUES 65536

@@ -194,15 +194,20 @@ launch() {
 }
 
 # kernel_flags KERNEL: the flags the Build line of KERNEL's header adds after
-# "-o kernel" (each $(pkg-config --cflags --libs MODULE) it names), or
+# "-o kernel" (the line wrapped as the header's are), each $(pkg-config ...)
+# in them replaced by what pkg-config says (nothing else is run); or
 # PnetCDF's when it includes pnetcdf.h and names none.
 kernel_flags() {
-  local modules
-  modules=$(sed -n 's/.*Build: .*-o kernel \(.*\); run:.*/\1/p' "$1" | head -n 1 |
-    grep -o 'pkg-config --cflags --libs [A-Za-z0-9_.-]*' | awk '{print $4}')
-  [ -z "$modules" ] && grep -q '^#include <pnetcdf.h>' "$1" && modules=pnetcdf
-  # shellcheck disable=SC2086 # the modules are a word list
-  [ -z "$modules" ] || pkg-config --cflags --libs $modules
+  local text call words
+  text=$(sed -n '/Build:/,/; run:/p' "$1" | head -n 3 | tr '\n' ' ' | sed 's/  *\*  */ /g' |
+    sed -n 's/.*Build: .*-o kernel \(.*\); run:.*/\1/p')
+  while [[ $text =~ \$\(pkg-config(( [A-Za-z0-9_.=-]+)+)\) ]]; do
+    call=${BASH_REMATCH[0]} words=${BASH_REMATCH[1]}
+    # shellcheck disable=SC2086 # the arguments are a word list
+    text=${text/"$call"/$(pkg-config $words)}
+  done
+  [ -z "$text" ] && grep -q '^#include <pnetcdf.h>' "$1" && text=$(pkg-config --cflags --libs pnetcdf)
+  echo "$text"
 }
 
 verdict() { grep -q '^recorder-diff: equivalent' "$1" && echo equiv || echo DIFF; }

@@ -18,6 +18,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 begin_test codegen_compile "$build/codegen-compile" traces kernels logs seen
 preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
 hdf5_flags=$(h5pcc -show | tr ' ' '\n' | grep '^-I' | tr '\n' ' ')
+# netCDF's headers, for the kernels of netCDF programs (Debian's netcdf-mpi.pc names /usr/include, not them)
+netcdf_flags=$(pkg-config --exists netcdf-mpi 2> /dev/null && echo "-I$(pkg-config --variable=prefix netcdf-mpi)/include" || true)
 
 # 1. The kernels' traces, one layer off at a time, two runs at once.
 trace_one() { # KERNEL LAYER
@@ -65,14 +67,16 @@ check_one() { # TRACE_DIR
     echo "REFUSED $1"
   elif ! mkdir "$work/seen/$(shape "$k")" 2> /dev/null; then
     echo "SAME $1" # as a kernel checked already, but for its comments, strings and numbers
-  elif ! mpicc -fsyntax-only -Wall -Wextra -Werror $hdf5_flags "$k" > "$k.cc" 2>&1; then
+  elif grep -q '^#include <netcdf.h>' "$k" && [ -z "$netcdf_flags" ]; then
+    echo "REFUSED $1" # a netCDF program's kernel, without netCDF here
+  elif ! mpicc -fsyntax-only -Wall -Wextra -Werror $hdf5_flags $netcdf_flags "$k" > "$k.cc" 2>&1; then
     echo "FAIL $1: $k does not compile: $(grep -m 3 -E 'error|warning' "$k.cc" | tr '\n' ' ')"
   else
     echo "OK $1"
   fi
 }
 export -f shape check_one
-export hdf5_flags
+export hdf5_flags netcdf_flags
 find "$build" -name recorder.meta -printf '%h\n' | sort -u | grep -vxFf "$work/logs/compiled.txt" |
   xargs -P 2 -d '\n' -n 1 bash -c 'check_one "$0"' > "$work/logs/checks.txt"
 ok=$(grep -c '^OK ' "$work/logs/checks.txt" || true)

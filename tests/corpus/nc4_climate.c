@@ -3,7 +3,7 @@
  * their netCDF-4 output.
  *   mpiexec -np N nc4_climate OUTDIR
  * Writes OUTDIR/climate4.nc: nc_create_par (NC_NETCDF4|NC_CLOBBER,
- * MPI_COMM_WORLD, MPI_INFO_NULL); global attributes (text, int, double);
+ * MPI_COMM_WORLD, MPI_INFO_NULL); global attributes (text, int, double, strings);
  * dimensions time (unlimited), lev, lat (LAT_PER_RANK rows per rank), lon;
  * coordinates time, lat, lon, a fixed-size int mask(lat,lon), record
  * variables T, U (time,lev,lat,lon) and PS, Q (time,lat,lon), each with
@@ -50,6 +50,8 @@ static void define(int ncid, struct vars *v)
     NC(nc_put_att_int(ncid, NC_GLOBAL, "ensemble_member", NC_INT, 1, &member));
     const double dt[2] = {1800.0, 0.5};
     NC(nc_put_att_double(ncid, NC_GLOBAL, "time_step", NC_DOUBLE, 2, dt));
+    const char *sources[2] = {"atmosphere: corpus dynamics", "land: \"none\""};
+    NC(nc_put_att_string(ncid, NC_GLOBAL, "sources", 2, sources));
 
     int time, lev, lat, lon;
     NC(nc_def_dim(ncid, "time", NC_UNLIMITED, &time));

@@ -7,7 +7,9 @@
  *     (unlimited, NREC records), y (ROWS_PER_RANK rows per rank of the
  *     run), x; variables time(time) int, elev(y,x) double and
  *     temp(time,y,x) float (units, scale_factor; chunked by rows); a group
- *     meta holding station(x) int.
+ *     meta holding station(x) int. And OUTDIR/grid.nc, a classic file
+ *     (CDF-2, NC_64BIT_OFFSET, serial netCDF-3): dimension x, variable
+ *     lon(x) float with units, a global attribute grid.
  *   mpiexec -np N nc4_reader OUTDIR   (traced) every rank opens in.nc with
  *     nc_open_par (NC_NOWRITE), finds its dimensions, variables, attributes
  *     and group by name (nc_inq, nc_inq_dimid, nc_inq_dimlen, nc_inq_varid,
@@ -15,7 +17,9 @@
  *     nc_get_att_string, nc_inq_grp_ncid), reads its block of y rows of
  *     temp record by record and of elev collectively (nc_var_par_access
  *     NC_COLLECTIVE, nc_get_vara_float, nc_get_vara_double), time and
- *     meta/station independently, checking every value; then writes
+ *     meta/station independently, checking every value; each rank reads
+ *     grid.nc's lon whole with serial netCDF (nc_open, nc_get_var_float),
+ *     as codes read a static grid file; then writes
  *     OUTDIR/out.nc (nc_create_par, netCDF-4): the scaled mean of temp over
  *     the records, (y,x) float, collectively. */
 #include "corpus.h"
@@ -98,6 +102,39 @@ static void make_input(const char *outdir)
     free(heights);
     free(temps);
     NC(nc_close(ncid));
+
+    corpus_path(path, "grid.nc"); /* the classic file: its header is the run's to find */
+    int grid, x, lon;
+    NC_ON(path, nc_create(path, NC_64BIT_OFFSET | NC_CLOBBER, &grid));
+    NC(nc_put_att_text(grid, NC_GLOBAL, "grid", 4, "latlon"));
+    NC(nc_def_dim(grid, "x", COLS, &x));
+    NC(nc_def_var(grid, "lon", NC_FLOAT, 1, &x, &lon));
+    NC(nc_put_att_text(grid, lon, "units", 12, "degrees_east"));
+    NC(nc_enddef(grid));
+    float lons[COLS];
+    for (int k = 0; k < COLS; k++)
+        lons[k] = 60.0f * (float)k;
+    NC(nc_put_var_float(grid, lon, lons));
+    NC(nc_close(grid));
+}
+
+/* Every rank reads the classic grid file's lon whole, with serial netCDF. */
+static void read_grid(void)
+{
+    char path[CORPUS_PATH_MAX];
+    corpus_path(path, "grid.nc");
+    int grid, lon, format;
+    float lons[COLS];
+    NC_ON(path, nc_open(path, NC_NOWRITE, &grid));
+    NC(nc_inq_format(grid, &format));
+    if (format != NC_FORMAT_64BIT_OFFSET)
+        corpus_fail("grid.nc: format %d, not 64-bit offset", format);
+    NC(nc_inq_varid(grid, "lon", &lon));
+    NC(nc_get_var_float(grid, lon, lons));
+    for (int k = 0; k < COLS; k++)
+        if (lons[k] != 60.0f * (float)k)
+            corpus_fail("grid.nc: lon[%d] is %g", k, lons[k]);
+    NC(nc_close(grid));
 }
 
 /* A variable's id by name, its type and dimensions checked. */
@@ -206,6 +243,7 @@ int main(int argc, char **argv)
         if (ids[x] != 1000 + x)
             corpus_fail("in.nc: meta/station[%d] is %d", x, ids[x]);
     NC(nc_close(ncid));
+    read_grid();
 
     corpus_path(path, "out.nc");
     int out, out_dims[2], out_mean;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bytes.h" /* rec_crc32 */
+#include "meta.h"  /* REC_FILE_HEADER_SIZE */
 #include "recorder_h5skel.h"
 #include "rk_test.h"
 #include "sample.h"
@@ -182,10 +183,12 @@ RK_TEST(h5skel, a_file_that_cannot_be_read_gives_a_reason_and_leaves_hdf5_as_it_
     CU_ASSERT_EQUAL(H5Eget_num(H5E_DEFAULT), 0);
 }
 
-static herr_t count_link(hid_t group, const char *name, const H5L_info_t *info, void *count)
+/* An iteration's operator: the names it is called with, each followed by a space. */
+static herr_t name_link(hid_t group, const char *name, const H5L_info_t *info, void *names)
 {
-    (void)group, (void)name, (void)info;
-    ++*(unsigned *)count;
+    (void)group, (void)info;
+    strcat(names, name);
+    strcat(names, " ");
     return 0;
 }
 
@@ -223,7 +226,8 @@ RK_TEST(h5skel, a_remade_input_keeps_the_root_groups_creation_order)
     CU_ASSERT_FATAL(file >= 0);
     hid_t root = H5Gopen2(file, "/", H5P_DEFAULT), lat = H5Gopen2(file, "lat", H5P_DEFAULT);
     hid_t root_cpl = H5Gget_create_plist(root), lat_cpl = H5Gget_create_plist(lat);
-    unsigned links = 0, attrs = 0, lat_links = 0, max_compact = 0, min_dense = 0, count = 0;
+    unsigned links = 0, attrs = 0, lat_links = 0, max_compact = 0, min_dense = 0;
+    char names[64] = "";
     H5Pget_link_creation_order(root_cpl, &links);
     H5Pget_attr_creation_order(root_cpl, &attrs);
     H5Pget_link_phase_change(root_cpl, &max_compact, &min_dense);
@@ -233,8 +237,8 @@ RK_TEST(h5skel, a_remade_input_keeps_the_root_groups_creation_order)
     CU_ASSERT_EQUAL(max_compact, 4u);
     CU_ASSERT_EQUAL(min_dense, 2u);
     CU_ASSERT_EQUAL(lat_links, H5P_CRT_ORDER_TRACKED);
-    CU_ASSERT(H5Literate(root, H5_INDEX_CRT_ORDER, H5_ITER_INC, NULL, count_link, &count) >= 0);
-    CU_ASSERT_EQUAL(count, 3u);
+    CU_ASSERT(H5Literate(root, H5_INDEX_CRT_ORDER, H5_ITER_INC, NULL, name_link, names) >= 0);
+    CU_ASSERT_STRING_EQUAL(names, "time lat lon ");
     H5Pclose(lat_cpl);
     H5Pclose(root_cpl);
     H5Gclose(lat);
@@ -339,22 +343,93 @@ RK_TEST(h5skel, a_remade_input_keeps_its_strings_and_references_to_its_objects)
     h5skel_free(s);
 }
 
+/* netCDF-4 numbers a group's variables by their links' creation order: a
+ * skeleton keeps each link's, and an input whose rows make its objects in
+ * another order (by address) is remade with its links in the original's
+ * order, the objects made out of turn being linked in theirs. */
+RK_TEST(h5skel, a_remade_input_links_its_objects_in_their_creation_order)
+{
+    char original[512], remade[512], err[1024] = "";
+    snprintf(original, sizeof original, "%s", tmp_path("corder.h5"));
+    snprintf(remade, sizeof remade, "%s", tmp_path("corder_remade.h5"));
+    const unsigned order = H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED;
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    H5Pset_link_creation_order(fcpl, order);
+    hid_t file = H5Fcreate(original, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    CU_ASSERT_FATAL(file >= 0);
+    hsize_t n = 4;
+    hid_t space = H5Screate_simple(1, &n, NULL), scalar = H5Screate(H5S_SCALAR);
+    for (const char *const *name = (const char *const[]){"time", "elev", "temp", NULL}; *name; name++) {
+        hid_t d = H5Dcreate2(file, *name, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        H5Aclose(H5Acreate2(d, "units", H5T_NATIVE_INT, scalar, H5P_DEFAULT, H5P_DEFAULT));
+        H5Dclose(d);
+    }
+    H5Sclose(scalar);
+    H5Sclose(space);
+    H5Fclose(file);
+    H5Pclose(fcpl);
+
+    h5skel *s = capture(original);
+    CU_ASSERT_EQUAL_FATAL(s->nobjects, 7u); /* the file, 3 datasets and their attributes */
+    CU_ASSERT_EQUAL(s->objects[0].corder, -1);
+    for (size_t i = 1; i < 7; i += 2) { /* each link's order, the attributes none */
+        CU_ASSERT_EQUAL(s->objects[i].corder, (int64_t)(i - 1) / 2);
+        CU_ASSERT_EQUAL(s->objects[i + 1].corder, -1);
+    }
+    /* made time last (as a growing variable whose data came last is): rows 1-2 after 5-6 */
+    h5skel_object time[2] = {s->objects[1], s->objects[2]};
+    memmove(&s->objects[1], &s->objects[3], 4 * sizeof *s->objects);
+    s->objects[5] = time[0], s->objects[6] = time[1];
+    CU_ASSERT_EQUAL_FATAL(h5skel_make(s, remade, err, sizeof err), 0);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    file = H5Fopen(remade, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CU_ASSERT_FATAL(file >= 0);
+    char names[64] = "";
+    CU_ASSERT(H5Literate(file, H5_INDEX_CRT_ORDER, H5_ITER_INC, NULL, name_link, names) >= 0);
+    CU_ASSERT_STRING_EQUAL(names, "time elev temp ");
+    for (const char *const *name = (const char *const[]){"time", "elev", "temp", NULL}; *name; name++)
+        CU_ASSERT(H5Aexists_by_name(file, *name, "units", H5P_DEFAULT) > 0);
+    H5Fclose(file);
+    h5skel_free(s);
+}
+
 /* A skeleton of format 1.4 kept an attribute's value as its bytes: it
  * reads as the record by meaning of that image (no patches). */
 RK_TEST(h5skel, a_format_1_4_skeletons_values_read_as_records)
 {
-    h5skel s = {.path = "/in.h5", .nobjects = 2};
-    uint8_t value[4] = {7, 0, 0, 0};
-    h5skel_object rows[2] = {
-        {.kind = H5SKEL_FILE, .name = "/", .other = "", .about = ""},
-        {.kind = H5SKEL_ATTRIBUTE, .name = "/", .other = "n", .about = "", .value = {value, sizeof value}}};
-    s.objects = rows;
-    size_t len = 0;
-    uint8_t *bytes = h5skel_encode(&s, &len);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(bytes);
-    bytes[10] = 4, bytes[11] = 0; /* the header's minor version, little-endian */
-    uint32_t crc = rec_crc32(0, bytes, len - 4);
-    memcpy(bytes + len - 4, &crc, 4);
+    /* a 1.4 writer's file, by hand: the header, codec 0, raw size, the body, its CRC; the body: path,
+     * file size, capture cost, 2 rows (the file; an attribute n of / of 4 bytes) and no creation orders */
+    rec_buf body = {0}, b = {0};
+    rec_put_cstr(&body, "/in.h5");
+    rec_put_varint(&body, 0);
+    rec_put_varint(&body, 0);
+    rec_put_varint(&body, 2);
+    const uint8_t value[4] = {7, 0, 0, 0};
+    for (int row = 0; row < 2; row++) {
+        rec_put_u8(&body, row ? H5SKEL_ATTRIBUTE : H5SKEL_FILE);
+        rec_put_cstr(&body, "/");
+        rec_put_cstr(&body, row ? "n" : "");
+        for (int field = 0; field < 4; field++) /* type, space, plist, value */
+            rec_put_str(&body, value, row && field == 3 ? sizeof value : 0);
+        rec_put_cstr(&body, ""); /* about */
+        rec_put_varint(&body, 0);
+        rec_put_svarint(&body, -1);
+        rec_put_varint(&body, 0);
+        rec_put_varint(&body, 0);
+        rec_put_varint(&body, 0);
+    }
+    rec_put_file_header(&b, H5SKEL_MAGIC);
+    rec_put_u8(&b, REC_CODEC_NONE);
+    uint32_t raw = (uint32_t)body.len;
+    rec_put_bytes(&b, &raw, sizeof raw);
+    rec_put_bytes(&b, body.data, body.len);
+    CU_ASSERT_FATAL(!b.oom && b.len > REC_FILE_HEADER_SIZE);
+    b.data[10] = 4, b.data[11] = 0; /* the header's minor version, little-endian */
+    uint32_t crc = rec_crc32(0, b.data, b.len);
+    rec_put_bytes(&b, &crc, 4);
+    uint8_t *bytes = b.data;
+    size_t len = b.len;
+    rec_buf_free(&body);
     char err[1024] = "";
     h5skel *old = h5skel_decode(bytes, len, "old", err, sizeof err);
     CU_ASSERT_STRING_EQUAL(err, "");
@@ -362,6 +437,8 @@ RK_TEST(h5skel, a_format_1_4_skeletons_values_read_as_records)
     const uint8_t want[] = {4, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0};
     CU_ASSERT_EQUAL_FATAL(old->objects[1].value.len, sizeof want);
     CU_ASSERT_EQUAL(memcmp(old->objects[1].value.data, want, sizeof want), 0);
+    CU_ASSERT_EQUAL(old->objects[0].corder, -1); /* no creation orders before 1.8 */
+    CU_ASSERT_EQUAL(old->objects[1].corder, -1);
     h5skel_free(old);
     free(bytes);
 }
