@@ -132,10 +132,20 @@ static int64_t mpi_need(const sizer *z, const cg_inst *in, uint32_t k)
             moved = max64(moved, v); /* the bytes the trace says moved */
         if (d->kind == REC_KIND_COUNT && !strchr(d->ctype, '*'))
             count = max64(count, v);
+        if (d->role == REC_AROLE_VIEW_FILETYPE)
+            continue; /* the file's layout (PnetCDF vard's), not the buffer's */
         if (d->kind == REC_KIND_MPI_DATATYPE && !strchr(d->ctype, '*')) {
             /* a type resized below its data (IOR's file views resize to extent 0) still reads its data */
             rf_type t = v >= CG_HOBJ_BASE ? z->type[v - CG_HOBJ_BASE] : rf_type_predefined(v);
             data = max64(data, t.true_lb + t.size);
+        }
+        if (d->kind == REC_KIND_MPI_DATATYPE_ARRAY && in->f->layer == REC_LAYER_PNETCDF) { /* a datatype a buffer (mput) */
+            uint32_t n;
+            const int64_t *x = cg_arr(z->m, v, &n);
+            for (uint32_t e = 0; e < n; e++) {
+                int64_t each = size_of(z, REC_KIND_MPI_DATATYPE, x[e]);
+                type = max64(type, each > 0 ? each : 64);
+            }
         }
         if (d->kind == REC_KIND_ARRAY && !(d->flags & REC_ARG_OUT)) {
             uint32_t n;
@@ -227,12 +237,14 @@ void cg_buffer_sizes(cg_emitter *e)
                     rsize = max64(rsize, need);
                 else if (d->kind == REC_KIND_IOVEC)
                     wsize = max64(wsize, need);
-                if (d->kind != REC_KIND_BUFFER || !strchr(d->ctype, '*'))
+                if ((d->kind != REC_KIND_BUFFER && d->kind != REC_KIND_BUFFER_ARRAY) || !strchr(d->ctype, '*'))
                     continue;
+                /* buffers a row, laid out as the trace says: as far apart as they spread */
+                int64_t spread = d->kind == REC_KIND_BUFFER_ARRAY ? cg_nc_buffer_spread(m, in, a, k) : 0;
                 if ((d->flags & REC_ARG_IN) && !(d->flags & REC_ARG_OUT))
-                    wsize = max64(wsize, need);
+                    wsize = max64(wsize, need + max64(spread, 0));
                 else
-                    rsize = max64(rsize, need);
+                    rsize = max64(rsize, need + max64(spread, 0));
             }
         }
     }

@@ -198,6 +198,16 @@ int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s);
 /* A PnetCDF or netCDF write's data: zeros (zbuf), which the libraries convert to any variable's type,
  * where the pattern's bytes read as doubles are out of a float's range, as ints out of a byte's (NC_ERANGE). */
 int cg_nc_zeros(cg_emitter *e, const rec_func_desc *f, const rec_arg_desc *a, sb *out);
+/* The elements of each row of an NC_OFFSET_ROWS field: the first rank's with rows (the same on every
+ * rank), or 0; elem: their C type. */
+unsigned cg_nc_row_length(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap);
+/* How far a rank's buffers of a BUFFER_ARRAY field spread in bytes (the first's distance, 0, among
+ * them); -1 past 256 MiB, where a kernel puts them all at one place. */
+int64_t cg_nc_buffer_spread(cg_model *m, const cg_inst *in, unsigned field, uint32_t k);
+/* A BUFFER_ARRAY argument's start: "(type)buffer_rows(zbuf or rbuf, rows, " (a write's zeros, a read's
+ * room), and 1 when its distances come next (their element type in elem), or "NULL" and 0 when they
+ * spread too far; the caller closes it. */
+int cg_nc_buffer_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap, sb *out);
 
 /* ---- emit_kernel.c ---- */
 /* The kernel: its text in *out (wrapped), or with doc its text and spans (elastic). */

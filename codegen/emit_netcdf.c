@@ -1,6 +1,7 @@
 /* emit_netcdf.c: what kernels write of netCDF's own values: attribute and
  * fill values as typed literals, the NC_STRING values a put writes as
- * pattern strings of their lengths, and out pointers the program passed NULL. */
+ * pattern strings of their lengths, out pointers the program passed NULL,
+ * the rows of PnetCDF's varn and multi-variable calls and their buffers. */
 #include "emit.h"
 
 #include <string.h>
@@ -164,6 +165,60 @@ int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field)
                 return 0;
     }
     return 1;
+}
+
+unsigned cg_nc_row_length(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap)
+{
+    snprintf(elem, cap, "MPI_Offset");
+    int rows = rec_arg_with_role(e->m->insts[s->node->insts[0]].f, REC_AROLE_ROWS);
+    for (uint32_t u = 0; rows >= 0 && u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        for (uint32_t k = 0; k < in->nr; k++) {
+            int64_t nrows = cg_inst_values(in, (unsigned)rows)[k];
+            uint32_t n = 0;
+            cg_arr(e->m, cg_inst_values(in, field)[k], &n);
+            if (nrows > 0 && n)
+                return n / (uint32_t)nrows;
+        }
+    }
+    return 0;
+}
+
+int64_t cg_nc_buffer_spread(cg_model *m, const cg_inst *in, unsigned field, uint32_t k)
+{
+    uint32_t n = 0;
+    const int64_t *at = cg_arr(m, cg_inst_values(in, field)[k], &n);
+    int64_t low = 0, high = 0;
+    for (uint32_t r = 0; at && r < n; r++) {
+        low = at[r] < low ? at[r] : low;
+        high = at[r] > high ? at[r] : high;
+    }
+    return high - low <= ((int64_t)1 << 28) ? high - low : -1;
+}
+
+int cg_nc_buffer_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap, sb *out)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    int in = (f->args[field].flags & REC_ARG_IN) && !(f->args[field].flags & REC_ARG_OUT), layout = 1;
+    for (uint32_t u = 0; u < s->node->ninsts; u++)
+        for (uint32_t k = 0; k < e->m->insts[s->node->insts[u]].nr; k++)
+            layout &= cg_nc_buffer_spread(e->m, &e->m->insts[s->node->insts[u]], field, k) >= 0;
+    e->uses_zbuf |= in; /* zeros, as a PnetCDF write's single buffer */
+    cg_add_proto(e, "/* n pointers into buf, at as far from the first as at says (NULL: all at buf): a PnetCDF\n"
+                    " * multi-variable call's buffers, a variable each, laid out as the traced program's. */\n"
+                    "static void **buffer_rows(char *buf, long long n, const long long *at)\n{\n"
+                    "    static void **rows;\n    static long long cap;\n    if (n > cap) {\n"
+                    "        void **grown = realloc(rows, (size_t)n * sizeof *grown);\n        if (!grown)\n"
+                    "            return rows;\n        rows = grown;\n        cap = n;\n    }\n"
+                    "    long long low = 0;\n    for (long long k = 0; at && k < n; k++)\n"
+                    "        low = at[k] < low ? at[k] : low;\n"
+                    "    for (long long k = 0; k < n; k++)\n        rows[k] = buf + (at ? at[k] - low : 0);\n"
+                    "    return rows;\n}\n");
+    sb_printf(out, "(%s)buffer_rows(%s, ", f->args[field].ctype, in ? "zbuf" : "rbuf");
+    cg_field_text(e, s, (unsigned)rec_arg_with_role(f, REC_AROLE_ROWS), out);
+    sb_puts(out, layout ? ", " : ", NULL");
+    snprintf(elem, cap, "long long");
+    return layout;
 }
 
 int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s)

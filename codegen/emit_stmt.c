@@ -306,19 +306,6 @@ static void array_close(unsigned row, sb *out)
 
 static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
 
-/* The rows an NC_OFFSET_ROWS field is written in: as many as its call's ROWS
- * argument says on the first rank, each of the elements that leaves. */
-static unsigned offset_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap)
-{
-    const cg_inst *in = &e->m->insts[s->node->insts[0]];
-    int rows = rec_arg_with_role(in->f, REC_AROLE_ROWS);
-    int64_t nrows = rows >= 0 ? cg_inst_values(in, (unsigned)rows)[0] : 0;
-    uint32_t n = 0;
-    cg_arr(e->m, cg_inst_values(in, field)[0], &n);
-    snprintf(elem, cap, "MPI_Offset");
-    return ARRAY_POINTER_ROWS | (unsigned)(nrows > 0 ? n / (uint32_t)nrows : n);
-}
-
 /* A numeric, string or array value of a VALUE field. */
 static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -416,9 +403,11 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         char elem[128];
         element_type(a->ctype, elem, sizeof elem);
         unsigned row = rec_ctype_row(a->ctype);
-        if (kind == REC_KIND_NC_OFFSET_ROWS) /* rows of the variable's rank, one a subarray */
-            row = offset_rows(e, s, field, elem, sizeof elem);
-        if (fit.cls != CG_FIT_ARR) {
+        if (kind == REC_KIND_NC_OFFSET_ROWS) /* rows of pointers, one a subarray of MPI_Offsets */
+            row = ARRAY_POINTER_ROWS | cg_nc_row_length(e, s, field, elem, sizeof elem);
+        int buffers = kind == REC_KIND_BUFFER_ARRAY; /* buffer_rows(buf, n, the distances or NULL) */
+        if (buffers && !cg_nc_buffer_rows(e, s, field, elem, sizeof elem, out)) {
+        } else if (fit.cls != CG_FIT_ARR) {
             /* arrays of other lengths on other ranks (the root's counts): a choice */
             snprintf(e->elem_type, sizeof e->elem_type, "%s", elem);
             e->array_row = row;
@@ -447,6 +436,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             }
             array_close(row, out);
         }
+        if (buffers)
+            sb_putc(out, ')');
     } else if (kind == REC_KIND_STRLEN) {
         if (cg_text_wanted(e, s)) {
             sb n = {0};

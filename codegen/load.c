@@ -191,6 +191,8 @@ cg_role cg_field_role(const rec_func_desc *f, unsigned field)
         return CG_ROLE_NONE;
     if (a->flags & REC_ARG_CREATE)
         return CG_ROLE_CREATE;
+    if (k == REC_KIND_BUFFER_ARRAY) /* a read's buffers too: their layout (buffer_rows) */
+        return CG_ROLE_VALUE;
     if (k == REC_KIND_MPI_STATUS || k == REC_KIND_MPI_STATUS_ARRAY)
         return CG_ROLE_VALUE; /* 1: the caller passed MPI_STATUS(ES)_IGNORE */
     if (out_only)

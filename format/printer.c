@@ -296,6 +296,7 @@ static void emit_array(out *o, unsigned kind, const rec_value *v)
         case REC_KIND_MPI_DATATYPE_ARRAY: emit_handle(o, REC_KIND_MPI_DATATYPE, small[k]); break;
         case REC_KIND_MPI_REQUEST_ARRAY: emit_handle(o, REC_KIND_MPI_REQUEST, small[k]); break;
         case REC_KIND_NC_REQUEST_ARRAY: emit_handle(o, REC_KIND_NC_REQUEST, small[k]); break;
+        case REC_KIND_NC_VARID_ARRAY: emit(o, small[k] == -1 ? "NC_GLOBAL" : "%lld", (long long)small[k]); break;
         case REC_KIND_MPI_DISTRIB_ARRAY: emit_mpi_constant(o, kind, small[k]); break;
         case REC_KIND_HSIZE_ARRAY:
             if (small[k] == -1)
@@ -390,6 +391,8 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_NC_REQUEST_ARRAY:
     case REC_KIND_NC_DIMID_ARRAY:
     case REC_KIND_NC_STRING_LENGTHS:
+    case REC_KIND_NC_VARID_ARRAY:
+    case REC_KIND_BUFFER_ARRAY:
     case REC_KIND_NC_OFFSET_ROWS: emit_array(&o, kind, v); break;
     case REC_KIND_H5_BOOL:
     case REC_KIND_BOOL: emit(&o, x > 0 ? "true" : x == 0 ? "false" : "%lld", (long long)x); break;

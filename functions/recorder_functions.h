@@ -138,11 +138,13 @@ typedef enum rec_class {
     X(NC_FORMAT, 96, INT, "netCDF file format (NC_FORMAT_CLASSIC, NC_FORMAT_CDF5, ...)") \
     X(NC_FILL_MODE, 97, INT, "netCDF fill mode (NC_FILL, NC_NOFILL)") \
     X(NC_HEADER, 98, STR, "the header a netCDF classic file began with when the call opened it (kernels write it before the run)") \
-    X(NC_OFFSET_ROWS, 99, ARRAY, "rows of a variable's rank, one a subarray (PnetCDF varn's starts and counts), row after row") \
+    X(NC_OFFSET_ROWS, 99, ARRAY, "rows of a variable's rank, one a subarray (PnetCDF varn's starts and counts; mput's, a variable each, of the file's widest rank), row after row") \
     X(NC_PAR_ACCESS, 100, INT, "netCDF parallel access of a variable (NC_INDEPENDENT, NC_COLLECTIVE)") \
     X(NC_STORAGE, 101, INT, "netCDF-4 variable storage (NC_CHUNKED, NC_CONTIGUOUS, NC_COMPACT)") \
     X(NC_ENDIAN, 102, INT, "netCDF-4 variable byte order (NC_ENDIAN_NATIVE, NC_ENDIAN_LITTLE, NC_ENDIAN_BIG)") \
     X(NC_STRINGS, 103, STR, "netCDF attribute strings (nc_put_att_string): their count (u32, little-endian), then each string and a NUL, as many as fit RT_MAX_NC_VALUES (the rest empty; a NULL one empty)") \
+    X(NC_VARID_ARRAY, 104, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
+    X(BUFFER_ARRAY, 105, ARRAY, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): each one's distance in bytes from the first's, their layout") \
     X(NC_STRING_LENGTHS, 106, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
@@ -337,7 +339,7 @@ typedef enum rec_header {
     X(DELIMITER, "the byte that ends what a line-oriented read reads")                        \
     X(CACHE_CONFIG, "an HDF5 metadata cache configuration, a get fills, a set takes")            \
     X(REF_TYPE, "an HDF5 reference's type (H5R_OBJECT, H5R_DATASET_REGION): its memory type") \
-    X(ROWS, "how many rows the call's NC_OFFSET_ROWS arrays hold (PnetCDF varn's num)")
+    X(ROWS, "how many rows the call's NC_OFFSET_ROWS arrays and its BUFFER_ARRAY hold (PnetCDF varn's num, mput's nvars)")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,

@@ -444,6 +444,7 @@ unsigned rec_kind_element(unsigned kind)
     case REC_KIND_MPI_REQUEST_ARRAY: return REC_KIND_MPI_REQUEST;
     case REC_KIND_NC_REQUEST_ARRAY: return REC_KIND_NC_REQUEST;
     case REC_KIND_NC_DIMID_ARRAY: return REC_KIND_NC_DIMID;
+    case REC_KIND_NC_VARID_ARRAY: return REC_KIND_NC_VARID;
     default: return kind;
     }
 }

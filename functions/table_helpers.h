@@ -258,6 +258,50 @@ static inline MPI_Offset rt_nc_flexible_bytes(int ncid, int varid, MPI_Offset el
     int size = 0;
     return PMPI_Type_size(buftype, &size) == MPI_SUCCESS ? bufcount * size : -1;
 }
+
+/* The largest rank of the file's variables: the length of every row of a
+ * multi-variable call's starts and counts (a row of a smaller rank padded
+ * with zeros), the same on every rank, which defines the same variables. */
+static inline int rt_nc_widest_rank(int ncid)
+{
+    int nvars = 0, widest = 0;
+    if (REC_NC(inq_nvars)(ncid, &nvars) != NC_NOERR)
+        return 0;
+    for (int v = 0; v < nvars; v++)
+        if (rt_nc_ndims(ncid, v) > widest)
+            widest = rt_nc_ndims(ncid, v);
+    return widest;
+}
+
+/* Bytes a multi-variable call (mput, mget) moves: each variable's elements
+ * (its whole extent, 1, or its count row's product) as a flexible call
+ * (bufcounts and buftypes) or in elements of elem_size bytes (a typed one). */
+static inline MPI_Offset rt_nc_multi_bytes(int ncid, int nvars, const int *varids, int whole,
+                                           MPI_Offset *const *counts, const MPI_Offset *bufcounts,
+                                           const MPI_Datatype *buftypes, MPI_Offset elem_size)
+{
+    MPI_Offset total = 0;
+    for (int i = 0; varids && i < nvars; i++) {
+        MPI_Offset elements = whole ? rt_nc_elements(ncid, varids[i], NULL)
+                              : counts ? (counts[i] ? rt_nc_elements(ncid, varids[i], counts[i]) : 0)
+                                       : 1;
+        MPI_Offset bytes = buftypes ? rt_nc_flexible_bytes(ncid, varids[i], elements, bufcounts ? bufcounts[i] : -1,
+                                                           buftypes[i])
+                                    : elements * elem_size;
+        total += bytes > 0 ? bytes : 0;
+    }
+    return total;
+}
+
+/* The elements a vard call's filetype selects, in the variable's own type (0 if none). */
+static inline MPI_Offset rt_nc_filetype_elements(int ncid, int varid, MPI_Datatype filetype)
+{
+    int size = 0;
+    MPI_Offset each = rt_nc_var_type_size(ncid, varid);
+    if (filetype == MPI_DATATYPE_NULL || PMPI_Type_size(filetype, &size) != MPI_SUCCESS || size <= 0 || each <= 0)
+        return 0;
+    return size / each;
+}
 #endif
 
 #ifdef RECORDER_HAVE_NETCDF

@@ -17,6 +17,9 @@
 
 static FILE *out;
 
+/* The layer's operators and callbacks' stand-ins (gen_replay_callbacks.c). */
+void gen_replay_callbacks(FILE *to, unsigned layer);
+
 /* The parameter's type without a leading const (locals we fill in). */
 static const char *mutable_type(const char *ctype)
 {
@@ -158,8 +161,10 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     case REC_KIND_NC_STRINGS:
         fprintf(out, "    %s %s = rp_nc_attribute_strings(rp_x, &rp_r->args[%u]);\n", a->ctype, n, i);
         return;
+    case REC_KIND_BUFFER_ARRAY: /* buffers: emit_buffer_rows */
+        return;
     case REC_KIND_CALLBACK: /* the application's function is its code: the stand-in for its id
-                               (emit_callbacks) */
+                               (gen_replay_callbacks.c) */
         if (gen_callback_template(a->ctype)) {
             char type[128];
             rec_ctype_element(a->ctype, type, sizeof type);
@@ -231,7 +236,8 @@ static void emit_out(const rec_func_desc *f, unsigned i)
     rec_ctype_element(a->ctype, elem, sizeof elem);
     unsigned k = a->kind;
     rec_class cls = rec_kind_class(k);
-    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED) || k == REC_KIND_NC_VALUES) /* values: phase 1 */
+    if (gen_is_va_list(a) || (a->flags & REC_ARG_DERIVED) || k == REC_KIND_NC_VALUES || /* values: phase 1 */
+        k == REC_KIND_BUFFER_ARRAY)
         return;
     if (rec_kind_is_handle(k)) {
         if (rec_arg_by_pointer(a) && gen_is_out_only(a))
@@ -290,7 +296,7 @@ static void emit_out(const rec_func_desc *f, unsigned i)
             fprintf(out, "    %s %s = rp_op_stop(rp_x, rp_r->args[%d].i, rp_r->ret.i);\n", a->ctype, n,
                     rec_arg_with_kind(f, REC_KIND_OP_CALLS, REC_ARG_DERIVED));
         else         if (!(a->flags & REC_ARG_OUT) && rec_operator_params(a->ctype, &op_ret))
-            fprintf(out, "    %s %s = rp_noop_%s;\n", a->ctype, n, a->ctype); /* emit_operator */
+            fprintf(out, "    %s %s = rp_noop_%s;\n", a->ctype, n, a->ctype); /* gen_replay_callbacks.c */
         else if (!gen_is_pointer(a->ctype))
             fprintf(out, "    %s %s = 0;\n", a->ctype, n);
         else if (!(a->flags & REC_ARG_OUT))
@@ -362,11 +368,27 @@ static int derived_size(const rec_func_desc *f)
 }
 
 
+/* A BUFFER_ARRAY (PnetCDF mput's bufs): rp_buffer_rows, from its layout, the ROWS argument, the traced
+ * bytes and the counts a row (the ARRAY as long as the MPI_DATATYPE_ARRAY) of its datatypes. */
+static void emit_buffer_rows(const rec_func_desc *f, unsigned i)
+{
+    const rec_arg_desc *a = &f->args[i];
+    int types = find_kind(f, REC_KIND_MPI_DATATYPE_ARRAY), counts = -1;
+    for (unsigned j = 0; types >= 0 && j < f->nargs; j++)
+        if (f->args[j].kind == REC_KIND_ARRAY && !strcmp(f->args[j].len, f->args[types].len))
+            counts = (int)j;
+    fprintf(out, "    %s %s = (%s)rp_buffer_rows(rp_x, rp_r, %u, %d, %d, %d, %d, %s);\n    if (!%s)" SKIP, a->ctype,
+            a->name, a->ctype, i, !(a->flags & REC_ARG_OUT), rec_arg_with_role(f, REC_AROLE_ROWS), derived_size(f),
+            counts, counts >= 0 ? f->args[types].name : "NULL", a->name);
+}
+
 /* The bytes a buffer argument needs, as a C expression, by layer. */
 static void emit_buffer(const rec_func_desc *f, unsigned i)
 {
     const rec_arg_desc *a = &f->args[i];
     const char *n = a->name;
+    if (a->kind == REC_KIND_BUFFER_ARRAY)
+        emit_buffer_rows(f, i);
     if (a->kind != REC_KIND_BUFFER)
         return;
     if (!gen_is_pointer(a->ctype)) { /* fputc's character */
@@ -429,12 +451,15 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
          * the request completes for a nonblocking call */
         fprintf(out, "    size_t rp_b%u = rp_r->args[%d].i > 0 ? (size_t)rp_r->args[%d].i : 0;\n", i, derived_size(f),
                 derived_size(f));
-        /* a flexible call's buffer spans bufcount of its buftype's extent (a subarray type's holes too) */
-        int type = find_kind(f, REC_KIND_MPI_DATATYPE), count = -1;
+        /* a flexible call's buffer spans bufcount of its buftype's extent (a subarray type's holes too;
+         * not vard's filetype, the file's) */
+        int type = -1, count = -1;
         for (unsigned j = 0; j < f->nargs; j++)
             if (f->args[j].kind == REC_KIND_COUNT && !gen_is_pointer(f->args[j].ctype) &&
                 !(f->args[j].flags & REC_ARG_DERIVED) && f->args[j].role != REC_AROLE_ROWS)
                 count = (int)j;
+            else if (f->args[j].kind == REC_KIND_MPI_DATATYPE && f->args[j].role != REC_AROLE_VIEW_FILETYPE)
+                type = (int)j;
         if (type >= 0 && count >= 0 && !gen_is_pointer(f->args[type].ctype))
             fprintf(out,
                     "    if ((%s) > 0 && (size_t)(%s) * rp_mpi_span(%s) > rp_b%u)\n        rp_b%u = (size_t)(%s) * "
@@ -703,75 +728,6 @@ static void emit_function(const rec_func_desc *f)
     fprintf(out, "}\n");
 }
 
-/* An operator a function of this layer takes (functions/operators.def): an
- * iteration is replayed with one that does nothing but stop at the call the
- * traced one stopped at (OP_CALLS); what the application's operator did is
- * replayed from its own records. */
-static void emit_operator(const char *type, const char *ret, const char *params, const char *const *names,
-                          const unsigned *lens, unsigned n)
-{
-    fprintf(out, "\nstatic inline %s rp_noop_%s%s\n{\n", ret, type, params);
-    for (unsigned j = 0; j + 1 < n; j++)
-        fprintf(out, "    (void)%.*s;\n", (int)lens[j], names[j]);
-    /* its data: where the iteration stops, or NULL (rp_op_stop) */
-    fprintf(out, "    return (%s)rp_op_stop_next(%.*s);\n}\n", ret, (int)lens[n - 1], names[n - 1]);
-}
-
-/* The stand-ins for the application's functions this layer's functions
- * make reductions or error handlers of (functions/operators.def), one per
- * function id up to RP_CALLBACKS (the ids past it share the last), by id in
- * rp_callbacks_<type>[] (a reduction's id 0: the one for a reduction the
- * trace does not know; an error handler has none); and the reduction a
- * replay uses for one the trace does not know (rp_untraced_op_raw). */
-enum { RP_CALLBACKS = 16 };
-static void emit_callbacks(unsigned layer)
-{
-    char text[2048], type[128], name[160];
-    const char *done[8], *templates[8];
-    unsigned ndone = 0, ntemplates = 0, nreductions = 0;
-    const rec_func_desc *maker = rec_function_with_sole(REC_SOLE_OP_OF_CALLBACK);
-    for (size_t i = 0; i < rec_function_count; i++) {
-        const rec_func_desc *f = &rec_functions[i];
-        int k = f->layer == layer ? rec_arg_with_kind(f, REC_KIND_CALLBACK, REC_ARG_IN) : -1;
-        unsigned seen = 0;
-        while (k >= 0 && seen < ndone && strcmp(done[seen], f->args[k].ctype))
-            seen++;
-        const char *template_name = k >= 0 ? gen_callback_template(f->args[k].ctype) : NULL;
-        if (k < 0 || seen < ndone || ndone == 8 || !template_name)
-            continue;
-        if (!ndone)
-            fprintf(out, "\nenum { RP_CALLBACKS = %d };\n", RP_CALLBACKS);
-        unsigned t = 0;
-        while (t < ntemplates && strcmp(templates[t], template_name))
-            t++;
-        if (t == ntemplates) /* the code the stand-ins call, once */
-            fprintf(out, "\n#include \"%s\"\n", templates[ntemplates++] = template_name);
-        nreductions += rec_reduction_count_ctype(f->args[k].ctype) != NULL;
-        done[ndone++] = f->args[k].ctype;
-        rec_ctype_element(f->args[k].ctype, type, sizeof type);
-        fprintf(out, "%s", gen_guard_begin(f)); /* the function type is as new as f */
-        for (int id = 0; id <= RP_CALLBACKS; id++)
-            if (gen_callback_function("rp_", f->args[k].ctype, id, text, sizeof text) == 0)
-                fprintf(out, "\n%s", text);
-        fprintf(out, "\nstatic %s *const rp_callbacks_%s[RP_CALLBACKS + 1] = {\n", type, type);
-        for (int id = 0; id <= RP_CALLBACKS; id++)
-            fprintf(out, "    %s,\n",
-                    gen_callback_name("rp_", f->args[k].ctype, id, name, sizeof name) == 0 ? name : "NULL");
-        fprintf(out, "};\n%s", gen_guard_end(f));
-    }
-    if (!maker || maker->layer != layer)
-        return;
-    if (!nreductions || gen_untraced_op_function("rp_", 0, text, sizeof text)) {
-        fprintf(stderr, "gen_replay: %s (SOLE(OP_OF_CALLBACK)) makes no reduction of a stand-in\n",
-                maker->name);
-        exit(1);
-    }
-    fprintf(
-        out,
-        "\n%s\nuint64_t rp_untraced_op_raw(void)\n{\n    return (uint64_t)(uintptr_t)rp_untraced_op();\n}\n",
-        text);
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -784,8 +740,7 @@ int main(int argc, char **argv)
         out = gen_create("gen_replay", argv[1], name);
         fprintf(out, "/* Generated by gen_replay from the function table: do not edit. */\n"
                      "#include \"replay_prelude.h\"\n");
-        gen_each_operator(layer, 0, emit_operator);
-        emit_callbacks(layer);
+        gen_replay_callbacks(out, layer);
         for (size_t i = 0; i < rec_function_count; i++)
             if (rec_functions[i].layer == layer) {
                 fprintf(out, "%s", replay_guard_begin(&rec_functions[i]));

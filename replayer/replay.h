@@ -205,6 +205,12 @@ void *rp_nc_attribute_strings(rp_ctx *x, const rp_value *v);
 char **rp_nc_strings(rp_ctx *x, const rp_value *v);
 /* PnetCDF varn's starts or counts: rows pointers into the recorded values, rows of them (NULL: none). */
 MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows);
+/* PnetCDF mput's buffers: as many pointers as the record's argument rows says (at least one), laid out
+ * in one scratch buffer (zeros when in) as argument layout's distances say (all at one place when they
+ * spread past the limit), each with room for argument bytes' value and, where counts >= 0, its row's
+ * count of its type's span (types: the rows' datatypes); -1: no such argument. NULL past the limit. */
+void **rp_buffer_rows(rp_ctx *x, const rp_rec *r, unsigned layout, int in, int rows, int bytes, int counts,
+                      const MPI_Datatype *types);
 /* struct iovec from the recorded lengths, over scratch data. */
 struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in);
 /* Elements for an OUT array: the largest of the recorded count, the

@@ -227,6 +227,35 @@ MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows)
     return row;
 }
 
+void **rp_buffer_rows(rp_ctx *x, const rp_rec *r, unsigned layout, int in, int rows, int bytes, int counts,
+                      const MPI_Datatype *types)
+{
+    size_t n = rows >= 0 && r->args[rows].i > 0 ? (size_t)r->args[rows].i : 1;
+    size_t need = bytes >= 0 && r->args[bytes].i > 0 ? (size_t)r->args[bytes].i : 0;
+    for (size_t k = 0; counts >= 0 && types && k < n && k < r->args[counts].len; k++) {
+        int64_t count = r->args[counts].a[k];
+        size_t span = rp_mpi_span(types[k]);
+        if (count > 0 && (size_t)count < RP_BUFFER_LIMIT / span && (size_t)count * span > need)
+            need = (size_t)count * span;
+    }
+    const rp_value *at = &r->args[layout];
+    int64_t low = 0, high = 0;
+    for (size_t k = 0; k < at->len && k < n; k++) {
+        low = at->a[k] < low ? at->a[k] : low;
+        high = at->a[k] > high ? at->a[k] : high;
+    }
+    int spread = high - low < (int64_t)(RP_BUFFER_LIMIT / 2) && need < RP_BUFFER_LIMIT / 2; /* else one place */
+    char *buf = rp_scratch(x, in, (spread ? (size_t)(high - low) : 0) + need + 64);
+    if (!buf)
+        return NULL;
+    if (in) /* zeros, which PnetCDF converts to any variable's type */
+        memset(buf, 0, (spread ? (size_t)(high - low) : 0) + need + 64);
+    void **row = rp_alloc(x, n * sizeof *row);
+    for (size_t k = 0; k < n; k++)
+        row[k] = buf + (spread && k < at->len ? at->a[k] - low : 0);
+    return row;
+}
+
 void *rp_nc_values(rp_ctx *x, const rp_value *v)
 {
     /* an aligned copy (the values are doubles, ints...); none: NULL, as the program passed

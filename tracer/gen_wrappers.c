@@ -39,8 +39,26 @@ static void print_call_args(const rec_func_desc *f, const char *extra)
         fprintf(out, "%s%s", n ? ", " : "", extra);
 }
 
+/* An NC_OFFSET_ROWS array's rows: as many as f's ROWS argument says, each
+ * as long as that leaves. holds: whether element rt_k lies within its
+ * row's variable's rank (of the one NC_VARID, or of its row's in the
+ * NC_VARID_ARRAY: a row of a smaller rank is zeros past it). */
+static void emit_rows_shape(const rec_func_desc *f, char *holds, size_t cap)
+{
+    int rows = rec_arg_with_role(f, REC_AROLE_ROWS), ids = rec_arg_with_kind(f, REC_KIND_NC_VARID_ARRAY, REC_ARG_IN),
+        ncid = rec_arg_with_kind(f, REC_KIND_NC_ID, REC_ARG_IN);
+    fprintf(out, "        long rt_rows = (long)(%s), rt_nd = rt_rows > 0 ? rt_n / rt_rows : 0;\n"
+                 "        if (rt_nd <= 0)\n            rt_n = 0;\n",
+            rows >= 0 ? f->args[rows].name : "0");
+    if (ids >= 0 && ncid >= 0)
+        snprintf(holds, cap, " && %s && rt_k %% rt_nd < rt_nc_ndims(%s, %s[rt_k / rt_nd])", f->args[ids].name,
+                 f->args[ncid].name, f->args[ids].name);
+    else
+        holds[0] = 0;
+}
+
 /* shared_len: the variable that holds the length already, or NULL. */
-static void emit_array(const rec_arg_desc *a, unsigned i, const char *shared_len)
+static void emit_array(const rec_func_desc *f, const rec_arg_desc *a, unsigned i, const char *shared_len)
 {
     char elem[128], len[64];
     rec_ctype_element(a->ctype, elem, sizeof elem);
@@ -53,8 +71,9 @@ static void emit_array(const rec_arg_desc *a, unsigned i, const char *shared_len
     if (a->kind == REC_KIND_IOVEC)
         fprintf(out, "        if (!ok || rt_n > IOV_MAX)\n            rt_n = 0;\n");
     fprintf(out, "        int64_t *rt_v = rt_array(&call, %u, (size_t)rt_n);\n        if (!rt_v)\n            rt_n = 0;\n", i);
-    if (a->kind == REC_KIND_NC_OFFSET_ROWS) /* the rows' length, asked once */
-        fprintf(out, "        int rt_nd = rt_nc_ndims(ncid, varid);\n        if (rt_nd <= 0)\n            rt_n = 0;\n");
+    char holds[160] = "";
+    if (a->kind == REC_KIND_NC_OFFSET_ROWS)
+        emit_rows_shape(f, holds, sizeof holds);
     fprintf(out, "        for (long rt_k = 0; rt_k < rt_n; rt_k++)\n");
     switch (a->kind) {
     case REC_KIND_IOVEC: fprintf(out, "            rt_v[rt_k] = (int64_t)%s[rt_k].iov_len;\n", a->name); break;
@@ -66,10 +85,13 @@ static void emit_array(const rec_arg_desc *a, unsigned i, const char *shared_len
     case REC_KIND_MPI_REQUEST_ARRAY:
         fprintf(out, "            rt_v[rt_k] = (int64_t)(uintptr_t)%s[rt_k];\n", a->name);
         break;
-    case REC_KIND_NC_OFFSET_ROWS: /* row after row, each of the variable's rank; a missing row as zeros */
+    case REC_KIND_BUFFER_ARRAY: /* where each buffer lies from the first: their layout, not their addresses */
+        fprintf(out, "            rt_v[rt_k] = (int64_t)((uintptr_t)%s[rt_k] - (uintptr_t)%s[0]);\n", a->name, a->name);
+        break;
+    case REC_KIND_NC_OFFSET_ROWS: /* row after row; a missing row, and a row past its variable's rank, as zeros */
         fprintf(out,
-                "            rt_v[rt_k] = %s[rt_k / rt_nd] ? (int64_t)%s[rt_k / rt_nd][rt_k %% rt_nd] : 0;\n",
-                a->name, a->name);
+                "            rt_v[rt_k] = %s[rt_k / rt_nd]%s ? (int64_t)%s[rt_k / rt_nd][rt_k %% rt_nd] : 0;\n",
+                a->name, holds, a->name);
         break;
     default: /* by the element type: rows of three ints are read as ints */
         fprintf(out, "            rt_v[rt_k] = (int64_t)((const %s *)%s)[rt_k];\n", elem, a->name);
@@ -217,7 +239,7 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
         if (declare)
             fprintf(out, "    long rt_len%u = (long)(%s);\n", i, a->len);
         snprintf(shared, sizeof shared, "rt_len%u", first);
-        emit_array(a, i, declare || first != i ? shared : NULL);
+        emit_array(f, a, i, declare || first != i ? shared : NULL);
         return;
     }
     if (rec_kind_has_mpi_constants(a->kind) && !rec_arg_by_pointer(a)) /* the canonical value */

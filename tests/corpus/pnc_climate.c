@@ -6,17 +6,23 @@
  * MPI_Info, and those in use asked back (ncmpi_inq_file_info); global
  * attributes (text, int, double); dimensions time (unlimited), lev, lat
  * (LAT_PER_RANK rows per rank), lon; coordinates lat and lon, a fixed-size
- * int mask(lat,lon), record variables T, U, V (time,lev,lat,lon) and PS, Q,
- * PRECT, TS (time,lat,lon), each with units and T, PS and mask with a
- * _FillValue, T with a valid_range. Every rank owns its block of lat rows.
- * Once, in independent mode: rank 0 writes lon one value at a time
- * (ncmpi_put_var1_double) and every rank its block of mask
- * (ncmpi_put_vara_int). Then NREC records: T collectively
+ * int mask(lat,lon) and double area(lat,lon), record variables T, U, V
+ * (time,lev,lat,lon), PS, Q, PRECT, TS, FLNT, FSNT (time,lat,lon) and date
+ * (time), each with units and T, PS and mask with a _FillValue, T with a
+ * valid_range. Every rank owns its block of lat rows. Once, in independent
+ * mode: rank 0 writes lon one value at a time (ncmpi_put_var1_double) and
+ * every rank its block of mask (ncmpi_put_vara_int); then area through an
+ * MPI subarray filetype of the rank's rows, written and read back
+ * (ncmpi_put_vard_all, ncmpi_get_vard_all), as a restart's fields are. Then
+ * NREC records: T collectively
  * (ncmpi_put_vara_float_all), PS through the flexible API (MPI_FLOAT,
  * bufcount), U, V, Q and time posted with ncmpi_iput_vara_double and PRECT
  * with ncmpi_bput_vara_float into an attached buffer, TS as two subarrays
  * of one ncmpi_iput_varn_float (PIO's decompositions), all completed by one
- * ncmpi_wait_all per record; ncmpi_sync after the second record. Every
+ * ncmpi_wait_all per record; FLNT, FSNT and date in one
+ * ncmpi_mput_vara_all (flexible: MPI_FLOAT, MPI_INT); ncmpi_sync after the
+ * second record. The last record's FLNT and FSNT, and on rank 0 its date,
+ * are read back in one ncmpi_mget_vara_float_all. Every
  * value is computed from its indices, so both files are the same bytes on
  * every run. */
 #include "corpus.h"
@@ -43,7 +49,7 @@ static double field(int var, int t, int k, int y, int x)
 }
 
 struct vars {
-    int time, lat, lon, mask, T, U, V, PS, Q, PRECT, TS;
+    int time, lat, lon, mask, area, T, U, V, PS, Q, PRECT, TS, FLNT, FSNT, date;
 };
 
 static void define(int ncid, int nranks, struct vars *v)
@@ -67,6 +73,7 @@ static void define(int ncid, int nranks, struct vars *v)
     PNC(ncmpi_def_var(ncid, "lon", NC_DOUBLE, 1, &lon, &v->lon));
     const int plane[2] = {lat, lon}, surface[3] = {time, lat, lon}, volume[4] = {time, lev, lat, lon};
     PNC(ncmpi_def_var(ncid, "mask", NC_INT, 2, plane, &v->mask));
+    PNC(ncmpi_def_var(ncid, "area", NC_DOUBLE, 2, plane, &v->area));
     PNC(ncmpi_def_var(ncid, "T", NC_FLOAT, 4, volume, &v->T));
     PNC(ncmpi_def_var(ncid, "U", NC_DOUBLE, 4, volume, &v->U));
     PNC(ncmpi_def_var(ncid, "V", NC_DOUBLE, 4, volume, &v->V));
@@ -74,6 +81,9 @@ static void define(int ncid, int nranks, struct vars *v)
     PNC(ncmpi_def_var(ncid, "Q", NC_DOUBLE, 3, surface, &v->Q));
     PNC(ncmpi_def_var(ncid, "PRECT", NC_FLOAT, 3, surface, &v->PRECT));
     PNC(ncmpi_def_var(ncid, "TS", NC_FLOAT, 3, surface, &v->TS));
+    PNC(ncmpi_def_var(ncid, "FLNT", NC_FLOAT, 3, surface, &v->FLNT));
+    PNC(ncmpi_def_var(ncid, "FSNT", NC_FLOAT, 3, surface, &v->FSNT));
+    PNC(ncmpi_def_var(ncid, "date", NC_INT, 1, &time, &v->date));
 
     const struct {
         int var;
@@ -88,7 +98,11 @@ static void define(int ncid, int nranks, struct vars *v)
                  {v->PS, "Pa"},
                  {v->Q, "kg/kg"},
                  {v->PRECT, "m/s"},
-                 {v->TS, "K"}};
+                 {v->TS, "K"},
+                 {v->area, "m2"},
+                 {v->FLNT, "W/m2"},
+                 {v->FSNT, "W/m2"},
+                 {v->date, "yyyymmdd"}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
         PNC(ncmpi_put_att_text(ncid, units[i].var, "units", strlen(units[i].units), units[i].units));
     const float fill = 9.96921e36f;
@@ -100,6 +114,48 @@ static void define(int ncid, int nranks, struct vars *v)
     PNC(ncmpi_put_att_int(ncid, v->mask, "_FillValue", NC_INT, 1, &mask_fill));
     PNC(ncmpi_put_att_text(ncid, v->T, "long_name", 11, "Temperature"));
     PNC(ncmpi_enddef(ncid));
+}
+
+/* The cell areas, the rank's rows of a fixed-size variable through an MPI
+ * subarray filetype (vard), written and read back. */
+static void write_area(int ncid, int varid, const char *path)
+{
+    const int y0 = corpus_rank * LAT_PER_RANK;
+    int sizes[2] = {LAT_PER_RANK * corpus_size, LON}, subsizes[2] = {LAT_PER_RANK, LON}, starts[2] = {y0, 0};
+    MPI_Datatype rows;
+    MPI_CHECK(MPI_Type_create_subarray(2, sizes, subsizes, starts, MPI_ORDER_C, MPI_DOUBLE, &rows));
+    MPI_CHECK(MPI_Type_commit(&rows));
+    double area[LAT_PER_RANK][LON], back[LAT_PER_RANK][LON];
+    for (int j = 0; j < LAT_PER_RANK; j++)
+        for (int x = 0; x < LON; x++)
+            area[j][x] = field(10, 0, 0, y0 + j, x), back[j][x] = -1.0;
+    PNC(ncmpi_put_vard_all(ncid, varid, rows, &area[0][0], LAT_PER_RANK * LON, MPI_DOUBLE));
+    PNC(ncmpi_get_vard_all(ncid, varid, rows, &back[0][0], LAT_PER_RANK * LON, MPI_DOUBLE));
+    MPI_CHECK(MPI_Type_free(&rows));
+    for (int j = 0; j < LAT_PER_RANK; j++)
+        for (int x = 0; x < LON; x++)
+            if (back[j][x] != area[j][x])
+                corpus_fail("%s: area[%d][%d] read back through vard as %g, written %g", path, y0 + j, x, back[j][x],
+                            area[j][x]);
+}
+
+/* The last record's FLNT and FSNT, and on rank 0 its date (as a float), read back in one typed mget. */
+static void read_fluxes(int ncid, const struct vars *v, const char *path)
+{
+    const int y0 = corpus_rank * LAT_PER_RANK;
+    static float flnt[LAT_PER_RANK][LON], fsnt[LAT_PER_RANK][LON], date;
+    MPI_Offset start[3] = {NREC - 1, y0, 0}, count[3] = {1, LAT_PER_RANK, LON}, dstart = NREC - 1, dcount = 1;
+    MPI_Offset *const starts[3] = {start, start, &dstart}, *const counts[3] = {count, count, &dcount};
+    int varids[3] = {v->FLNT, v->FSNT, v->date};
+    float *bufs[3] = {&flnt[0][0], &fsnt[0][0], &date};
+    PNC(ncmpi_mget_vara_float_all(ncid, corpus_rank == 0 ? 3 : 2, varids, starts, counts, bufs));
+    if (corpus_rank == 0 && date != (float)(20000101 + NREC - 1))
+        corpus_fail("%s: date read back through mget as %.1f, written %d", path, date, 20000101 + NREC - 1);
+    for (int j = 0; j < LAT_PER_RANK; j++)
+        for (int x = 0; x < LON; x++)
+            if (flnt[j][x] != (float)field(8, NREC - 1, 0, y0 + j, x) || fsnt[j][x] != (float)field(9, NREC - 1, 0, y0 + j, x))
+                corpus_fail("%s: FLNT, FSNT[%d][%d] read back through mget as %g, %g", path, y0 + j, x, flnt[j][x],
+                            fsnt[j][x]);
 }
 
 static void write_file(const char *name, int cmode)
@@ -140,11 +196,12 @@ static void write_file(const char *name, int cmode)
             mask[j][x] = (y0 + j + x) % 3 == 0;
     PNC(ncmpi_put_vara_int(ncid, v.mask, start, count, &mask[0][0]));
     PNC(ncmpi_end_indep_data(ncid));
+    write_area(ncid, v.area, path);
 
     PNC(ncmpi_buffer_attach(ncid, (MPI_Offset)sizeof(float) * LAT_PER_RANK * LON));
     static float T[LEV][LAT_PER_RANK][LON], PS[LAT_PER_RANK][LON], PRECT[LAT_PER_RANK][LON];
     static double U[LEV][LAT_PER_RANK][LON], V[LEV][LAT_PER_RANK][LON], Q[LAT_PER_RANK][LON];
-    static float TS[LAT_PER_RANK][LON];
+    static float TS[LAT_PER_RANK][LON], FLNT[LAT_PER_RANK][LON], FSNT[LAT_PER_RANK][LON];
     for (int t = 0; t < NREC; t++) {
         for (int k = 0; k < LEV; k++)
             for (int j = 0; j < LAT_PER_RANK; j++)
@@ -159,6 +216,8 @@ static void write_file(const char *name, int cmode)
                 Q[j][x] = field(5, t, 0, y0 + j, x);
                 PRECT[j][x] = (float)field(6, t, 0, y0 + j, x);
                 TS[j][x] = (float)field(7, t, 0, y0 + j, x);
+                FLNT[j][x] = (float)field(8, t, 0, y0 + j, x);
+                FSNT[j][x] = (float)field(9, t, 0, y0 + j, x);
             }
         const MPI_Offset vstart[4] = {t, 0, y0, 0}, vcount[4] = {1, LEV, LAT_PER_RANK, LON};
         const MPI_Offset sstart[3] = {t, y0, 0}, scount[3] = {1, LAT_PER_RANK, LON};
@@ -190,9 +249,20 @@ static void write_file(const char *name, int cmode)
             if (statuses[r] != NC_NOERR)
                 corpus_fail("%s: record %d: request %d of ncmpi_wait_all failed: %s", path, t, r,
                             ncmpi_strerror(statuses[r]));
+        /* a record's small fields in one call, as PIO gathers them: two planes and the date (rows of ranks 3 and 1) */
+        MPI_Offset fstart[3] = {t, y0, 0}, fcount[3] = {1, LAT_PER_RANK, LON}, dstart = t, dcount = 1;
+        MPI_Offset *const mstarts[3] = {fstart, fstart, &dstart}, *const mcounts[3] = {fcount, fcount, &dcount};
+        static int date; /* beside the fields in memory: kernels lay the buffers out alike */
+        int mvars[3] = {v.FLNT, v.FSNT, v.date};
+        date = 20000101 + t;
+        void *const bufs[3] = {&FLNT[0][0], &FSNT[0][0], &date};
+        const MPI_Offset bufcounts[3] = {LAT_PER_RANK * LON, LAT_PER_RANK * LON, 1};
+        const MPI_Datatype buftypes[3] = {MPI_FLOAT, MPI_FLOAT, MPI_INT};
+        PNC(ncmpi_mput_vara_all(ncid, 3, mvars, mstarts, mcounts, bufs, bufcounts, buftypes));
         if (t == 1)
             PNC(ncmpi_sync(ncid));
     }
+    read_fluxes(ncid, &v, path);
     PNC(ncmpi_buffer_detach(ncid));
     MPI_Offset nrec;
     PNC(ncmpi_inq_dimlen(ncid, 0, &nrec));

@@ -599,7 +599,7 @@ RK_TEST(functions, pnetcdf_families_expand_to_every_form)
     size_t n = 0;
     for (size_t i = 0; i < rec_function_count; i++)
         n += rec_functions[i].layer == REC_LAYER_PNETCDF;
-    CU_ASSERT_EQUAL(n, 615);
+    CU_ASSERT_EQUAL(n, 879);
     const rec_func_desc *f = rec_function_by_name("ncmpi_put_vara_float_all"); /* family 2, type 8, _all */
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_EQUAL(f->id, 4224 + 32 * 2 + 3 + 2 * 8);
@@ -620,6 +620,30 @@ RK_TEST(functions, pnetcdf_families_expand_to_every_form)
     CU_ASSERT_EQUAL(f->id, 4224 + 32 * 8 + 1);
     CU_ASSERT_EQUAL(f->args[7].kind, REC_KIND_MPI_DATATYPE);
     CU_ASSERT(f->flags & REC_FN_READ);
+    f = rec_function_by_name("ncmpi_mput_vara_all"); /* family 32: nvars variables, a row and a buffer each */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->id, 4224 + 32 * 32 + 1);
+    CU_ASSERT_EQUAL(f->nargs, 9); /* ncid, nvars, varids, starts, counts, bufs, bufcounts, buftypes, bytes */
+    CU_ASSERT_EQUAL(rec_arg_with_role(f, REC_AROLE_ROWS), 1);
+    CU_ASSERT_EQUAL(f->args[2].kind, REC_KIND_NC_VARID_ARRAY);
+    CU_ASSERT_EQUAL(f->args[4].kind, REC_KIND_NC_OFFSET_ROWS);
+    CU_ASSERT_EQUAL(f->args[5].kind, REC_KIND_BUFFER_ARRAY);
+    CU_ASSERT_EQUAL(f->args[7].kind, REC_KIND_MPI_DATATYPE_ARRAY);
+    CU_ASSERT_EQUAL(f->args[8].flags, REC_ARG_OUT | REC_ARG_DERIVED);
+    CU_ASSERT_EQUAL(f->flags & (REC_FN_COLLECTIVE | REC_FN_WRITE), REC_FN_COLLECTIVE | REC_FN_WRITE);
+    CU_ASSERT_EQUAL(rec_kind_element(REC_KIND_NC_VARID_ARRAY), REC_KIND_NC_VARID);
+    f = rec_function_by_name("ncmpi_mget_varm_double"); /* family 39, type 9, independent */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->id, 4224 + 32 * 39 + 2 + 2 * 9);
+    CU_ASSERT_STRING_EQUAL(f->args[7].ctype, "double **");
+    CU_ASSERT_EQUAL(f->flags & (REC_FN_COLLECTIVE | REC_FN_READ), REC_FN_READ);
+    CU_ASSERT_EQUAL(rec_arg_with_role(f, REC_AROLE_STRIDE), 5);
+    f = rec_function_by_name("ncmpi_get_vard_all"); /* family 41: the flexible forms alone */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(f->id, 4224 + 32 * 41 + 1);
+    CU_ASSERT_EQUAL(f->args[rec_arg_with_role(f, REC_AROLE_VIEW_FILETYPE)].kind, REC_KIND_MPI_DATATYPE);
+    CU_ASSERT_EQUAL(rec_arg_with_role(f, REC_AROLE_VIEW_FILETYPE), 2);
+    CU_ASSERT_PTR_NULL(rec_function_by_name("ncmpi_put_vard_int"));
     CU_ASSERT_STRING_EQUAL(rec_layer_name(REC_LAYER_PNETCDF), "PnetCDF");
     CU_ASSERT_EQUAL(rec_layers_top_down[0], REC_LAYER_NETCDF);
     CU_ASSERT_EQUAL(rec_layers_top_down[1], REC_LAYER_PNETCDF);

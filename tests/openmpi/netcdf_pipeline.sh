@@ -186,6 +186,19 @@ if [ "$program" = pnc_climate ]; then
   grep -qE '^TS +16 +0 +0 +16 +2048 +0 ' "$logs/summary.txt" || fail "recorder-summary: TS (varn): $(grep -E '^TS ' "$logs/summary.txt")"
   grep -q '^Nonblocking requests: 168 completed by 32 calls (65600 bytes posted)' "$logs/summary.txt" ||
     fail "recorder-summary: $(grep '^Nonblocking' "$logs/summary.txt")"
+  # mput, mget and vard traced as calls of their own: rank 0 makes one ncmpi_mput_vara_all a record and file
+  # (two planes and the date, 260 bytes), one ncmpi_mget_vara_float_all a file (the same), a vard write and
+  # read of the areas (256 bytes each); rank 1 reads no date (256 bytes); no rank's MPI-IO call is at the top
+  "$build/analysis/recorder2text" "$work/trace" > "$logs/trace.txt"
+  pnc_calls() { grep -cE "^$1 [0-9.]+ [0-9.]+ 0 PnetCDF $2\(.*bytes=$3\) = NC_NOERR\$" "$logs/trace.txt" || true; }
+  multi="$(pnc_calls 0 ncmpi_mput_vara_all 260) $(pnc_calls 0 ncmpi_mget_vara_float_all 260) $(pnc_calls 1 ncmpi_mget_vara_float_all 256)"
+  vard="$(pnc_calls 0 ncmpi_put_vard_all 256) $(pnc_calls 0 ncmpi_get_vard_all 256)"
+  [ "$multi $vard" = "8 2 2 2 2" ] || fail "mput, mget (rank 0, rank 1), put_vard, get_vard: $multi $vard calls, expected 8 2 2 2 2"
+  top=$(awk '$4 == 0 && $5 == "MPI-IO"' "$logs/trace.txt" | head -3)
+  [ -z "$top" ] || fail "MPI-IO calls at the top, beneath no PnetCDF call: $top"
+  for call in ncmpi_mput_vara_all ncmpi_mget_vara_float_all ncmpi_put_vard_all ncmpi_get_vard_all; do
+    grep -q "$call(" "$work/kernel.c" || fail "the kernel makes no $call"
+  done
   PNC_CLIMATE_RECORDS=40 traced "$work/trace40" "$work/$program" "$work/out40" > "$logs/original40.txt" 2>&1 ||
     { tail -n 20 "$logs/original40.txt" >&2; fail "$program traced at 40 records failed"; }
   "$build/codegen/recorder-codegen" "$work/trace40" -o "$work/kernel40.c" 2> "$logs/codegen40.err" ||
