@@ -151,12 +151,12 @@ uint8_t *dm_write(const dm_log *l, size_t *n)
     return file.data;
 }
 
-uint8_t *dm_swapped_copy(const ri_darshan_log *log, size_t *n)
+void dm_of_log(const ri_darshan_log *log, int swap, dm_log *out)
 {
     dm_log l;
     memset(&l, 0, sizeof l);
     l.version = "3.41";
-    l.swap = 1;
+    l.swap = swap;
     l.split_streams = 1;
     l.partial = log->partial_flags;
     l.jobid = log->jobid;
@@ -176,12 +176,12 @@ uint8_t *dm_swapped_copy(const ri_darshan_log *log, size_t *n)
         dm_buf *b = &l.modules[counted[k]];
         l.versions[counted[k]] = m->version;
         for (size_t r = 0; r < m->nrecords; r++) {
-            dm_u64(b, m->records[r].id, 1);
-            dm_u64(b, (uint64_t)m->records[r].rank, 1);
+            dm_u64(b, m->records[r].id, l.swap);
+            dm_u64(b, (uint64_t)m->records[r].rank, l.swap);
             for (unsigned c = 0; c < m->ncounters; c++)
-                dm_u64(b, (uint64_t)m->records[r].counters[c], 1);
+                dm_u64(b, (uint64_t)m->records[r].counters[c], l.swap);
             for (unsigned c = 0; c < m->nfcounters; c++)
-                dm_f64(b, m->records[r].fcounters[c], 1);
+                dm_f64(b, m->records[r].fcounters[c], l.swap);
         }
     }
     static const unsigned traced[] = {RI_DARSHAN_DXT_POSIX, RI_DARSHAN_DXT_MPIIO};
@@ -191,27 +191,39 @@ uint8_t *dm_swapped_copy(const ri_darshan_log *log, size_t *n)
         l.versions[traced[k]] = m->version;
         for (size_t r = 0; r < m->nrecords; r++) {
             const ri_darshan_dxt *d = &m->dxt[r];
-            dm_u64(b, d->id, 1);
-            dm_u64(b, (uint64_t)d->rank, 1);
-            dm_u64(b, (uint64_t)d->shared, 1);
+            dm_u64(b, d->id, l.swap);
+            dm_u64(b, (uint64_t)d->rank, l.swap);
+            dm_u64(b, (uint64_t)d->shared, l.swap);
             char host[64] = {0};
             memcpy(host, d->hostname, sizeof host);
             dm_put(b, host, sizeof host);
-            dm_u64(b, d->nwrites, 1);
-            dm_u64(b, d->nreads, 1);
+            dm_u64(b, d->nwrites, l.swap);
+            dm_u64(b, d->nreads, l.swap);
             for (uint64_t s = 0; s < d->nwrites + d->nreads; s++) {
                 const ri_darshan_segment *g = s < d->nwrites ? &d->writes[s] : &d->reads[s - d->nwrites];
-                dm_u64(b, (uint64_t)g->offset, 1);
-                dm_u64(b, (uint64_t)g->length, 1);
-                dm_f64(b, g->start, 1);
-                dm_f64(b, g->end, 1);
+                dm_u64(b, (uint64_t)g->offset, l.swap);
+                dm_u64(b, (uint64_t)g->length, l.swap);
+                dm_f64(b, g->start, l.swap);
+                dm_f64(b, g->end, l.swap);
             }
         }
     }
-    uint8_t *out = dm_write(&l, n);
-    dm_free(&l.job);
-    dm_free(&l.names);
+    *out = l;
+}
+
+void dm_release(dm_log *l)
+{
+    dm_free(&l->job);
+    dm_free(&l->names);
     for (unsigned m = 0; m < RI_DARSHAN_MAX_MODULES; m++)
-        dm_free(&l.modules[m]);
+        dm_free(&l->modules[m]);
+}
+
+uint8_t *dm_swapped_copy(const ri_darshan_log *log, size_t *n)
+{
+    dm_log l;
+    dm_of_log(log, 1, &l);
+    uint8_t *out = dm_write(&l, n);
+    dm_release(&l);
     return out;
 }

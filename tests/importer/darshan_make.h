@@ -47,8 +47,12 @@ void dm_name(dm_log *l, uint64_t id, const char *name);
 /* The file's bytes (malloc'ed). */
 uint8_t *dm_write(const dm_log *l, size_t *n);
 
-/* What log holds, as a 3.41 log in the other byte order (the modules the
- * reader decodes; the others left out). */
+/* What log holds, as the parts of a 3.41 log (the modules the reader
+ * decodes; the others left out), in the other byte order with swap; and
+ * freeing the parts. */
+void dm_of_log(const ri_darshan_log *log, int swap, dm_log *out);
+void dm_release(dm_log *l);
+/* dm_of_log(log, 1, ...) written. */
 uint8_t *dm_swapped_copy(const ri_darshan_log *log, size_t *n);
 
 #endif
