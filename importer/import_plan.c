@@ -248,7 +248,8 @@ static int collect_accesses(builder *b)
         }
     }
     for (size_t i = 0; i < b->nfiles; i++)
-        qsort(b->files[i].acc, b->files[i].nacc, sizeof(ri_access), by_rank_start);
+        if (b->files[i].nacc > 1)
+            qsort(b->files[i].acc, b->files[i].nacc, sizeof(ri_access), by_rank_start);
     return 0;
 }
 
@@ -347,7 +348,8 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
     if (mpi && add_run_bounds(&b) != 0)
         goto done;
     for (uint32_t r = 0; r < p->nranks; r++) {
-        qsort(p->ranks[r].v, p->ranks[r].n, sizeof(ri_event), by_end);
+        if (p->ranks[r].n > 1)
+            qsort(p->ranks[r].v, p->ranks[r].n, sizeof(ri_event), by_end);
         for (size_t i = 0; i < p->ranks[r].n; i++)
             p->inferred += p->ranks[r].v[i].inferred;
     }

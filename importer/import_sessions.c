@@ -306,7 +306,7 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
             if (open_close(b, rank, s, REC_LAYER_POSIX, 0, flags, mode, fd, &w, 0) != 0)
                 return -1;
         }
-        if (accesses(b, rank, s, acc + from, i - from, mpifile, fd) != 0)
+        if (i > from && accesses(b, rank, s, acc + from, i - from, mpifile, fd) != 0)
             return -1;
         if (fd >= 0 && open_close(b, rank, s, REC_LAYER_POSIX, mpi, 0, 0, fd, &w, 1) != 0)
             return -1;
@@ -328,7 +328,7 @@ static int place(builder *b, const scope *s)
         nall = 0;
         while (first + nall < f->nacc && f->acc[first + nall].rank == (uint32_t)s->rank)
             nall++;
-        all = f->acc + first;
+        all = nall ? f->acc + first : NULL;
     } else if (nall) { /* every rank's, by start */
         if (b->scratch_cap < nall) {
             ri_access *v = realloc(b->scratch, nall * sizeof *v);
@@ -362,15 +362,16 @@ static int place(builder *b, const scope *s)
         free(ss);
         return 0;
     }
+    size_t at = s->rank < 0 ? 0 : first; /* f->acc is by rank: each rank's run follows the last one's */
     for (uint32_t r = 0; rc == 0 && r < nranks; r++) {
         uint32_t rank = s->rank < 0 ? r : (uint32_t)s->rank;
-        const ri_access *own = f->acc;
+        while (at < f->nacc && f->acc[at].rank < rank)
+            at++;
         size_t n = 0;
-        while (own < f->acc + f->nacc && own->rank < rank)
-            own++;
-        while (own + n < f->acc + f->nacc && own[n].rank == rank)
+        while (at + n < f->nacc && f->acc[at + n].rank == rank)
             n++;
-        rc = place_rank(b, s, rank, own, n, ss, k);
+        rc = place_rank(b, s, rank, n ? f->acc + at : NULL, n, ss, k);
+        at += n;
     }
     free(ss);
     return rc;

@@ -80,9 +80,10 @@ int main(int argc, char **argv)
             continue;
         }
         if (!quiet)
-            printf("recorder-import: %s: %u ranks, %llu files, %llu DXT segments (%llu POSIX, %llu MPI-IO) -> %llu "
+            printf("recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO) -> %llu "
                    "records (%llu inferred) in %s\n",
-                   argv[i], sum.nranks, (unsigned long long)sum.files,
+                   argv[i], sum.nranks, sum.nranks == 1 ? "" : "s", (unsigned long long)sum.files,
+                   sum.files == 1 ? "" : "s",
                    (unsigned long long)(sum.posix_segments + sum.mpiio_segments),
                    (unsigned long long)sum.posix_segments, (unsigned long long)sum.mpiio_segments,
                    (unsigned long long)sum.records, (unsigned long long)sum.inferred, dir);
