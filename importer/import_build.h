@@ -5,6 +5,9 @@
 
 #include "import.h"
 
+/* The calls a plan holds at most, every rank's. */
+#define RI_MAX_CALLS ((uint64_t)1 << 24)
+
 typedef struct ri_access {
     uint32_t rank;
     uint8_t layer, write;

@@ -257,6 +257,10 @@ static int collect_accesses(builder *b)
 
 ri_event *ri_add_event(builder *b, uint32_t rank, const file_state *f, ri_call call, int layer)
 {
+    if (b->seq >= RI_MAX_CALLS) { /* a trace's calls, each ri_event's 72 bytes in memory first */
+        ri_fail(b, "more than 16777216 calls to place: recorder-import makes no trace that large yet");
+        return NULL;
+    }
     ri_events *e = &b->p->ranks[rank];
     if (e->n == e->cap) {
         size_t cap = e->cap ? 2 * e->cap : 64;

@@ -12,8 +12,8 @@
 
 #include "import_build.h"
 
-/* Opens a rank made in one scope, at most this many placed. */
-enum { MAX_SESSIONS = 1 << 20, MAX_SCOPE_CALLS = 1 << 26 };
+/* Opens a rank made of one file, and over all its ranks, at most this many placed. */
+enum { MAX_SESSIONS = 1 << 20, MAX_SCOPE_CALLS = 1 << 22 };
 
 typedef struct scope {
     file_state *f;
