@@ -208,8 +208,9 @@ static int bunzip_streams(ri_darshan_log *log, const uint8_t *in, size_t n, uint
         unsigned long long where = at + (n - z.avail_in);
         BZ2_bzDecompressEnd(&z);
         if (rc == BZ_OK)
-            return dl_fail(log, err, "corrupt %s region at byte %llu: its bzip2 stream stops short of its end",
-                           what, where);
+            return dl_fail(log, err,
+                           "corrupt %s region at byte %llu: its bzip2 stream stops short of its end", what,
+                           where);
         return dl_fail(log, err, "corrupt %s region at byte %llu: bzip2 error %d", what, where, rc);
     }
     BZ2_bzDecompressEnd(&z);
@@ -217,8 +218,8 @@ static int bunzip_streams(ri_darshan_log *log, const uint8_t *in, size_t n, uint
 }
 #endif
 
-int dl_region_bytes(ri_darshan_log *log, const uint8_t *file, size_t size, ri_darshan_region r, const char *what,
-                    uint8_t **out, size_t *n, rec_error *err)
+int dl_region_bytes(ri_darshan_log *log, const uint8_t *file, size_t size, ri_darshan_region r,
+                    const char *what, uint8_t **out, size_t *n, rec_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -229,13 +230,16 @@ int dl_region_bytes(ri_darshan_log *log, const uint8_t *file, size_t size, ri_da
                        (unsigned long long)r.offset);
     if (r.offset > size || r.length > size - r.offset)
         return dl_fail(log, err, "truncated region at byte %zu: the %s region ends at byte %llu", size, what,
-                       r.offset < UINT64_MAX / 2 && r.length < UINT64_MAX / 2 ? (unsigned long long)(r.offset + r.length)
-                                                                              : 0ull);
+                       r.offset < UINT64_MAX / 2 && r.length < UINT64_MAX / 2
+                           ? (unsigned long long)(r.offset + r.length)
+                           : 0ull);
     growbuf b = {0};
     int rc = 0;
     const uint8_t *in = file + r.offset;
     switch (log->compression) {
-    case RI_DARSHAN_ZLIB: rc = inflate_streams(log, in, (size_t)r.length, r.offset, what, &b, err); break;
+    case RI_DARSHAN_ZLIB:
+        rc = inflate_streams(log, in, (size_t)r.length, r.offset, what, &b, err);
+        break;
     case RI_DARSHAN_BZIP2:
 #ifdef RI_HAVE_BZIP2
         rc = bunzip_streams(log, in, (size_t)r.length, r.offset, what, &b, err);
@@ -290,7 +294,8 @@ static int known_version(int major, int minor)
  * PNETCDF (3.41 added PNETCDF_VAR) one lower. */
 static void insert_module_slot(ri_darshan_log *log, unsigned at)
 {
-    memmove(&log->modules[at + 1], &log->modules[at], (RI_DARSHAN_MAX_MODULES - at - 1) * sizeof log->modules[0]);
+    memmove(&log->modules[at + 1], &log->modules[at],
+            (RI_DARSHAN_MAX_MODULES - at - 1) * sizeof log->modules[0]);
     memset(&log->modules[at], 0, sizeof log->modules[at]);
     uint64_t low = log->partial_flags & ((1ull << at) - 1);
     uint64_t high = (log->partial_flags >> at) << (at + 1);
@@ -308,14 +313,15 @@ static int read_header(ri_darshan_log *log, const uint8_t *file, size_t size, re
         log->version[0] > '9')
         return dl_fail(log, err, "not a Darshan log: it does not start with a format version");
     if (!known_version(log->major, log->minor))
-        return dl_fail(log, err, "Darshan log format %s: this reader reads 3.00, 3.10, 3.20, 3.21 and 3.41 "
-                                 "(Darshan 3.0 to 3.5)",
+        return dl_fail(log, err,
+                       "Darshan log format %s: this reader reads 3.00, 3.10, 3.20, 3.21 and 3.41 "
+                       "(Darshan 3.0 to 3.5)",
                        log->version);
     int wide = log->minor >= 41;
     log->header_size = wide ? HEADER_3_41 : HEADER_3_00;
     if (size < log->header_size)
-        return dl_fail(log, err, "truncated header at byte %zu: a %s header is %llu bytes", size, log->version,
-                       (unsigned long long)log->header_size);
+        return dl_fail(log, err, "truncated header at byte %zu: a %s header is %llu bytes", size,
+                       log->version, (unsigned long long)log->header_size);
     int64_t magic;
     memcpy(&magic, file + 8, sizeof magic);
     if (magic == DL_MAGIC)
@@ -326,7 +332,8 @@ static int read_header(ri_darshan_log *log, const uint8_t *file, size_t size, re
         return dl_fail(log, err, "not a Darshan log: bad magic number at byte 8");
     log->compression = file[16];
     if (log->compression > RI_DARSHAN_NO_COMPRESSION)
-        return dl_fail(log, err, "corrupt header: compression %d at byte 16 is none Darshan knows", log->compression);
+        return dl_fail(log, err, "corrupt header: compression %d at byte 16 is none Darshan knows",
+                       log->compression);
     unsigned nmods = wide ? RI_DARSHAN_MAX_MODULES : OLD_MODULES;
     size_t maps = wide ? 32 : 24;
     log->partial_flags = wide ? dl_u64(log, file + 24) : dl_u32(log, file + 20);
@@ -462,8 +469,9 @@ static int read_names(ri_darshan_log *log, const uint8_t *file, size_t size, rec
     size_t count = 0, at = 0;
     while (at < n) {
         if (n - at < (log->minor == 0 ? 12u : 9u))
-            return dl_fail(log, err, "corrupt name record region: %zu bytes left at byte %zu of %zu, too few for "
-                                     "a record",
+            return dl_fail(log, err,
+                           "corrupt name record region: %zu bytes left at byte %zu of %zu, too few for "
+                           "a record",
                            n - at, at, n);
         uint64_t id = dl_u64(log, b + at);
         const char *name = (const char *)b + at + 8;
@@ -472,8 +480,8 @@ static int read_names(ri_darshan_log *log, const uint8_t *file, size_t size, rec
             len = dl_u32(log, b + at + 8);
             name += 4;
             if (len > n - at - 12)
-                return dl_fail(log, err, "corrupt name record region: the record at byte %zu claims %zu bytes", at,
-                               len);
+                return dl_fail(
+                    log, err, "corrupt name record region: the record at byte %zu claims %zu bytes", at, len);
             at += 12 + len;
         } else {
             len = strnlen(name, n - at - 8);
@@ -547,7 +555,8 @@ ri_darshan_log *ri_darshan_read(const void *data, size_t n, const char *name, re
         return NULL;
     }
     const uint8_t *file = data;
-    if (read_header(log, file, n, err) != 0 || check_regions(log, n, err) != 0 || read_job(log, file, n, err) != 0 || read_names(log, file, n, err) != 0 ||
+    if (read_header(log, file, n, err) != 0 || check_regions(log, n, err) != 0 ||
+        read_job(log, file, n, err) != 0 || read_names(log, file, n, err) != 0 ||
         dl_read_modules(log, file, n, err) != 0) {
         ri_darshan_free(log);
         return NULL;

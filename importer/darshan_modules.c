@@ -31,8 +31,8 @@ static const char *const stdio_fnames[] = {RI_STDIO_F_COUNTERS(NAME_)};
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char *const module_names[RI_DARSHAN_KNOWN_MODULES] = {
-    "NULL", "POSIX", "MPI-IO", "H5F", "H5D", "PNETCDF_FILE", "PNETCDF_VAR", "BG/Q", "LUSTRE",
-    "STDIO", "DXT_POSIX", "DXT_MPIIO", "MDHIM", "APXC", "APMPI", "HEATMAP", "DFS", "DAOS"};
+    "NULL",  "POSIX",     "MPI-IO",    "H5F",   "H5D",  "PNETCDF_FILE", "PNETCDF_VAR", "BG/Q", "LUSTRE",
+    "STDIO", "DXT_POSIX", "DXT_MPIIO", "MDHIM", "APXC", "APMPI",        "HEATMAP",     "DFS",  "DAOS"};
 
 const char *ri_darshan_module_name(unsigned module)
 {
@@ -56,7 +56,8 @@ static int names_of(unsigned module, counter_names *out)
     case RI_DARSHAN_STDIO:
         *out = (counter_names){stdio_names, stdio_fnames, COUNT_OF(stdio_names), COUNT_OF(stdio_fnames)};
         return 0;
-    default: return -1;
+    default:
+        return -1;
     }
 }
 
@@ -116,7 +117,8 @@ static const layout layouts[] = {
 enum { POSIX_RENAMED_FROM_INDEX = 12 };
 
 /* Where each stored counter goes in today's layout (NO_COUNTER: dropped). */
-static unsigned stored_map(const signed char *missing, unsigned current, unsigned extra_at, unsigned extra, int *map)
+static unsigned stored_map(const signed char *missing, unsigned current, unsigned extra_at, unsigned extra,
+                           int *map)
 {
     unsigned n = 0, m = 0;
     for (unsigned i = 0; i < current; i++) {
@@ -156,7 +158,8 @@ static int read_counter_module(ri_darshan_log *log, unsigned id, const uint8_t *
     unsigned nfloat = stored_map(lay->missing_floats, c.nfloats, 0, 0, float_map);
     size_t size = 16 + 8 * (size_t)(nint + nfloat);
     if (n % size != 0)
-        return dl_fail(log, err, "corrupt %s region: %zu bytes are not whole %zu-byte records (module version %u)",
+        return dl_fail(log, err,
+                       "corrupt %s region: %zu bytes are not whole %zu-byte records (module version %u)",
                        name, n, size, mod->version);
     size_t count = n / size;
     mod->ncounters = c.nints;
@@ -190,8 +193,8 @@ static int read_counter_module(ri_darshan_log *log, unsigned id, const uint8_t *
         rec->counters = ci;
         rec->fcounters = cf;
         if (rec->rank < -1 || rec->rank >= log->nprocs)
-            return dl_fail(log, err, "corrupt %s region: record %zu is of rank %lld, the job had %lld", name, r,
-                           (long long)rec->rank, (long long)log->nprocs);
+            return dl_fail(log, err, "corrupt %s region: record %zu is of rank %lld, the job had %lld", name,
+                           r, (long long)rec->rank, (long long)log->nprocs);
         kept++;
     }
     mod->nrecords = kept;
@@ -214,13 +217,14 @@ static int read_dxt_module(ri_darshan_log *log, unsigned id, const uint8_t *b, s
     size_t count = 0, segments = 0;
     for (size_t at = 0; at < n;) {
         if (n - at < DXT_RECORD)
-            return dl_fail(log, err, "corrupt %s region: %zu bytes at byte %zu of %zu, too few for a record", name,
-                           n - at, at, n);
+            return dl_fail(log, err, "corrupt %s region: %zu bytes at byte %zu of %zu, too few for a record",
+                           name, n - at, at, n);
         uint64_t w = dl_u64(log, b + at + 88), r = dl_u64(log, b + at + 96);
         uint64_t left = (n - at - DXT_RECORD) / DXT_SEGMENT;
         if (w > left || r > left - w)
-            return dl_fail(log, err, "corrupt %s region: the record at byte %zu claims %lld writes and %lld reads, "
-                                     "%llu segments remain",
+            return dl_fail(log, err,
+                           "corrupt %s region: the record at byte %zu claims %lld writes and %lld reads, "
+                           "%llu segments remain",
                            name, at, (long long)w, (long long)r, (unsigned long long)left);
         at += DXT_RECORD + (size_t)(w + r) * DXT_SEGMENT;
         segments += (size_t)(w + r);
@@ -242,7 +246,8 @@ static int read_dxt_module(ri_darshan_log *log, unsigned id, const uint8_t *b, s
         d->nwrites = dl_u64(log, p + 88);
         d->nreads = dl_u64(log, p + 96);
         if (d->rank < 0 || d->rank >= log->nprocs)
-            return dl_fail(log, err, "corrupt %s region: the record at byte %zu is of rank %lld, the job had %lld",
+            return dl_fail(log, err,
+                           "corrupt %s region: the record at byte %zu is of rank %lld, the job had %lld",
                            name, at, (long long)d->rank, (long long)log->nprocs);
         d->writes = segs;
         d->reads = segs + d->nwrites;
@@ -262,8 +267,8 @@ static int read_dxt_module(ri_darshan_log *log, unsigned id, const uint8_t *b, s
 
 int dl_read_modules(ri_darshan_log *log, const uint8_t *file, size_t size, rec_error *err)
 {
-    static const unsigned decoded[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO, RI_DARSHAN_DXT_POSIX,
-                                       RI_DARSHAN_DXT_MPIIO};
+    static const unsigned decoded[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO,
+                                       RI_DARSHAN_DXT_POSIX, RI_DARSHAN_DXT_MPIIO};
     for (size_t i = 0; i < COUNT_OF(decoded); i++) {
         unsigned m = decoded[i];
         if (log->modules[m].region.length == 0)
@@ -274,8 +279,9 @@ int dl_read_modules(ri_darshan_log *log, const uint8_t *file, size_t size, rec_e
         size_t n;
         if (dl_region_bytes(log, file, size, log->modules[m].region, what, &b, &n, err) != 0)
             return -1;
-        int rc = m == RI_DARSHAN_DXT_POSIX || m == RI_DARSHAN_DXT_MPIIO ? read_dxt_module(log, m, b, n, err)
-                                                                         : read_counter_module(log, m, b, n, err);
+        int rc = m == RI_DARSHAN_DXT_POSIX || m == RI_DARSHAN_DXT_MPIIO
+                     ? read_dxt_module(log, m, b, n, err)
+                     : read_counter_module(log, m, b, n, err);
         if (rc != 0)
             return -1;
     }

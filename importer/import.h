@@ -29,9 +29,9 @@ typedef struct ri_event {
     uint8_t depth;         /* 1: inside the MPI-IO call of the same file */
     uint8_t collective;    /* MPI-IO: the _all twin; an open over MPI_COMM_WORLD */
     uint8_t inferred;
-    int64_t handle;        /* the fd or MPI_File id the open made */
+    int64_t handle; /* the fd or MPI_File id the open made */
     int64_t offset, length;
-    int64_t flags, mode;   /* opens: open(2) flags or MPI amode, and permission bits */
+    int64_t flags, mode; /* opens: open(2) flags or MPI amode, and permission bits */
 } ri_event;
 
 typedef struct ri_events {
@@ -42,8 +42,8 @@ typedef struct ri_events {
 typedef struct ri_plan {
     uint32_t nranks;
     size_t nfiles;
-    const char **paths;  /* the log's names, one a file */
-    ri_events *ranks;    /* nranks of them, each sorted as a tracer appends: by end, inner calls first */
+    const char **paths; /* the log's names, one a file */
+    ri_events *ranks;   /* nranks of them, each sorted as a tracer appends: by end, inner calls first */
     uint64_t posix_segments, mpiio_segments, inferred;
     uint64_t world_files, self_files, posix_files, skipped_files;
 } ri_plan;

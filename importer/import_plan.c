@@ -56,7 +56,8 @@ uint64_t ri_ticks(const builder *b, double seconds)
 
 static int by_id_rank(const void *x, const void *y)
 {
-    const ri_darshan_record *a = *(const ri_darshan_record *const *)x, *b = *(const ri_darshan_record *const *)y;
+    const ri_darshan_record *a = *(const ri_darshan_record *const *)x,
+                            *b = *(const ri_darshan_record *const *)y;
     if (a->id != b->id)
         return a->id < b->id ? -1 : 1;
     return a->rank < b->rank ? -1 : a->rank > b->rank;
@@ -162,7 +163,8 @@ static file_state *find_file(builder *b, uint64_t id)
 
 static int collect_files(builder *b)
 {
-    static const unsigned mods[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_DXT_POSIX, RI_DARSHAN_DXT_MPIIO};
+    static const unsigned mods[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_DXT_POSIX,
+                                    RI_DARSHAN_DXT_MPIIO};
     size_t cap = 0;
     for (size_t i = 0; i < 4; i++)
         cap += b->log->modules[mods[i]].nrecords;
@@ -198,8 +200,8 @@ static int collect_files(builder *b)
     return 0;
 }
 
-static int add_access(builder *b, file_state *f, const ri_darshan_dxt *d, const ri_darshan_segment *s, int layer,
-                      int write)
+static int add_access(builder *b, file_state *f, const ri_darshan_dxt *d, const ri_darshan_segment *s,
+                      int layer, int write)
 {
     if (f->nacc == f->cap) {
         size_t cap = f->cap ? 2 * f->cap : 64;
@@ -210,8 +212,9 @@ static int add_access(builder *b, file_state *f, const ri_darshan_dxt *d, const 
         f->cap = cap;
     }
     uint64_t t0 = ri_ticks(b, s->start), t1 = ri_ticks(b, s->end);
-    f->acc[f->nacc++] = (ri_access){(uint32_t)d->rank, (uint8_t)layer, (uint8_t)write, s->offset,
-                                 s->length > 0 ? s->length : 0, t0, t1 < t0 ? t0 : t1};
+    f->acc[f->nacc++] = (ri_access){
+        (uint32_t)d->rank, (uint8_t)layer, (uint8_t)write, s->offset, s->length > 0 ? s->length : 0, t0,
+        t1 < t0 ? t0 : t1};
     return 0;
 }
 
@@ -244,7 +247,8 @@ static int collect_accesses(builder *b)
             for (uint64_t s = 0; s < d->nreads; s++)
                 if (add_access(b, f, d, &d->reads[s], layer, 0) != 0)
                     return -1;
-            *(layer == REC_LAYER_MPIIO ? &b->p->mpiio_segments : &b->p->posix_segments) += d->nwrites + d->nreads;
+            *(layer == REC_LAYER_MPIIO ? &b->p->mpiio_segments : &b->p->posix_segments) +=
+                d->nwrites + d->nreads;
         }
     }
     for (size_t i = 0; i < b->nfiles; i++)
@@ -303,7 +307,8 @@ static int add_run_bounds(builder *b)
         }
     if (first == UINT64_MAX)
         first = 0;
-    double run = (double)(b->log->end_sec - b->log->start_sec) + 1e-9 * (double)(b->log->end_nsec - b->log->start_nsec);
+    double run = (double)(b->log->end_sec - b->log->start_sec) +
+                 1e-9 * (double)(b->log->end_nsec - b->log->start_nsec);
     uint64_t end = ri_ticks(b, run);
     for (uint32_t r = 0; r < b->p->nranks; r++) {
         ri_event *s = ri_add_event(b, r, NULL, RI_CALL_START, REC_LAYER_MPI);
@@ -327,14 +332,16 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
     memset(p, 0, sizeof *p);
     builder b = {.log = log, .res = resolution, .p = p, .err = err};
     if (log->modules[RI_DARSHAN_DXT_POSIX].nrecords == 0 && log->modules[RI_DARSHAN_DXT_MPIIO].nrecords == 0)
-        return ri_fail(&b, "no DXT_POSIX or DXT_MPIIO records: the job ran without DXT (DXT_ENABLE_IO_TRACE), "
-                        "and a trace of its counters alone is not made yet");
+        return ri_fail(&b,
+                       "no DXT_POSIX or DXT_MPIIO records: the job ran without DXT (DXT_ENABLE_IO_TRACE), "
+                       "and a trace of its counters alone is not made yet");
     p->nranks = (uint32_t)log->nprocs;
     p->ranks = calloc(p->nranks, sizeof *p->ranks);
     b.next_fd = calloc(p->nranks, sizeof *b.next_fd);
     b.next_mpifile = calloc(p->nranks, sizeof *b.next_mpifile);
     int rc = -1;
-    if (!p->ranks || !b.next_fd || !b.next_mpifile || index_records(&log->modules[RI_DARSHAN_POSIX], &b.posix) != 0 ||
+    if (!p->ranks || !b.next_fd || !b.next_mpifile ||
+        index_records(&log->modules[RI_DARSHAN_POSIX], &b.posix) != 0 ||
         index_records(&log->modules[RI_DARSHAN_MPIIO], &b.mpiio) != 0) {
         ri_fail(&b, "out of memory");
         goto done;

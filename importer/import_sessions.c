@@ -17,9 +17,9 @@ enum { MAX_SESSIONS = 1 << 20, MAX_SCOPE_CALLS = 1 << 22 };
 
 typedef struct scope {
     file_state *f;
-    int64_t rank;   /* -1: every rank */
-    int layer;      /* the layer that opens it: REC_LAYER_MPIIO or REC_LAYER_POSIX */
-    int world;      /* MPI-IO over MPI_COMM_WORLD */
+    int64_t rank;                 /* -1: every rank */
+    int layer;                    /* the layer that opens it: REC_LAYER_MPIIO or REC_LAYER_POSIX */
+    int world;                    /* MPI-IO over MPI_COMM_WORLD */
     const ri_darshan_record *rec; /* the top layer's counters */
 } scope;
 
@@ -182,7 +182,8 @@ typedef struct window {
     uint64_t open_start, start, end, close_end;
 } window;
 
-static ri_event *call(builder *b, uint32_t rank, const scope *s, ri_call c, int layer, uint64_t t0, uint64_t t1)
+static ri_event *call(builder *b, uint32_t rank, const scope *s, ri_call c, int layer, uint64_t t0,
+                      uint64_t t1)
 {
     ri_event *e = ri_add_event(b, rank, s->f, c, layer);
     if (e) {
@@ -192,8 +193,8 @@ static ri_event *call(builder *b, uint32_t rank, const scope *s, ri_call c, int 
     return e;
 }
 
-static int open_close(builder *b, uint32_t rank, const scope *s, int layer, int depth, int64_t flags, int64_t mode,
-                      int64_t handle, const window *w, int closing)
+static int open_close(builder *b, uint32_t rank, const scope *s, int layer, int depth, int64_t flags,
+                      int64_t mode, int64_t handle, const window *w, int closing)
 {
     ri_event *e = closing ? call(b, rank, s, RI_CALL_CLOSE, layer, w->end, w->close_end)
                           : call(b, rank, s, RI_CALL_OPEN, layer, w->open_start, w->start);
@@ -210,8 +211,8 @@ static int open_close(builder *b, uint32_t rank, const scope *s, int layer, int 
 
 /* The rank's accesses of one session, in their order; a POSIX access of an
  * MPI-IO file inside the MPI-IO call it started in ends with it. */
-static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *acc, size_t n, int64_t mpifile,
-                    int64_t fd)
+static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *acc, size_t n,
+                    int64_t mpifile, int64_t fd)
 {
     uint64_t parent_start = 0, parent_end = 0, position = 0;
     int has_parent = 0;
@@ -235,7 +236,8 @@ static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *
             e->handle = fd;
             if (s->layer == REC_LAYER_MPIIO) {
                 e->depth = 1;
-                if (has_parent && a->tstart >= parent_start && a->tstart <= parent_end && e->tend > parent_end)
+                if (has_parent && a->tstart >= parent_start && a->tstart <= parent_end &&
+                    e->tend > parent_end)
                     e->tend = parent_end;
             }
             if (e->offset < 0)
@@ -245,8 +247,8 @@ static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *
     return 0;
 }
 
-static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access *acc, size_t n, const session *ss,
-                      uint64_t k)
+static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access *acc, size_t n,
+                      const session *ss, uint64_t k)
 {
     const counters *c = &b->c;
     int mpi = s->layer == REC_LAYER_MPIIO;
@@ -383,8 +385,9 @@ static int place_each_rank(builder *b, file_state *f, int layer, const records *
     const ri_darshan_record **own;
     size_t nown = ri_own_records(recs, f->id, &own), r = 0, a = 0;
     while (r < nown || a < f->nacc) {
-        uint32_t rank = r < nown && (a >= f->nacc || (uint32_t)own[r]->rank <= f->acc[a].rank) ? (uint32_t)own[r]->rank
-                                                                                             : f->acc[a].rank;
+        uint32_t rank = r < nown && (a >= f->nacc || (uint32_t)own[r]->rank <= f->acc[a].rank)
+                            ? (uint32_t)own[r]->rank
+                            : f->acc[a].rank;
         if (rank >= b->p->nranks)
             break;
         scope s = {f, rank, layer, 0, ri_find_record(recs, f->id, rank)};

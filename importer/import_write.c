@@ -6,6 +6,7 @@
  * filled by their kinds. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +24,15 @@ typedef struct predefined {
     int64_t world, self, info_null, byte;
 } predefined;
 
-static int fail(rec_error *err, const char *fmt, const char *a, const char *b)
+static int fail(rec_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(rec_error *err, const char *fmt, ...)
 {
-    if (err)
-        snprintf(err->msg, sizeof err->msg, fmt, a, b);
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
     return -1;
 }
 
@@ -52,8 +58,8 @@ static int find_functions(functions *fn, rec_error *err)
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
         const rec_func_desc *f = rec_function_with_sole(wanted[i].sole);
         if (!f)
-            return fail(err, "the function table has no function of the sole role %s%s",
-                        rec_sole_name(wanted[i].sole), "");
+            return fail(err, "the function table has no function of the sole role %s",
+                        rec_sole_name(wanted[i].sole));
         memcpy((char *)fn + wanted[i].at, &f, sizeof f);
     }
     return 0;
@@ -78,21 +84,42 @@ static void fill(const rec_func_desc *f, const values *v, const predefined *pd, 
     for (unsigned a = 0; a < f->nargs; a++) {
         int64_t x = 0;
         switch (f->args[a].kind) {
-        case REC_KIND_PATH: x = v->path; break;
+        case REC_KIND_PATH:
+            x = v->path;
+            break;
         case REC_KIND_FD:
-        case REC_KIND_MPI_FILE: x = v->handle; break;
+        case REC_KIND_MPI_FILE:
+            x = v->handle;
+            break;
         case REC_KIND_OFLAGS:
-        case REC_KIND_MPI_AMODE: x = v->flags; break;
-        case REC_KIND_MODE: x = v->mode; break;
+        case REC_KIND_MPI_AMODE:
+            x = v->flags;
+            break;
+        case REC_KIND_MODE:
+            x = v->mode;
+            break;
         case REC_KIND_SIZE:
-        case REC_KIND_COUNT: x = v->length; break;
+        case REC_KIND_COUNT:
+            x = v->length;
+            break;
         case REC_KIND_OFFSET:
-        case REC_KIND_MPI_FILE_POS: x = v->offset; break;
-        case REC_KIND_MPI_COMM: x = v->comm; break;
-        case REC_KIND_MPI_INFO: x = pd->info_null; break;
-        case REC_KIND_MPI_DATATYPE: x = pd->byte; break;
-        case REC_KIND_MPI_STATUS: x = -1; break; /* MPI_STATUS_IGNORE */
-        default: break;
+        case REC_KIND_MPI_FILE_POS:
+            x = v->offset;
+            break;
+        case REC_KIND_MPI_COMM:
+            x = v->comm;
+            break;
+        case REC_KIND_MPI_INFO:
+            x = pd->info_null;
+            break;
+        case REC_KIND_MPI_DATATYPE:
+            x = pd->byte;
+            break;
+        case REC_KIND_MPI_STATUS:
+            x = -1;
+            break; /* MPI_STATUS_IGNORE */
+        default:
+            break;
         }
         r->args[a].i = x;
     }
@@ -110,12 +137,18 @@ static const rec_func_desc *function_of(const functions *fn, const ri_event *e)
 {
     int mpi = e->layer == REC_LAYER_MPIIO;
     switch ((ri_call)e->call) {
-    case RI_CALL_START: return fn->start;
-    case RI_CALL_END: return fn->end;
-    case RI_CALL_OPEN: return mpi ? fn->mpi_open : fn->open;
-    case RI_CALL_CLOSE: return mpi ? fn->mpi_close : fn->close;
-    case RI_CALL_READ: return mpi ? (e->collective ? fn->mpi_read_all : fn->mpi_read) : fn->read;
-    case RI_CALL_WRITE: return mpi ? (e->collective ? fn->mpi_write_all : fn->mpi_write) : fn->write;
+    case RI_CALL_START:
+        return fn->start;
+    case RI_CALL_END:
+        return fn->end;
+    case RI_CALL_OPEN:
+        return mpi ? fn->mpi_open : fn->open;
+    case RI_CALL_CLOSE:
+        return mpi ? fn->mpi_close : fn->close;
+    case RI_CALL_READ:
+        return mpi ? (e->collective ? fn->mpi_read_all : fn->mpi_read) : fn->read;
+    case RI_CALL_WRITE:
+        return mpi ? (e->collective ? fn->mpi_write_all : fn->mpi_write) : fn->write;
     }
     return NULL;
 }
@@ -140,7 +173,8 @@ static int write_rank(const ri_plan *p, const ri_darshan_log *log, const char *d
         r.tend = e->tend;
         r.depth = e->depth;
         r.inferred = e->inferred;
-        values v = {e->handle, -1, e->flags, e->mode, e->length, e->offset, e->collective ? pd->world : pd->self};
+        values v = {
+            e->handle, -1, e->flags, e->mode, e->length, e->offset, e->collective ? pd->world : pd->self};
         if (e->call == RI_CALL_OPEN)
             v.path = rec_writer_path_id(w, p->paths[e->file]);
         fill(f, &v, pd, &r);
@@ -177,7 +211,8 @@ static int write_global(const ri_plan *p, const ri_darshan_log *log, const char 
         *nl = ';';
     snprintf(jobid, sizeof jobid, "%lld", (long long)log->jobid);
     snprintf(nprocs, sizeof nprocs, "%lld", (long long)log->nprocs);
-    snprintf(files, sizeof files, "%llu over MPI_COMM_WORLD, %llu over MPI_COMM_SELF, %llu POSIX, %llu left out",
+    snprintf(files, sizeof files,
+             "%llu over MPI_COMM_WORLD, %llu over MPI_COMM_SELF, %llu POSIX, %llu left out",
              (unsigned long long)p->world_files, (unsigned long long)p->self_files,
              (unsigned long long)p->posix_files, (unsigned long long)p->skipped_files);
     rec_option opts[] = {
@@ -190,17 +225,23 @@ static int write_global(const ri_plan *p, const ri_darshan_log *log, const char 
         {"DARSHAN_METADATA", metadata},
         {"DARSHAN_PARTIAL_MODULES", partial_modules(log, partial, sizeof partial)},
         {"RECORDER_IMPORT_FILES", files},
-        {"RECORDER_IMPORT_SEEN", "every read and write DXT_POSIX and DXT_MPIIO kept, with its offset, length, "
-                                 "start and end: POSIX ones as pread and pwrite, MPI-IO ones as MPI_File_read_at and "
-                                 "write_at (or their _all twins), the POSIX ones of MPI-IO files inside them"},
-        {"RECORDER_IMPORT_INFERRED",
-         "records marked inferred: MPI_Init and MPI_Finalize at the job's start and end; as many opens of each file "
-         "as its counters say a rank made, splitting the rank's accesses (every rank's, for a shared file) at "
-         "their longest pauses, each open ending as its first access starts and each close starting as its last "
-         "ends; MPI-IO files opened over MPI_COMM_WORLD when Darshan reduced their records to rank -1, else over "
-         "MPI_COMM_SELF, with POSIX opens inside; open flags and MPI amodes from what each session did; an MPI-IO "
-         "access collective when its file's counters count more collective accesses of its kind than independent "
-         "ones"},
+        {"RECORDER_IMPORT_SEEN",
+         "every read and write DXT_POSIX and DXT_MPIIO kept, with its offset, length, "
+         "start and end: POSIX ones as pread and pwrite, MPI-IO ones as MPI_File_read_at and "
+         "write_at (or their _all twins), the POSIX ones of MPI-IO files inside them"},
+        {"RECORDER_IMPORT_INFERRED", "records marked inferred: MPI_Init and MPI_Finalize at the job's start "
+                                     "and end; as many opens of each file "
+                                     "as its counters say a rank made, splitting the rank's accesses (every "
+                                     "rank's, for a shared file) at "
+                                     "their longest pauses, each open ending as its first access starts and "
+                                     "each close starting as its last "
+                                     "ends; MPI-IO files opened over MPI_COMM_WORLD when Darshan reduced "
+                                     "their records to rank -1, else over "
+                                     "MPI_COMM_SELF, with POSIX opens inside; open flags and MPI amodes from "
+                                     "what each session did; an MPI-IO "
+                                     "access collective when its file's counters count more collective "
+                                     "accesses of its kind than independent "
+                                     "ones"},
     };
     rec_trace_info info = {.nranks = p->nranks,
                            .time_resolution = resolution,
@@ -236,13 +277,14 @@ int ri_plan_write(const ri_plan *p, const ri_darshan_log *log, const char *dir, 
                   ri_import_summary *sum, rec_error *err)
 {
     functions fn;
-    predefined pd = {predefined_id(REC_KIND_MPI_COMM, "MPI_COMM_WORLD"), predefined_id(REC_KIND_MPI_COMM, "MPI_COMM_SELF"),
-                     predefined_id(REC_KIND_MPI_INFO, "MPI_INFO_NULL"), predefined_id(REC_KIND_MPI_DATATYPE, "MPI_BYTE")};
+    predefined pd = {
+        predefined_id(REC_KIND_MPI_COMM, "MPI_COMM_WORLD"), predefined_id(REC_KIND_MPI_COMM, "MPI_COMM_SELF"),
+        predefined_id(REC_KIND_MPI_INFO, "MPI_INFO_NULL"), predefined_id(REC_KIND_MPI_DATATYPE, "MPI_BYTE")};
     if (find_functions(&fn, err) != 0)
         return -1;
     if (pd.world < 0 || pd.self < 0 || pd.info_null < 0 || pd.byte < 0)
-        return fail(err, "the function table names no MPI_COMM_WORLD, MPI_COMM_SELF, MPI_INFO_NULL or MPI_BYTE%s%s",
-                    "", "");
+        return fail(err,
+                    "the function table names no MPI_COMM_WORLD, MPI_COMM_SELF, MPI_INFO_NULL or MPI_BYTE");
     if (make_dir(dir, err) != 0 || write_global(p, log, dir, resolution, err) != 0)
         return -1;
     uint64_t records = 0;
@@ -262,8 +304,8 @@ int ri_plan_write(const ri_plan *p, const ri_darshan_log *log, const char *dir, 
     return 0;
 }
 
-int ri_import_darshan(const ri_darshan_log *log, const char *dir, const ri_import_options *o, ri_import_summary *sum,
-                      rec_error *err)
+int ri_import_darshan(const ri_darshan_log *log, const char *dir, const ri_import_options *o,
+                      ri_import_summary *sum, rec_error *err)
 {
     double resolution = o && o->time_resolution > 0 ? o->time_resolution : 1e-7;
     ri_plan p;

@@ -40,20 +40,30 @@ static void trace_dir_of(const char *out, const char *log, char *dir, size_t cap
 
 int main(int argc, char **argv)
 {
-    static const struct option longs[] = {{"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {0}};
+    static const struct option longs[] = {
+        {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'}, {0}};
     const char *out = NULL;
     int quiet = 0, c;
     while ((c = getopt_long(argc, argv, "o:", longs, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case 'o':
+            out = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
         }
     }
     if (optind >= argc || strcmp(argv[optind], "darshan") != 0) {
         if (optind < argc)
-            fprintf(stderr, "recorder-import: %s: not a kind of log this tool reads (darshan)\n", argv[optind]);
+            fprintf(stderr, "recorder-import: %s: not a kind of log this tool reads (darshan)\n",
+                    argv[optind]);
         usage(stderr);
         return 2;
     }
@@ -80,11 +90,11 @@ int main(int argc, char **argv)
             continue;
         }
         if (!quiet)
-            printf("recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO) -> %llu "
+            printf("recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO) "
+                   "-> %llu "
                    "records (%llu inferred) in %s\n",
                    argv[i], sum.nranks, sum.nranks == 1 ? "" : "s", (unsigned long long)sum.files,
-                   sum.files == 1 ? "" : "s",
-                   (unsigned long long)(sum.posix_segments + sum.mpiio_segments),
+                   sum.files == 1 ? "" : "s", (unsigned long long)(sum.posix_segments + sum.mpiio_segments),
                    (unsigned long long)sum.posix_segments, (unsigned long long)sum.mpiio_segments,
                    (unsigned long long)sum.records, (unsigned long long)sum.inferred, dir);
         ri_darshan_free(log);

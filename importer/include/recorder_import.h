@@ -76,7 +76,7 @@ typedef struct ri_darshan_segment {
 typedef struct ri_darshan_dxt {
     uint64_t id;
     int64_t rank;
-    int64_t shared;   /* as the log says (-1: a file shared by every rank) */
+    int64_t shared; /* as the log says (-1: a file shared by every rank) */
     char hostname[65];
     uint64_t nwrites, nreads;
     const ri_darshan_segment *writes, *reads;
@@ -102,11 +102,11 @@ typedef struct ri_darshan_name {
 } ri_darshan_name;
 
 typedef struct ri_darshan_log {
-    const char *path;     /* as given, for messages */
-    char version[9];      /* "3.41" */
+    const char *path; /* as given, for messages */
+    char version[9];  /* "3.41" */
     int major, minor;
-    int swapped;          /* written on a machine of the other byte order */
-    int compression;      /* RI_DARSHAN_ZLIB, ... */
+    int swapped;            /* written on a machine of the other byte order */
+    int compression;        /* RI_DARSHAN_ZLIB, ... */
     uint64_t partial_flags; /* bit m: module m ran out of memory */
     uint64_t header_size;
     ri_darshan_region job_region, name_region;
@@ -117,9 +117,10 @@ typedef struct ri_darshan_log {
     size_t nmounts;
     const ri_darshan_mount *mounts; /* in the log's order */
     size_t nnames;
-    const ri_darshan_name *names;   /* sorted by id */
-    ri_darshan_module modules[RI_DARSHAN_MAX_MODULES]; /* decoded: POSIX, MPI-IO, STDIO, DXT_*; others: region only */
-    void *mem;            /* the reader's allocations */
+    const ri_darshan_name *names; /* sorted by id */
+    ri_darshan_module
+        modules[RI_DARSHAN_MAX_MODULES]; /* decoded: POSIX, MPI-IO, STDIO, DXT_*; others: region only */
+    void *mem;                           /* the reader's allocations */
 } ri_darshan_log;
 
 /* Reads the log at path (or the n bytes at data, named name in messages).
@@ -150,7 +151,7 @@ typedef struct ri_import_options {
 
 typedef struct ri_import_summary {
     uint32_t nranks;
-    uint64_t records, inferred;             /* records written, and of them inferred */
+    uint64_t records, inferred;              /* records written, and of them inferred */
     uint64_t posix_segments, mpiio_segments; /* DXT segments taken */
     uint64_t files;
 } ri_import_summary;
@@ -160,8 +161,8 @@ typedef struct ri_import_summary {
  * closes the counters imply placed around them, marked inferred. 0, or -1
  * with err (a log without DXT: "NAME: no DXT_POSIX or DXT_MPIIO module
  * ..."). */
-int ri_import_darshan(const ri_darshan_log *log, const char *dir, const ri_import_options *o, ri_import_summary *sum,
-                      rec_error *err);
+int ri_import_darshan(const ri_darshan_log *log, const char *dir, const ri_import_options *o,
+                      ri_import_summary *sum, rec_error *err);
 
 #ifdef __cplusplus
 }

@@ -105,7 +105,8 @@ static void check_log(const char *name)
                 found |= strcmp(log->mounts[i].path, a) == 0 && strcmp(log->mounts[i].type, b) == 0;
             CU_ASSERT_TRUE(found);
             mounts++;
-        } else if (strcmp(key, "record") == 0 && sscanf(rest, "%31s %lld %llu %4095[^\n]", mod, &rank, &id, a) == 4) {
+        } else if (strcmp(key, "record") == 0 &&
+                   sscanf(rest, "%31s %lld %llu %4095[^\n]", mod, &rank, &id, a) == 4) {
             int m = module_id(mod);
             CU_ASSERT_TRUE_FATAL(m >= 0);
             CU_ASSERT_TRUE(find_record(&log->modules[m], id, rank) >= 0);
@@ -127,7 +128,8 @@ static void check_log(const char *name)
                 seen.floats[m][r * mo->nfcounters + c] = 1;
             } else {
                 /* record ids (RENAMED_FROM) are printed unsigned */
-                CU_ASSERT_EQUAL(mo->records[r].counters[c], (int64_t)strtoull(strrchr(rest, ' ') + 1, NULL, 10));
+                CU_ASSERT_EQUAL(mo->records[r].counters[c],
+                                (int64_t)strtoull(strrchr(rest, ' ') + 1, NULL, 10));
                 seen.ints[m][r * mo->ncounters + c] = 1;
             }
         } else if (strcmp(key, "dxt") == 0 &&
@@ -138,8 +140,8 @@ static void check_log(const char *name)
             CU_ASSERT_EQUAL(d->nwrites, x);
             CU_ASSERT_EQUAL(d->nreads, y);
         } else if (strcmp(key, "segment") == 0 &&
-                   sscanf(rest, "%31s %lld %llu %4095s %llu %lld %llu %lf %lf", mod, &rank, &id, a, &x, &offset,
-                          &length, &f, &g) == 9) {
+                   sscanf(rest, "%31s %lld %llu %4095s %llu %lld %llu %lf %lf", mod, &rank, &id, a, &x,
+                          &offset, &length, &f, &g) == 9) {
             const ri_darshan_dxt *d = find_dxt(&log->modules[module_id(mod)], id, rank);
             CU_ASSERT_PTR_NOT_NULL_FATAL(d);
             int write = strcmp(a, "write") == 0;

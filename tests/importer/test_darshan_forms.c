@@ -47,8 +47,8 @@ static int same_dxt(const ri_darshan_module *a, const ri_darshan_module *b)
         return 0;
     for (size_t r = 0; r < a->nrecords; r++) {
         const ri_darshan_dxt *x = &a->dxt[r], *y = &b->dxt[r];
-        if (x->id != y->id || x->rank != y->rank || x->shared != y->shared || strcmp(x->hostname, y->hostname) ||
-            x->nwrites != y->nwrites || x->nreads != y->nreads ||
+        if (x->id != y->id || x->rank != y->rank || x->shared != y->shared ||
+            strcmp(x->hostname, y->hostname) || x->nwrites != y->nwrites || x->nreads != y->nreads ||
             memcmp(x->writes, y->writes, (x->nwrites + x->nreads) * sizeof *x->writes))
             return 0;
     }
@@ -117,8 +117,8 @@ enum { ID_A = 1111, ID_B = 2222 };
 
 /* A counter record of `nints` then `nfloats` values: integer i is base + i,
  * float i is 0.5 + i, but for `first_int`, the first integer. */
-static void counter_record(dm_log *l, unsigned slot, uint64_t id, int64_t rank, unsigned nints, unsigned nfloats,
-                           int64_t base, int64_t first_int)
+static void counter_record(dm_log *l, unsigned slot, uint64_t id, int64_t rank, unsigned nints,
+                           unsigned nfloats, int64_t base, int64_t first_int)
 {
     dm_buf *b = &l->modules[slot];
     dm_u64(b, id, l->swap);
@@ -193,9 +193,9 @@ RK_TEST(darshan, format_3_10_maps_onto_todays_modules_and_counters)
     dm_job(&l, 2, times, "lib_ver=3.1.8\n", "/bin/app -x", mounts, 2);
     dm_name(&l, ID_A, "/scratch/a.dat");
     dm_name(&l, ID_B, "/scratch/b.dat");
-    counter_record(&l, 1, ID_A, -1, 64, 17, 100, 6);  /* POSIX 3 */
-    counter_record(&l, 2, ID_A, -1, 51, 15, 200, 7);  /* MPI-IO 2 */
-    counter_record(&l, 7, ID_B, 1, 13, 15, 300, 8);   /* STDIO 1 */
+    counter_record(&l, 1, ID_A, -1, 64, 17, 100, 6); /* POSIX 3 */
+    counter_record(&l, 2, ID_A, -1, 51, 15, 200, 7); /* MPI-IO 2 */
+    counter_record(&l, 7, ID_B, 1, 13, 15, 300, 8);  /* STDIO 1 */
     dxt_record(&l, 8, ID_A, 0, 2, 1);
     dxt_record(&l, 9, ID_A, 1, 1, 0);
     l.versions[1] = 3;
@@ -297,7 +297,8 @@ RK_TEST(darshan, format_3_00_names_and_posix_1)
     CU_ASSERT_EQUAL_FATAL(log->modules[RI_DARSHAN_POSIX].nrecords, 1);
     CU_ASSERT_EQUAL(log->modules[RI_DARSHAN_POSIX].records[0].id, ID_A);
     CU_ASSERT_EQUAL(counter_of(log, RI_DARSHAN_POSIX, 0, "POSIX_MMAPS"), 15);
-    CU_ASSERT_EQUAL(counter_of(log, RI_DARSHAN_POSIX, 0, "POSIX_FSYNCS"), 20); /* past the 4 stream counters */
+    CU_ASSERT_EQUAL(counter_of(log, RI_DARSHAN_POSIX, 0, "POSIX_FSYNCS"),
+                    20); /* past the 4 stream counters */
     CU_ASSERT_EQUAL(counter_of(log, RI_DARSHAN_POSIX, 0, "POSIX_SLOWEST_RANK_BYTES"), 77);
     ri_darshan_free(log);
 }
@@ -355,11 +356,13 @@ RK_TEST(darshan, truncated_logs_name_the_byte)
             last = m;
     ri_darshan_region r = log->modules[last].region;
     CU_ASSERT_EQUAL(r.offset + r.length, n);
-    snprintf(want, sizeof want, "x.darshan: truncated region at byte %zu: the %s module region ends at byte %zu",
-             n - 7, ri_darshan_module_name(last), n);
+    snprintf(want, sizeof want,
+             "x.darshan: truncated region at byte %zu: the %s module region ends at byte %zu", n - 7,
+             ri_darshan_module_name(last), n);
     expect_error(data, n - 7, want);
     r = log->modules[RI_DARSHAN_DXT_POSIX].region;
-    snprintf(want, sizeof want, "x.darshan: truncated region at byte %llu: the DXT_POSIX module region ends at byte %llu",
+    snprintf(want, sizeof want,
+             "x.darshan: truncated region at byte %llu: the DXT_POSIX module region ends at byte %llu",
              (unsigned long long)(r.offset + 10), (unsigned long long)(r.offset + r.length));
     expect_error(data, r.offset + 10, want);
     ri_darshan_free(log);
@@ -380,15 +383,17 @@ RK_TEST(darshan, corrupt_logs_say_what_is_wrong)
     expect_error(copy, n, "x.darshan: not a Darshan log: bad magic number at byte 8");
     memcpy(copy, data, n);
     memcpy(copy, "2.06\0\0\0\0", 8);
-    expect_error(copy, n, "x.darshan: Darshan log format 2.06: this reader reads 3.00, 3.10, 3.20, 3.21 and 3.41 "
-                          "(Darshan 3.0 to 3.5)");
+    expect_error(copy, n,
+                 "x.darshan: Darshan log format 2.06: this reader reads 3.00, 3.10, 3.20, 3.21 and 3.41 "
+                 "(Darshan 3.0 to 3.5)");
     memcpy(copy, "GIF89a\0\0", 8);
     expect_error(copy, n, "x.darshan: not a Darshan log: it does not start with a format version");
     /* the POSIX region's zlib header broken */
     ri_darshan_region r = log->modules[RI_DARSHAN_POSIX].region;
     memcpy(copy, data, n);
     copy[r.offset] = 0;
-    snprintf(want, sizeof want, "x.darshan: corrupt POSIX module region at byte %llu: zlib: incorrect header check",
+    snprintf(want, sizeof want,
+             "x.darshan: corrupt POSIX module region at byte %llu: zlib: incorrect header check",
              (unsigned long long)(r.offset + 2));
     expect_error(copy, n, want);
     /* a region said to start inside the header */
@@ -416,8 +421,9 @@ RK_TEST(darshan, records_that_do_not_fit_their_region_are_corrupt)
     l.versions[RI_DARSHAN_POSIX] = 4;
     rec_error err;
     CU_ASSERT_PTR_NULL(read_made(&l, "x.darshan", &err));
-    CU_ASSERT_STRING_EQUAL(err.msg, "x.darshan: corrupt POSIX region: 700 bytes are not whole 704-byte records "
-                                    "(module version 4)");
+    CU_ASSERT_STRING_EQUAL(err.msg,
+                           "x.darshan: corrupt POSIX region: 700 bytes are not whole 704-byte records "
+                           "(module version 4)");
     memset(&l, 0, sizeof l);
     l.version = "3.41";
     dm_job(&l, 2, times, "", "/bin/x", mounts, 1);
@@ -425,15 +431,17 @@ RK_TEST(darshan, records_that_do_not_fit_their_region_are_corrupt)
     l.modules[RI_DARSHAN_DXT_MPIIO].len -= 32; /* one segment short */
     l.versions[RI_DARSHAN_DXT_MPIIO] = 2;
     CU_ASSERT_PTR_NULL(read_made(&l, "x.darshan", &err));
-    CU_ASSERT_STRING_EQUAL(err.msg, "x.darshan: corrupt DXT_MPIIO region: the record at byte 0 claims 3 writes and 1 "
-                                    "reads, 3 segments remain");
+    CU_ASSERT_STRING_EQUAL(err.msg,
+                           "x.darshan: corrupt DXT_MPIIO region: the record at byte 0 claims 3 writes and 1 "
+                           "reads, 3 segments remain");
     memset(&l, 0, sizeof l);
     l.version = "3.41";
     dm_job(&l, 2, times, "", "/bin/x", mounts, 1);
     counter_record(&l, RI_DARSHAN_MPIIO, ID_A, 5, 51, 17, 0, 1);
     l.versions[RI_DARSHAN_MPIIO] = 4;
     CU_ASSERT_PTR_NULL(read_made(&l, "x.darshan", &err));
-    CU_ASSERT_STRING_EQUAL(err.msg, "x.darshan: the MPI-IO module's version 4 is none this reader knows (1 to 3)");
+    CU_ASSERT_STRING_EQUAL(err.msg,
+                           "x.darshan: the MPI-IO module's version 4 is none this reader knows (1 to 3)");
     l.version = "3.41";
     dm_job(&l, 2, times, "", "/bin/x", mounts, 1);
     counter_record(&l, RI_DARSHAN_MPIIO, ID_A, 5, 51, 17, 0, 1);
