@@ -120,6 +120,9 @@ typedef struct cg_model {
     uint64_t dropped_queries, dropped_console, dropped_special, dropped_threads, dropped_unknown, dropped_skeleton;
     uint64_t remerged_groups;
     char dropped_names[512];
+    /* a trace recorder-import made: what of, and the kept calls it inferred (rec_record.inferred) */
+    char imported_from[512];
+    uint64_t inferred_kept;
     /* elastic: the largest run records the form of each rank part, the others follow it */
     rec_codegen_hints *hints;
     int hint_on; /* while the emitter fits a statement's field (not while loops are folded) */

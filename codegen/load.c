@@ -475,6 +475,7 @@ static int take_record(void *ctx, const rec_func_desc *tf, const rec_record *r, 
     cg_inst *in = NULL;
     if (keep) {
         m->kept++;
+        m->inferred_kept += r->inferred;
         if (m->ninsts == m->capinsts) {
             m->capinsts = m->capinsts ? 2 * m->capinsts : 256;
             m->insts = cg_realloc(m->insts, m->capinsts * sizeof *m->insts);
@@ -608,6 +609,10 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
     if (!t)
         return -1;
     char scratch[4096] = "";
+    const rec_trace_info *info = rec_trace_get_info(t);
+    for (size_t i = 0; i < info->noptions; i++) /* recorder-import names the log it read */
+        if (strcmp(info->options[i].key, "DARSHAN_LOG") == 0)
+            snprintf(m->imported_from, sizeof m->imported_from, "the Darshan log %s", info->options[i].value);
     if (!rec_trace_is_merged(t)) {
         rec_trace_close(t);
         rec_merge_options mo;

@@ -22,8 +22,9 @@ enum {
  * know. Kind 2 annotates the merged record that follows it (rank set and
  * per-rank values); kind 3 tells a rank's own id for a unified handle; kind
  * 4 (empty) marks the record that follows as rebuilt by the tracer, not
- * called by the program (rec_record.synthetic). */
-enum { REC_DEF_PATH = 1, REC_DEF_MERGE = 2, REC_DEF_ALIAS = 3, REC_DEF_SYNTHETIC = 4 };
+ * called by the program (rec_record.synthetic); kind 5 (empty, format 1.9)
+ * marks it as inferred by an importer, not seen (rec_record.inferred). */
+enum { REC_DEF_PATH = 1, REC_DEF_MERGE = 2, REC_DEF_ALIAS = 3, REC_DEF_SYNTHETIC = 4, REC_DEF_INFERRED = 5 };
 void rec_encode_def(rec_buf *out, uint64_t kind, const void *payload, size_t len);
 
 /* Per-function field layout, cached in the table. */

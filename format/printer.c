@@ -476,5 +476,7 @@ size_t rec_print_record(char *buf, size_t cap, const rec_table *table, const rec
         emit(&o, " thread=%u", r->thread);
     if (r->synthetic)
         emit(&o, " [rebuilt]");
+    if (r->inferred)
+        emit(&o, " [inferred]");
     return o.len;
 }

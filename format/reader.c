@@ -234,6 +234,7 @@ struct rec_cursor {
     int64_t *own_handles[REC_MAX_ARGS]; /* handle arrays with the rank's own ids */
     size_t own_handles_cap[REC_MAX_ARGS];
     uint8_t synthetic_next; /* a REC_DEF_SYNTHETIC mark was read: the next record is rebuilt */
+    uint8_t inferred_next;  /* a REC_DEF_INFERRED mark was read: the next record is inferred */
     rec_rank_range all_ranks;
 };
 
@@ -543,6 +544,10 @@ static int take_definition(rec_cursor *c, const rec_def *def, rec_error *err)
         c->synthetic_next = 1;
         return 0;
     }
+    if (def->kind == REC_DEF_INFERRED) {
+        c->inferred_next = 1;
+        return 0;
+    }
     if (def->kind == REC_DEF_ALIAS && (c->mode == 1 || c->keep_aliases)) {
         const char *why = NULL;
         int rc = rec_aliases_take(&c->aliases, def->bytes, def->len, c->mode == 1 ? (int64_t)c->rank : -1, &why);
@@ -706,6 +711,8 @@ static int next_record(rec_cursor *c, rec_record *r, rec_merge_info *mi, rec_err
         c->records_seen++;
         r->synthetic = c->synthetic_next;
         c->synthetic_next = 0;
+        r->inferred = c->inferred_next;
+        c->inferred_next = 0;
         if (c->mode) {
             int keep = merged_record(c, r, mi, err);
             if (keep < 0)

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define REC_FORMAT_VERSION_MAJOR 1
-#define REC_FORMAT_VERSION_MINOR 8
+#define REC_FORMAT_VERSION_MINOR 9
 
 /* A record holds its arguments, then the return value and errno. */
 #define REC_MAX_FIELDS (REC_MAX_ARGS + 2)
@@ -61,6 +61,10 @@ typedef struct rec_record {
      * that first used a handle no traced call had made, to rebuild that
      * handle (its members, type map, selection...). Written and read. */
     uint8_t synthetic;
+    /* Not seen by any tracer: an importer placed it where the source's
+     * counters say such a call was (a Darshan log's opens and closes
+     * around the reads and writes its DXT module kept). Written and read. */
+    uint8_t inferred;
 } rec_record;
 
 /* Element i of an ARRAY value; copies up to max elements into out and

@@ -355,6 +355,11 @@ static int append_now(rec_writer *w, const rec_record *r, rec_error *err)
         w->block_defs++;
         w->defs++;
     }
+    if (r->inferred) { /* likewise */
+        rec_encode_def(&w->block, REC_DEF_INFERRED, "", 0);
+        w->block_defs++;
+        w->defs++;
+    }
     const char *why = NULL;
     if (rec_encode(&w->enc, r, &w->block, &why) != 0) {
         if (err)
@@ -385,6 +390,7 @@ static int drain(rec_writer *w, rec_error *err)
     w->nstaged = 0;
     rec_record r;
     r.synthetic = 0;
+    r.inferred = 0;
     for (unsigned k = 0; k < n && !w->failed; k++) {
         const staged_record *s = &w->stage[k];
         r.tstart = s->tstart;
@@ -414,7 +420,7 @@ int rec_writer_append(rec_writer *w, const rec_record *r, rec_error *err)
 {
     if (w->failed)
         return earlier_failure(w, err);
-    if ((w->stageable[r->func / 8] >> (r->func % 8) & 1) && !r->synthetic) {
+    if ((w->stageable[r->func / 8] >> (r->func % 8) & 1) && !r->synthetic && !r->inferred) {
         staged_record *s = &w->stage[w->nstaged++];
         s->tstart = r->tstart;
         s->tend = r->tend;

@@ -374,7 +374,19 @@ typedef enum rec_arole {
     X(PLIST_OF_CLASS, "makes a property list of a class (H5_PLIST_CLASS)")                      \
     X(OPENS_H5_OBJECT, "opens an HDF5 group, dataset or named datatype by its name (STRING) at a location (H5_LOC)") \
     X(CLOSES_H5_OBJECT, "closes what OPENS_H5_OBJECT opened (SUBJECT)") \
-    X(OP_OF_CALLBACK, "makes a reduction (MPI_OP) of a function (CALLBACK), commutative or not (BOOL)")
+    X(OP_OF_CALLBACK, "makes a reduction (MPI_OP) of a function (CALLBACK), commutative or not (BOOL)") \
+    X(OPENS_FD, "opens a file by its PATH with open(2) flags (OFLAGS) and a MODE, making an FD")       \
+    X(CLOSES_FD, "closes an FD (SUBJECT)")                                                           \
+    X(READS_FD_AT, "reads SIZE bytes of an FD (SUBJECT) at an OFFSET, the file position unmoved")     \
+    X(WRITES_FD_AT, "writes SIZE bytes to an FD (SUBJECT) at an OFFSET, the file position unmoved")   \
+    X(OPENS_MPI_FILE, "opens a file (PATH) over an MPI_COMM with an MPI_AMODE, making an MPI_FILE")   \
+    X(CLOSES_MPI_FILE, "closes an MPI_FILE (SUBJECT)")                                               \
+    X(READS_MPI_FILE_AT, "reads COUNT MPI_DATATYPEs of an MPI_FILE (SUBJECT) at an MPI_FILE_POS, independently") \
+    X(READS_MPI_FILE_AT_ALL, "as READS_MPI_FILE_AT, collectively")                                  \
+    X(WRITES_MPI_FILE_AT, "writes COUNT MPI_DATATYPEs to an MPI_FILE (SUBJECT) at an MPI_FILE_POS, independently") \
+    X(WRITES_MPI_FILE_AT_ALL, "as WRITES_MPI_FILE_AT, collectively")                                \
+    X(STARTS_MPI_RUN, "starts MPI, without a thread level")                                          \
+    X(ENDS_MPI_RUN, "ends MPI")
 
 typedef enum rec_sole {
 #define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,

@@ -27,7 +27,7 @@
      args_of_##name,                                                                \
      (uint32_t)((uint64_t)(flags) >> 16),                                           \
      (uint8_t)(((uint64_t)(flags) >> DEF_SHAPE_AT) & 0x3f),                         \
-     (uint8_t)(((uint64_t)(flags) >> DEF_HEADER_AT) & 0xf)},
+     (uint8_t)(((uint64_t)(flags) >> DEF_HEADER_AT) & 0x7)},
 const rec_func_desc rec_functions[] = {
 #include "all_functions.def"
 };
@@ -45,7 +45,7 @@ const rec_func_desc rec_functions[] = {
 #undef FN
 #undef A
 #define FN(id, name, layer, rtype, rkind, fail, flags, args) \
-    {(uint8_t)(((uint64_t)(flags) >> DEF_SOLE_AT) & 0x1f), (uint8_t)(((uint64_t)(flags) >> DEF_FORTIFIED_AT) & 1), \
+    {(uint8_t)(((uint64_t)(flags) >> DEF_SOLE_AT) & 0x3f), (uint8_t)(((uint64_t)(flags) >> DEF_FORTIFIED_AT) & 1), \
      contents_of_##name},
 static const struct {
     uint8_t sole, fortified;
@@ -56,7 +56,7 @@ static const struct {
 #undef FN
 #include "table_macros_end.h"
 
-_Static_assert(REC_SHAPE_LIMIT <= 64 && REC_HEADER_LAST < 16 && REC_SOLE_LIMIT <= 32 &&
+_Static_assert(REC_SHAPE_LIMIT <= 64 && REC_HEADER_LAST < 8 && REC_SOLE_LIMIT <= 64 &&
                    REC_COMBINER_LIMIT <= 32 && REC_AROLE_LIMIT <= 256,
                "a shape, header, sole role, combiner or argument role outgrows its bits (table_macros.h)");
 

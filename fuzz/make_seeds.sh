@@ -12,6 +12,8 @@
 #   (and, for both, frames-lseek: one zstd block of several frames)
 #   SEED_DIR/codec/   the first block's payload of each stream
 #   SEED_DIR/codegen/ per-rank and merged traces of 24 records per rank
+#   SEED_DIR/darshan/ each log of tests/data/darshan as it is and as its
+#                     regions (fuzz-darshan-seeds)
 #   SEED_DIR/template/ each template of templates/ with a context that
 #                     sets every name it uses (fuzz_template.c's format),
 #                     and a few constructs on their own
@@ -29,7 +31,10 @@ for f in "$tool" "$merge" "$build/tracer/librecorder.so"; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$seeds/reader" "$seeds/merger" "$seeds/codec" "$seeds/codegen" "$seeds/template"
+mkdir -p "$seeds/reader" "$seeds/merger" "$seeds/codec" "$seeds/codegen" "$seeds/template" "$seeds/darshan"
+for log in "$here"/../tests/data/darshan/*.darshan; do
+    "$build/fuzz/fuzz-darshan-seeds" "$log" "$seeds/darshan"
+done
 
 # Template seeds: context '\0' text (fuzz_template.c). One context serves
 # every template: strings, multi-line values, flags on and off, lists.

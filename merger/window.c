@@ -59,6 +59,8 @@ static uint64_t signature(rank_state *rs, const rec_layout_view *lay, const wrec
     uint64_t h = mix(mix(mix(0x5151, r->func), r->depth), r->thread);
     if (r->synthetic) /* a rebuilt record merges only with rebuilt ones: it keeps its mark */
         h = mix(h, 0x5e);
+    if (r->inferred) /* likewise an inferred one */
+        h = mix(h, 0x1f);
     uint64_t c = h;
     for (uint32_t todo = lay->sig_fields; todo; todo &= todo - 1) {
         unsigned a = (unsigned)__builtin_ctz(todo), space = lay->space[a];
@@ -279,6 +281,7 @@ static wrec *copy_record(rank_state *rs, const rec_layout_view *lay, const rec_r
     w->func = r->func;
     w->depth = r->depth;
     w->synthetic = r->synthetic;
+    w->inferred = r->inferred;
     for (unsigned i = 0; i < lay->nfields; i++)
         w->v[i] = field_of(r, lay, i).i;
     uint8_t *p = (uint8_t *)&w->v[lay->nfields];
@@ -308,6 +311,7 @@ void wrec_to_record(const wrec *w, const rec_layout_view *lay, rec_record *r)
     r->func = w->func;
     r->depth = w->depth;
     r->synthetic = w->synthetic;
+    r->inferred = w->inferred;
     r->thread = w->thread;
     for (unsigned i = 0; i < lay->nargs; i++)
         r->args[i] = wrec_value(w, lay->cls[i], i);

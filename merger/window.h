@@ -53,6 +53,7 @@ typedef struct wrec {
     uint16_t func;
     uint8_t depth;
     uint8_t synthetic; /* rebuilt by the tracer (rec_record.synthetic) */
+    uint8_t inferred;  /* placed by an importer (rec_record.inferred) */
     /* One slot a field of the layout (the arguments, then the return value and
      * errno): the value itself, or for strings and arrays where their bytes
      * are in the record and how many. 8 bytes a field rather than a 24-byte

@@ -13,7 +13,7 @@ JOBS=${JOBS:-$(nproc)}
 # example programs, which tests/h5examples takes through the pipeline.
 PACKAGES=(build-essential cmake ninja-build pkg-config mpich libmpich-dev libhdf5-mpich-dev hdf5-tools
           openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
-          uthash-dev libcunit1-dev libzstd-dev jq chromium valgrind gfortran scdoc man-db
+          uthash-dev libcunit1-dev libzstd-dev zlib1g-dev libbz2-dev jq chromium valgrind gfortran scdoc man-db
           libhdf5-doc libpnetcdf-dev pnetcdf-bin libnetcdf-mpi-dev netcdf-bin)
 
 say() { printf '\n== %s\n' "$*"; }

@@ -142,6 +142,7 @@ static inline int rt_enter(rt_call *c, unsigned func, unsigned layer)
         return 0;
     c->rec.func = (uint16_t)func;
     c->rec.synthetic = 0;
+    c->rec.inferred = 0;
     uint32_t nest = rt_self.nest;
     /* libnetcdf calls its own nc_* API through its PLT (nc_create_par calls
      * nc_inq_*, nc_put_var1 nc_put_vara): inside an application's netCDF

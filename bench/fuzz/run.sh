@@ -29,7 +29,7 @@ fi
 [ ${#targets[@]} -gt 0 ] || { echo "run.sh: no fuzz targets in $build/fuzz (see the header)" >&2; exit 2; }
 
 # Inputs of the trace targets are whole trace directories of a few KB.
-max_len() { case $1 in codec | codegen) echo 8192 ;; template) echo 4096 ;; *) echo 16384 ;; esac; }
+max_len() { case $1 in codec | codegen) echo 8192 ;; template) echo 4096 ;; darshan) echo 32768 ;; *) echo 16384 ;; esac; }
 
 printf '%-8s %8s %12s %10s %8s %8s %6s\n' target seconds executions exec/s new crashes slow
 # crash-, leak-, oom- and timeout- artifacts; slow-unit- ones apart

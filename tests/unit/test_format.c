@@ -321,6 +321,7 @@ RK_TEST(format, staged_records_are_written_as_encoded_at_once)
         r.tstart = now;
         r.tend = now + rnd() % 30;
         r.synthetic = rnd() % 64 == 0;
+        r.inferred = rnd() % 48 == 0;
         gen_store store;
         generate(f, &r, seen[f->id] ? &last[f->id] : NULL, &store, paths[f->id]);
         for (unsigned i = 0; i <= f->nargs; i++) {
@@ -337,6 +338,8 @@ RK_TEST(format, staged_records_are_written_as_encoded_at_once)
             rec_encoder_reset(&e, r.tstart);
         if (r.synthetic)
             rec_encode_def(&want, REC_DEF_SYNTHETIC, "", 0);
+        if (r.inferred)
+            rec_encode_def(&want, REC_DEF_INFERRED, "", 0);
         const char *why = NULL;
         CU_ASSERT_EQUAL_FATAL(rec_encode(&e, &r, &want, &why), 0);
         CU_ASSERT_EQUAL_FATAL(rec_writer_append(w, &r, &err), 0);
@@ -360,5 +363,53 @@ RK_TEST(format, staged_records_are_written_as_encoded_at_once)
     free(last);
     free(paths);
     free(seen);
+    free(dir);
+}
+
+/* An importer's inferred records (format 1.9) read back inferred, the
+ * records between them not, whatever else marks them; recorder2text's line
+ * ends in "[inferred]". */
+RK_TEST(format, inferred_marks_round_trip_and_print)
+{
+    char *dir = rk_test_dir("inferred-marks");
+    write_global(dir, 1, 3);
+    const rec_func_desc *close_fn = rec_function_by_name("close");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(close_fn);
+    rec_writer *w = rk_trace_open_rank(dir, 0, NULL);
+    rec_error err;
+    enum { N = 40 };
+    for (unsigned n = 0; n < N; n++) {
+        rec_record r;
+        memset(&r, 0, sizeof r);
+        r.func = close_fn->id;
+        r.tstart = 10 * n;
+        r.tend = 10 * n + 5;
+        r.args[0].i = 64 + n % 3;
+        r.inferred = n % 3 == 0;
+        r.synthetic = n % 5 == 0;
+        CU_ASSERT_EQUAL_FATAL(rec_writer_append(w, &r, &err), 0);
+    }
+    CU_ASSERT_EQUAL_FATAL(rec_writer_close(w, &err), 0);
+    rec_trace *t = rec_trace_open(dir, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+    CU_ASSERT_EQUAL(rec_trace_get_info(t)->version_minor, 9);
+    rec_cursor *c = rec_cursor_open(t, 0, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    rec_record r;
+    unsigned n = 0, inferred = 0;
+    char line[512];
+    while (rec_cursor_next(c, &r, &err) == 1) {
+        CU_ASSERT_EQUAL(r.inferred, n % 3 == 0);
+        CU_ASSERT_EQUAL(r.synthetic, n % 5 == 0);
+        CU_ASSERT_EQUAL(r.args[0].i, 64 + n % 3);
+        rec_print_record(line, sizeof line, rec_trace_table(t), &r, 0, 1e-7, NULL, NULL);
+        CU_ASSERT_EQUAL(strstr(line, " [inferred]") != NULL, n % 3 == 0);
+        inferred += r.inferred;
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, N);
+    CU_ASSERT_EQUAL(inferred, (N + 2) / 3);
+    rec_cursor_close(c);
+    rec_trace_close(t);
     free(dir);
 }

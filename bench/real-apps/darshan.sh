@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# bench/real-apps/darshan.sh [OUT]: makes again, from scratch, the Darshan logs
+# tests/data/darshan holds (OUT, default that directory), and next to each,
+# NAME.figures: what Darshan's own darshan-parser and darshan-dxt-parser read
+# in it, which the reader's tests compare against (tests/importer) without
+# Darshan. Steps:
+#   1. Darshan 3.5.0 (tag 3.5.0 of https://github.com/darshan-hpc/darshan,
+#      cloned into DARSHAN_SRC, default /tmp/darshan-src, unless there) built
+#      into DARSHAN_PREFIX (default /tmp/darshan-prefix) against MPICH
+#      (mpicc.mpich), runtime and darshan-util; needs autoconf, automake,
+#      libtool, zlib1g-dev and libbz2-dev;
+#   2. kernels of the MPICH build (RECORDER_BUILD, default build/) at 4 ranks
+#      under mpirun.mpich with libdarshan.so preloaded, DXT on
+#      (DXT_ENABLE_IO_TRACE=1), each log named by DARSHAN_LOGFILE;
+#   3. NAME.figures from darshan-parser (every counter of every record, the
+#      header, regions and mount table) and darshan-dxt-parser (every
+#      segment); one log is also converted to bzip2 by darshan-convert.
+# The logs hold the run's own paths (a directory under /tmp): they differ
+# from one run of this script to the next, as their times do.
+set -euo pipefail
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+out=${1:-$src/tests/data/darshan}
+build=$(cd "${RECORDER_BUILD:-$src/build}" && pwd)
+prefix=${DARSHAN_PREFIX:-/tmp/darshan-prefix}
+dsrc=${DARSHAN_SRC:-/tmp/darshan-src}
+mpirun=${MPIRUN:-mpirun.mpich}
+np=4
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+if [ ! -x "$prefix/bin/darshan-parser" ] || [ ! -f "$prefix/lib/libdarshan.so" ]; then
+  if [ ! -d "$dsrc" ]; then
+    git -c advice.detachedHead=false clone --quiet --depth 1 --branch 3.5.0 \
+      "${GIT_BASE:-https://github.com}/darshan-hpc/darshan" "$dsrc"
+  fi
+  echo "== Darshan 3.5.0 into $prefix"
+  (cd "$dsrc" && ./prepare.sh && mkdir -p build && cd build &&
+    ../configure --prefix="$prefix" --with-log-path-by-env=DARSHAN_LOGPATH --with-jobid-env=NONE CC=mpicc.mpich &&
+    make -j 2 && make install) > "$prefix.build.log" 2>&1 || { tail -n 20 "$prefix.build.log" >&2; exit 1; }
+fi
+
+# figures LOG: what Darshan reads in LOG, one fact a line:
+#   version V | compression C | exe E | nprocs N | jobid J | start_time S | end_time E
+#   region MODULE BYTES VERSION        a module's region (compressed bytes)
+#   mount PATH TYPE
+#   record MODULE RANK ID PATH         (HEATMAP's left out: the reader keeps its region only)
+#   counter MODULE RANK ID NAME VALUE  (fcounter for floating-point ones, %f;
+#                                       the counters a record does not list are 0)
+#   dxt MODULE RANK ID HOSTNAME WRITES READS
+#   segment MODULE RANK ID write|read INDEX OFFSET LENGTH START END   (%.4f seconds)
+figures() {
+  local log=$1
+  echo "# $(basename "$log") as Darshan 3.5.0's darshan-parser and darshan-dxt-parser read it (bench/real-apps/darshan.sh)"
+  "$prefix/bin/darshan-parser" --show-incomplete "$log" | awk -F'\t' '
+    /^# darshan log version: / { print "version", $0; next }
+    /^# compression method: / { sub(/^# compression method: /, ""); print "compression", $0; next }
+    /^# exe: / { sub(/^# exe: /, ""); print "exe", $0; next }
+    /^# nprocs: / { sub(/^# nprocs: /, ""); print "nprocs", $0; next }
+    /^# jobid: / { sub(/^# jobid: /, ""); print "jobid", $0; next }
+    /^# start_time: / { sub(/^# start_time: /, ""); print "start_time", $0; next }
+    /^# end_time: / { sub(/^# end_time: /, ""); print "end_time", $0; next }
+    /^# [A-Z_/-]+ module: [0-9]+ bytes/ { split($0, w, " "); v = w[7]; sub(/^ver=/, "", v); print "region", w[2], w[4], v; next }
+    /^# mount entry:/ { print "mount", $2, $3; next }
+    /^#/ || NF < 6 || $1 == "HEATMAP" { next }
+    {
+      key = $1 " " $2 " " $3
+      if (!(key in seen)) { seen[key] = 1; print "record", $1, $2, $3, $6 }
+      if ($5 + 0 != 0) print ($4 ~ /_F_/ ? "fcounter" : "counter"), $1, $2, $3, $4, $5
+    }' | sed 's/^version # darshan log version: /version /'
+  "$prefix/bin/darshan-dxt-parser" --show-incomplete "$log" | awk '
+    /^# DXT, file_id: / { id = $4; sub(/,$/, "", id); next }
+    /^# DXT, rank: / { rank = $4; sub(/,$/, "", rank); host = $6; next }
+    /^# DXT, write_count: / { w = $4; sub(/,$/, "", w); r = $6; next }
+    /^# Module/ { mod = ""; next }
+    /^ *X_(POSIX|MPIIO) / {
+      m = ($1 == "X_POSIX") ? "DXT_POSIX" : "DXT_MPIIO"
+      if (mod != m) { mod = m; print "dxt", m, rank, id, host, w, r }
+      print "segment", m, $2, id, $3, $4, $5, $6, $7, $8
+    }'
+}
+
+work=$(mktemp -d /tmp/darshan-logs.XXXXXX)
+# name|kernel and options (the kernel's OUTDIR is added)
+cases=(
+  "ior-indep|ior-like --collective 0 --segments 1 --block-size 32768"
+  "ior-coll|ior-like --collective 1 --segments 2 --block-size 32768"
+  "vpic|vpic-like --particles 1024 --steps 2"
+  "fpp|checkpoint-fpp --steps 2 --size 32768 --chunk 16384"
+)
+for entry in "${cases[@]}"; do
+  name=${entry%%|*}
+  read -ra cmd <<< "${entry#*|}"
+  echo "== $name: ${cmd[*]}"
+  (cd "$work" && "$mpirun" -np $np -genv LD_PRELOAD "$prefix/lib/libdarshan.so" -genv DXT_ENABLE_IO_TRACE 1 \
+    -genv DARSHAN_LOGFILE "$work/$name.darshan" "$build/kernels/${cmd[0]}" "${cmd[@]:1}" "$work/$name") \
+    > "$work/$name.out" 2>&1 || { cat "$work/$name.out" >&2; exit 1; }
+  install -m 644 "$work/$name.darshan" "$out/$name.darshan"
+  figures "$out/$name.darshan" > "$out/$name.figures"
+done
+# The same log, bzip2-compressed, one stream a region (darshan-convert rewrites it whole).
+rm -f "$out/ior-indep-bzip2.darshan"
+"$prefix/bin/darshan-convert" --bzip2 "$out/ior-indep.darshan" "$work/ior-indep-bzip2.darshan"
+install -m 644 "$work/ior-indep-bzip2.darshan" "$out/ior-indep-bzip2.darshan"
+figures "$out/ior-indep-bzip2.darshan" > "$out/ior-indep-bzip2.figures"
+rm -rf "$work"
+ls -l "$out"

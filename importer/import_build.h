@@ -1,0 +1,67 @@
+/* import_build.h: the state import_plan.c builds a plan in, and what
+ * import_sessions.c, which places each file's calls, asks of it. */
+#ifndef IMPORT_BUILD_H
+#define IMPORT_BUILD_H
+
+#include "import.h"
+
+/* The calls a plan holds at most, every rank's. */
+#define RI_MAX_CALLS ((uint64_t)1 << 24)
+
+typedef struct ri_access {
+    uint32_t rank;
+    uint8_t layer, write;
+    int64_t offset, length;
+    uint64_t tstart, tend;
+} ri_access;
+
+typedef struct file_state {
+    uint64_t id;
+    const char *path;
+    ri_access *acc; /* every access of every rank, by rank then start */
+    size_t nacc, cap;
+    int has_mpiio;
+} file_state;
+
+typedef struct records {
+    const ri_darshan_record **v; /* by id, then rank */
+    size_t n;
+} records;
+
+/* Counter indices the plan reads (ri_darshan_counter_index). */
+typedef struct counters {
+    int opens, filenos, dups, mode, open_start, close_end; /* POSIX */
+    int indep_opens, coll_opens, mpi_mode, mpi_open_start, mpi_close_end;
+    int indep_reads, indep_writes, coll_reads, coll_writes, split_reads, split_writes, nb_reads, nb_writes;
+} counters;
+
+typedef struct builder {
+    const ri_darshan_log *log;
+    double res;
+    ri_plan *p;
+    rec_error *err;
+    file_state *files; /* by id */
+    size_t nfiles;
+    records posix, mpiio;
+    counters c;
+    int64_t *next_fd, *next_mpifile; /* per rank: the next id an open makes */
+    uint64_t seq;
+    ri_access *scratch;
+    size_t scratch_cap;
+} builder;
+
+int ri_fail(builder *b, const char *what);
+uint64_t ri_ticks(const builder *b, double seconds);
+/* The record of the file (id) of this rank (-1: the reduced one), or NULL. */
+const ri_darshan_record *ri_find_record(const records *r, uint64_t id, int64_t rank);
+/* The records of the file of ranks of their own, in rank order: how many, from *first. */
+size_t ri_own_records(const records *r, uint64_t id, const ri_darshan_record ***first);
+/* A counter of a record; -1 for no record or no such counter. */
+int64_t ri_counter(const ri_darshan_record *r, int index);
+double ri_fcounter(const ri_darshan_record *r, int index);
+/* A new call of the rank, zeroed but for its order, file, call and layer. */
+ri_event *ri_add_event(builder *b, uint32_t rank, const file_state *f, ri_call call, int layer);
+/* Places the file's calls on every rank that made some (import_sessions.c). */
+int ri_plan_file(builder *b, file_state *f);
+
+#endif
