@@ -47,6 +47,7 @@ typedef struct cg_emitter {
     size_t nblocks;
     int uses_root;
     int uses_h5fill; /* a write to a filtered dataset takes filtered() data */
+    int uses_ncfill; /* a netCDF-4 write takes nc_filtered() data */
     int uses_h5value; /* a call writes a recorded HDF5 value: h5_value() (templates/h5value.c.tmpl) */
     int64_t h5value_zeros; /* the bytes of h5value_zeros, what a call writes whose value the trace lacks */
     int uses_h5fill_chunks; /* setup() fills an HDF5 input's filtered chunks (h5_make_input.c) */
@@ -180,6 +181,8 @@ void cg_need_declaration(cg_emitter *e, const rec_func_desc *f);
 void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c);
 /* Declarations a guarded or out-parameter statement needs before it. */
 void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out);
+/* The C text of argument field of s as the call takes it. */
+void cg_arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
 void cg_prepare_stmts(cg_emitter *e);
 const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size_t cap);
 /* ---- emit_netcdf.c ---- */
@@ -195,9 +198,11 @@ int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field);
 /* The NC_STRING_LENGTHS field of a put some rank of s wrote strings with (-1: none): its value is an
  * array of pattern strings of those lengths (TEXT(n), NULL for -1). */
 int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s);
-/* A PnetCDF or netCDF write's data: zeros (zbuf), which the libraries convert to any variable's type,
- * where the pattern's bytes read as doubles are out of a float's range, as ints out of a byte's (NC_ERANGE). */
-int cg_nc_zeros(cg_emitter *e, const rec_func_desc *f, const rec_arg_desc *a, sb *out);
+/* A PnetCDF or netCDF write's data, a: zeros (zbuf), which the libraries convert to any variable's type,
+ * where the pattern's bytes read as doubles are out of a float's range, as ints out of a byte's
+ * (NC_ERANGE); a netCDF-4 one, where the trace says what HDF5's filters stored, nc_filtered()'s values
+ * (templates/ncfill.c.tmpl) that its variable's filters store alike. 0 for any other write. */
+int cg_nc_data(cg_emitter *e, cg_stmtinfo *s, const rec_arg_desc *a, sb *out);
 /* The elements of each row of an NC_OFFSET_ROWS field: the first rank's with rows (the same on every
  * rank), or 0; elem: their C type. */
 unsigned cg_nc_row_length(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap);

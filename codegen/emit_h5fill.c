@@ -1,8 +1,9 @@
 /* emit_h5fill.c: a kernel whose trace says what HDF5's filters stored
  * (rec_h5store.h) writes those datasets with data that they store alike:
  * the generator kernels and replays share (templates/h5fill.c.tmpl, pure C
- * embedded as it is), the trace's ratios as a table, and filtered(), the
- * data of each such write (emit_stmt.c). */
+ * embedded as it is, and netCDF-4's, templates/ncfill.c.tmpl), the trace's
+ * ratios as a table, and filtered(), the data of each such write
+ * (emit_stmt.c), nc_filtered(), of each netCDF-4 one (emit_netcdf.c). */
 #include "emit.h"
 
 #include <stdio.h>
@@ -38,9 +39,13 @@ int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap)
     if (!e->uses_h5fill && !e->uses_h5fill_chunks)
         return 0;
     tpl_flag(c, "h5fill_writes", e->uses_h5fill); /* the table of what filters stored, and filtered() */
+    tpl_flag(c, "ncfill_writes", e->uses_ncfill);  /* nc_filtered() */
     char *code = cg_template(e->o->templates, "h5fill.c.tmpl", err, cap);
-    if (!code)
+    char *nc = e->uses_ncfill ? cg_template(e->o->templates, "ncfill.c.tmpl", err, cap) : NULL;
+    if (!code || (e->uses_ncfill && !nc)) {
+        free(code);
         return -1;
+    }
     sb table = {0}, arrays = {0};
     const rec_h5store *s = &e->m->h5store;
     size_t n = s->n, width = 0;
@@ -75,6 +80,11 @@ int cg_h5fill_values(cg_emitter *e, tpl_ctx *c, char *err, size_t cap)
         table.s[--table.len] = 0;
     sb all = {0};
     sb_puts(&all, code);
+    if (nc) { /* after the generator it calls */
+        sb_puts(&all, "\n");
+        sb_puts(&all, nc);
+        free(nc);
+    }
     if (arrays.len && e->uses_h5fill)
         sb_puts(&all, "\n");
     if (e->uses_h5fill)

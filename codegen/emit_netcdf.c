@@ -267,11 +267,30 @@ static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name
     cg_render_cat(e, cat, REC_KIND_NC_STRING_LENGTHS, name, "const char **", nc_strings_text, out);
 }
 
-int cg_nc_zeros(cg_emitter *e, const rec_func_desc *f, const rec_arg_desc *a, sb *out)
+int cg_nc_data(cg_emitter *e, cg_stmtinfo *s, const rec_arg_desc *a, sb *out)
 {
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
     if ((f->layer != REC_LAYER_PNETCDF && f->layer != REC_LAYER_NETCDF) || !gen_is_pointer(a->ctype))
         return 0;
     e->uses_zbuf = 1;
-    sb_printf(out, "(%s)(void *)zbuf", a->ctype);
+    int ncid = rec_arg_with_kind(f, REC_KIND_NC_ID, 0), varid = rec_arg_with_kind(f, REC_KIND_NC_VARID, 0);
+    if (!e->m->h5store.n || f->layer != REC_LAYER_NETCDF || !(f->flags & REC_FN_WRITE) || ncid < 0 || varid < 0) {
+        sb_printf(out, "(%s)(void *)zbuf", a->ctype);
+        return 1;
+    }
+    const int fields[] = {ncid, varid, rec_arg_with_role(f, REC_AROLE_STARTS), rec_arg_with_role(f, REC_AROLE_COUNT),
+                          rec_arg_with_role(f, REC_AROLE_STRIDE)};
+    sb_printf(out, "(%s)nc_filtered(", a->ctype);
+    for (unsigned i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (fields[i] >= 0)
+            cg_arg_text(e, s, (unsigned)fields[i], out);
+        else
+            sb_puts(out, "NULL");
+        sb_puts(out, ", ");
+    }
+    char traits[160];
+    gen_nc_mem_traits(a->ctype, traits, sizeof traits);
+    sb_printf(out, "%s)", traits);
+    e->uses_h5fill = e->uses_ncfill = 1;
     return 1;
 }

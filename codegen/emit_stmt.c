@@ -304,8 +304,6 @@ static void array_close(unsigned row, sb *out)
     sb_puts(out, row > 1 ? "}}" : "}");
 }
 
-static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
-
 /* A numeric, string or array value of a VALUE field. */
 static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
@@ -369,7 +367,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             sb_puts(out, "h5_value(");
             cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
             sb_puts(out, ", SIZE_MAX, ");
-            arg_text(e, s, REC_ARG_SUBJECT, out);
+            cg_arg_text(e, s, REC_ARG_SUBJECT, out);
             sb_putc(out, ')');
             e->uses_h5value = 1;
         }
@@ -518,8 +516,6 @@ void cg_field_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     value_text(e, s, field, out);
 }
 
-static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
-
 /* A dataset write's data when the trace says what filters stored: filtered()
  * (kernel.c.tmpl) makes values they store alike. */
 static int filtered_text(cg_emitter *e, cg_stmtinfo *s, const rec_func_desc *f, sb *out)
@@ -533,7 +529,7 @@ static int filtered_text(cg_emitter *e, cg_stmtinfo *s, const rec_func_desc *f, 
             return 0;
     sb_puts(out, "filtered(");
     for (int i = 0; i < 4; i++) {
-        arg_text(e, s, (unsigned)fields[i], out);
+        cg_arg_text(e, s, (unsigned)fields[i], out);
         sb_puts(out, i < 3 ? ", " : ")");
     }
     e->uses_h5fill = 1;
@@ -611,7 +607,7 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         }
         if (in && (filtered_text(e, s, f, out) ||
                    ((f->flags & REC_FN_WRITE) && cg_line_buffer(e, s, !gen_is_pointer(a->ctype), out)) ||
-                   cg_nc_zeros(e, f, a, out)))
+                   cg_nc_data(e, s, a, out)))
             return;
         char elem[64];
         cg_var_ctype(f, field, elem, sizeof elem);
@@ -696,7 +692,7 @@ void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
 }
 
 /* One argument the kernel writes: what its role says. */
-static void arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
+void cg_arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
 {
     const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
     switch (cg_field_role(f, field)) {
@@ -783,7 +779,7 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
         if (by_hook) {
             sb_puts(out, sb_str(&hook));
         } else {
-            arg_text(e, s, field, out);
+            cg_arg_text(e, s, field, out);
         }
         sb_free(&hook);
         cg_slot *arg = cg_span(e, out, at, CG_SPAN_ARG); /* elastic: what a refusal names */

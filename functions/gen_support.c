@@ -11,6 +11,17 @@ int gen_is_pointer(const char *ctype)
     return n && ctype[n - 1] == '*';
 }
 
+void gen_nc_mem_traits(const char *buffer_ctype, char *buf, size_t cap)
+{
+    char elem[128];
+    rec_ctype_element(buffer_ctype, elem, sizeof elem);
+    const char *e = strncmp(elem, "const ", 6) ? elem : elem + 6;
+    if (!strcmp(e, "void"))
+        snprintf(buf, cap, "0, 0, 0");
+    else
+        snprintf(buf, cap, "sizeof(%s), %d, %d", e, strstr(e, "float") || strstr(e, "double"), !strstr(e, "unsigned"));
+}
+
 int gen_is_va_list(const rec_arg_desc *a)
 {
     return strcmp(a->ctype, "va_list") == 0;

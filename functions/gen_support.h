@@ -30,6 +30,9 @@ int gen_measures_position(const rec_func_desc *f, char *stream, size_t size);
 void gen_va_list_form(const rec_func_desc *f, char *name, size_t size);
 /* Written by the call only. */
 int gen_is_out_only(const rec_arg_desc *a);
+/* The memory type of a netCDF write's buffer ctype as ncfill_write takes it (templates/ncfill.c.tmpl):
+ * "sizeof(E), REAL, SIGNED" of its element type E, "0, 0, 0" for an untyped (void) one. */
+void gen_nc_mem_traits(const char *buffer_ctype, char *buf, size_t cap);
 
 /* A single handle (not an array of them). */
 int rec_kind_is_handle(unsigned kind);

@@ -475,6 +475,18 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
         if (in && lengths >= 0) /* NC_STRING values: strings of the traced lengths */
             fprintf(out, "    if (rp_r->args[%d].len)\n        %s = (%s)rp_nc_strings(rp_x, &rp_r->args[%d]);\n",
                     lengths, n, a->ctype, lengths);
+        int ncid = find_kind(f, REC_KIND_NC_ID), varid = find_kind(f, REC_KIND_NC_VARID);
+        if (in && f->layer == REC_LAYER_NETCDF && (f->flags & REC_FN_WRITE) && ncid >= 0 && varid >= 0) {
+            /* what a filtered variable's filters store as they did in the trace (strings: none) */
+            int at[3] = {rec_arg_with_role(f, REC_AROLE_STARTS), rec_arg_with_role(f, REC_AROLE_COUNT),
+                         rec_arg_with_role(f, REC_AROLE_STRIDE)};
+            char traits[160];
+            gen_nc_mem_traits(a->ctype, traits, sizeof traits);
+            fprintf(out, "%s    %s = (%s)rp_nc_filtered(rp_x, %s, %s, %s, %s, %s, %s, %s);\n",
+                    lengths >= 0 ? "    else\n    " : "", n, a->ctype, f->args[ncid].name, f->args[varid].name,
+                    at[0] >= 0 ? f->args[at[0]].name : "NULL", at[1] >= 0 ? f->args[at[1]].name : "NULL",
+                    at[2] >= 0 ? f->args[at[2]].name : "NULL", traits, n);
+        }
     } else {
         fprintf(out, "    %s %s = NULL;\n    rp_x->reason = \"no rule gives the size of its buffer\";\n",
                 a->ctype, n);

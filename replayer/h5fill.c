@@ -1,4 +1,5 @@
-/* h5fill.c: the data of replayed writes to filtered HDF5 datasets, from the
+/* h5fill.c: the data of replayed writes to filtered HDF5 datasets (and of
+ * netCDF-4 writes to filtered variables, templates/ncfill.c.tmpl), from the
  * generator kernels share (templates/h5fill.c.tmpl), tuned to what the
  * trace says the filters stored (its h5store file, read with untraced
  * system calls: the replay's own trace shows only the replayed calls). */
@@ -127,11 +128,27 @@ static void load_targets(const rp_ctx *x)
     rec_h5store_free(&s);
 }
 
-const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space,
-                           const void *pattern)
+static void targets_loaded(const rp_ctx *x)
 {
     static int loaded;
     if (!loaded++)
         load_targets(x);
+}
+
+const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space,
+                           const void *pattern)
+{
+    targets_loaded(x);
     return h5fill_write(targets, ntargets, dset, mem_type, mem_space, file_space, pattern);
 }
+
+#ifdef RECORDER_HAVE_NETCDF
+#include "ncfill.c.tmpl"
+
+const void *rp_nc_filtered(rp_ctx *x, int ncid, int varid, const size_t *start, const size_t *count,
+                           const ptrdiff_t *stride, size_t size, int real, int is_signed, const void *fallback)
+{
+    targets_loaded(x);
+    return ncfill_write(targets, ntargets, ncid, varid, start, count, stride, size, real, is_signed, fallback);
+}
+#endif

@@ -254,6 +254,12 @@ void *rp_h5_buffer(rp_ctx *x, int in, size_t bytes, hid_t type);
  * ratio of its raw size, values that they store alike (h5fill.c); else pattern. */
 const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space,
                            const void *pattern);
+#ifdef RECORDER_HAVE_NETCDF
+/* The data of a netCDF-4 write (its arguments; its buffer's elements as gen_nc_mem_traits gives them):
+ * what its variable's filters store as they did in the trace, else fallback. */
+const void *rp_nc_filtered(rp_ctx *x, int ncid, int varid, const size_t *start, const size_t *count,
+                           const ptrdiff_t *stride, size_t size, int real, int is_signed, const void *fallback);
+#endif
 void *rp_h5_enum_value(rp_ctx *x, hid_t type);
 /* A cache configuration of the current version; obj >= 0: obj's current one. */
 void *rp_h5_mdc_config(rp_ctx *x, hid_t obj, int is_file);
