@@ -9,8 +9,10 @@
  * of its own (nc_def_var_fill in a loop: the values' lengths differ); a
  * chunked one, shuffled and checksummed (nc_def_var_deflate without
  * deflate, nc_def_var_fletcher32: filters that keep the bytes' count) and
- * a quantized float (nc_def_var_quantize); each rank writes its block of
- * every one, collectively. OUTDIR/strings.nc, by rank 0 alone (HDF5 writes
+ * a quantized float (nc_def_var_quantize), a deflated record variable
+ * (nc_def_var_deflate) of RECORDS records of CELLS doubles a rank; each rank writes its block of
+ * every one, collectively (the deflated one's file size is the values': a
+ * kernel's data must deflate alike). OUTDIR/strings.nc, by rank 0 alone (HDF5 writes
  * no variable-length data in parallel): NC_STRING values of several
  * lengths (nc_put_vara_string, nc_put_var1 untyped). Then every rank
  * opens both in parallel and asks what netCDF-4 reads from the file at the
@@ -24,7 +26,7 @@
 #include <netcdf_par.h>
 #include <stddef.h>
 
-enum { PER_RANK = 6, TYPES = 5, VARS = TYPES + 4, LINES = 5 };
+enum { PER_RANK = 6, TYPES = 5, VARS = TYPES + 5, LINES = 5, RECORDS = 3, CELLS = 256 };
 
 /* netCDF's internal the parallel tests call (hdf5internal.h): the chunk cache of an open netCDF-4 file. */
 int nc4_hdf5_get_chunk_cache(int ncid, size_t *sizep, size_t *nelemsp, float *preemptionp);
@@ -57,7 +59,7 @@ static const void *fill_of(int t)
 
 static void write_features(const char *path, size_t y0, size_t rows)
 {
-    int ncid, dim, cargo_t, ship_t, var[TYPES], hold, crew, shuffled, quantized;
+    int ncid, dim, time, cell, cargo_t, ship_t, var[TYPES], hold, crew, shuffled, quantized, deflated;
     NC(nc_create_par(path, NC_NETCDF4 | NC_CLOBBER, MPI_COMM_WORLD, MPI_INFO_NULL, &ncid));
     NC(nc_def_dim(ncid, "row", rows, &dim));
     NC(nc_def_enum(ncid, NC_UINT64, "cargo", &cargo_t));
@@ -84,6 +86,11 @@ static void write_features(const char *path, size_t y0, size_t rows)
     NC(nc_def_var_fletcher32(ncid, shuffled, NC_FLETCHER32));
     NC(nc_def_var(ncid, "quantized", NC_FLOAT, 1, &dim, &quantized));
     NC(nc_def_var_quantize(ncid, quantized, NC_QUANTIZE_BITGROOM, 3));
+    NC(nc_def_dim(ncid, "time", NC_UNLIMITED, &time));
+    NC(nc_def_dim(ncid, "cell", CELLS * rows / PER_RANK, &cell));
+    const int record[2] = {time, cell};
+    NC(nc_def_var(ncid, "deflated", NC_DOUBLE, 2, record, &deflated));
+    NC(nc_def_var_deflate(ncid, deflated, 1, 1, 2));
     const char *title = "recorder-kit corpus: nc4_features";
     NC(nc_put_att_text(ncid, NC_GLOBAL, "title", strlen(title), title));
     NC(nc_enddef(ncid));
@@ -107,6 +114,14 @@ static void write_features(const char *path, size_t y0, size_t rows)
         NC(nc_put_vara_int(ncid, var[t], &start, &count, ints));
     NC(nc_put_vara_int(ncid, shuffled, &start, &count, ints));
     NC(nc_put_vara_float(ncid, quantized, &start, &count, floats));
+    for (int t = 0; t < RECORDS; t++) { /* each record grows the unlimited dimension */
+        double values[CELLS];
+        const size_t first = y0 / PER_RANK * CELLS;
+        for (int k = 0; k < CELLS; k++)
+            values[k] = 1.0e3 * t + (double)(first + (size_t)k) / 7.0;
+        const size_t at[2] = {(size_t)t, first}, many[2] = {1, CELLS};
+        NC(nc_put_vara_double(ncid, deflated, at, many, values));
+    }
     NC(nc_close(ncid));
 }
 

@@ -124,6 +124,9 @@ if [ "$program" = nc4_features ]; then
     fail "the kernel's nc_inq_var_fill without a buffer: $(grep nc_inq_var_fill "$work/kernel.c" | tail -n 1)"
   grep -qE 'nc_def_enum\(ncid[_0-9]*, NC_UINT64, "cargo"' "$work/kernel.c" && grep -q 'nc_insert_array_compound(' "$work/kernel.c" ||
     fail "the kernel defines no enum or compound type"
+  # the deflated records' data deflates as the original's (the file sizes below): nc_filtered()'s
+  grep -q '(const double \*)nc_filtered(ncid, 9, ' "$work/kernel.c" ||
+    fail "the kernel's deflated writes take no nc_filtered() data: $(grep -m1 -A2 'nc_put_vara_double(ncid, 9' "$work/kernel.c")"
 fi
 
 # 3. The replay, at the library's layer.
