@@ -155,7 +155,7 @@ echo "netcdf_pipeline: $program.np$np: kernel ($(wc -c < "$work/kernel.c") bytes
 #    without it; its run makes the original's calls and bytes of that layer per rank, function and file.
 #    Not where the program wrote NC_STRING values: HDF5's variable-length writes hold pointers, which
 #    the HDF5 layer's records do not describe (a kernel at that layer would write the pattern as pointers).
-if grep -qE 'lengths=\[[0-9-]' "$logs/original-text.txt"; then
+if grep -qE ' nc_put_[a-z0-9_]+\(.*, lengths=\[[0-9-]' "$logs/original-text.txt"; then
   echo "netcdf_pipeline: $program: --layer $beneath left out: the program writes NC_STRING values"
   exit 0
 fi
