@@ -154,10 +154,7 @@ static ri_darshan_log *read_made(dm_log *l, const char *name, rec_error *err)
     uint8_t *data = dm_write(l, &n);
     ri_darshan_log *log = ri_darshan_read(data, n, name, err);
     free(data);
-    dm_free(&l->job);
-    dm_free(&l->names);
-    for (unsigned m = 0; m < RI_DARSHAN_MAX_MODULES; m++)
-        dm_free(&l->modules[m]);
+    dm_release(l);
     return log;
 }
 

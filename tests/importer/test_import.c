@@ -167,12 +167,14 @@ RK_TEST(import, a_file_of_one_rank_is_opened_over_comm_self)
     char *got = import_lines(&l, "self-scope", 1);
     expect_lines(got, want);
     free(got);
+    dm_release(&l);
     start_log(&l, 2);
     record(&l, RI_DARSHAN_MPIIO, 1, (const char *[]){"MPIIO_INDEP_OPENS", "MPIIO_INDEP_WRITES"}, (int64_t[]){1, 2}, 2);
     dxt(&l, RI_DARSHAN_DXT_MPIIO, 1, mpi, 2);
     got = import_lines(&l, "self-scope-rank0", 0);
     expect_lines(got, "0 MPI_Init [inferred]\n0 MPI_Finalize [inferred]\n");
     free(got);
+    dm_release(&l);
 }
 
 /* A POSIX file every rank opened twice (the rank -1 record counts 4 opens
@@ -205,6 +207,7 @@ RK_TEST(import, a_shared_file_opened_twice_splits_at_the_longest_pause)
     CU_ASSERT_PTR_NOT_NULL(strstr(got, "0 pwrite offset=10\n0 close [inferred]\n0 open"));
     CU_ASSERT_PTR_NOT_NULL(strstr(got, "0 pread offset=10\n0 close [inferred]\n0 MPI_Finalize"));
     free(got);
+    dm_release(&l);
 }
 
 /* MPI-IO accesses are collective when the counters count more collective
@@ -234,4 +237,5 @@ RK_TEST(import, the_counters_say_collective_and_the_mode)
     char *got = import_lines(&l, "collective", 1);
     expect_lines(got, want);
     free(got);
+    dm_release(&l);
 }
