@@ -234,6 +234,7 @@ static const struct {
     {REC_SOLE_WRITES_MPI_FILE_AT_ALL, REC_KIND_MPI_FILE, 0, {REC_KIND_MPI_FILE_POS, REC_KIND_MPI_DATATYPE}, {0}},
     {REC_SOLE_STARTS_MPI_RUN, 0, 0, {0}, {0}},
     {REC_SOLE_ENDS_MPI_RUN, 0, 0, {0}, {0}},
+    {REC_SOLE_STARTS_THREAD, 0, REC_KIND_THREAD, {0}, {0}},
 };
 
 /* The kind of the handle f makes: its NEW argument's, else its return's. */
@@ -446,8 +447,9 @@ static const char prototype_check_prelude[] =
     "#define _GNU_SOURCE\n#include <dirent.h>\n#include <fcntl.h>\n#include <stdarg.h>\n"
     "#include <stdio.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n#include <sys/types.h>\n"
     "#include <sys/uio.h>\n#include <sys/time.h>\n#include <unistd.h>\n#include <utime.h>\n"
-    "#include <wchar.h>\n#include <mpi.h>\n#include <hdf5.h>\n#include \"rec_mpi_versions.h\"\n\n"
-    "typedef int rec_int3[3]; /* functions/table_helpers.h */\n\n";
+    "#include <wchar.h>\n#include <pthread.h>\n#include <mpi.h>\n#include <hdf5.h>\n#include \"rec_mpi_versions.h\"\n\n"
+    "typedef int rec_int3[3]; /* functions/table_helpers.h */\n"
+    "typedef void *(*rec_thread_start)(void *);\n\n";
 
 /* One check per function of the layers an optional layer's guard names
  * (guard NULL: every layer every build has); the count of them. */

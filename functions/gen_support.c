@@ -90,7 +90,8 @@ int rec_kind_is_handle(unsigned kind)
 
 int rec_kind_pointer_is_value(unsigned kind)
 {
-    return kind == REC_KIND_FILE_STREAM || kind == REC_KIND_DIR_STREAM || kind == REC_KIND_MAPPING;
+    return kind == REC_KIND_FILE_STREAM || kind == REC_KIND_DIR_STREAM || kind == REC_KIND_MAPPING ||
+           kind == REC_KIND_PTHREAD_BARRIER;
 }
 
 int rec_arg_by_pointer(const rec_arg_desc *a)

@@ -145,7 +145,9 @@ typedef enum rec_class {
     X(NC_STRINGS, 103, STR, "netCDF attribute strings (nc_put_att_string): their count (u32, little-endian), then each string and a NUL, as many as fit RT_MAX_NC_VALUES (the rest empty; a NULL one empty)") \
     X(NC_VARID_ARRAY, 104, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
     X(BUFFER_ARRAY, 105, ARRAY, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): each one's distance in bytes from the first's, their layout") \
-    X(NC_STRING_LENGTHS, 106, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters")
+    X(NC_STRING_LENGTHS, 106, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters") \
+    X(THREAD, 107, INT, "a thread: the id its records carry (0: the first thread, then 1, 2, ... as they start)") \
+    X(PTHREAD_BARRIER, 108, INT, "pthread_barrier_t (per-rank handle id of the object at its address)")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -295,7 +297,8 @@ typedef enum rec_header {
     REC_HEADER_MMAN,    /* <sys/mman.h> */
     REC_HEADER_UTIME,   /* <utime.h> and <sys/time.h> */
     REC_HEADER_WCHAR,   /* <wchar.h> */
-    REC_HEADER_LAST = REC_HEADER_WCHAR
+    REC_HEADER_PTHREAD, /* <pthread.h> */
+    REC_HEADER_LAST = REC_HEADER_PTHREAD
 } rec_header;
 
 /* What one argument means in its call: consumers find arguments by role
@@ -386,7 +389,8 @@ typedef enum rec_arole {
     X(WRITES_MPI_FILE_AT, "writes COUNT MPI_DATATYPEs to an MPI_FILE (SUBJECT) at an MPI_FILE_POS, independently") \
     X(WRITES_MPI_FILE_AT_ALL, "as WRITES_MPI_FILE_AT, collectively")                                \
     X(STARTS_MPI_RUN, "starts MPI, without a thread level")                                          \
-    X(ENDS_MPI_RUN, "ends MPI")
+    X(ENDS_MPI_RUN, "ends MPI")                                                                     \
+    X(STARTS_THREAD, "starts a thread (its THREAD, the id of the new thread's records), running code of the program's")
 
 typedef enum rec_sole {
 #define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,
@@ -526,7 +530,7 @@ int rec_layer_from_name(const char *name);       /* -1 if unknown */
 enum {
     REC_SPACE_NONE, REC_SPACE_FD, REC_SPACE_FILE, REC_SPACE_DIR, REC_SPACE_MAPPING, REC_SPACE_COMM,
     REC_SPACE_DATATYPE, REC_SPACE_OP, REC_SPACE_INFO, REC_SPACE_REQUEST, REC_SPACE_MPIFILE, REC_SPACE_GROUP,
-    REC_SPACE_HDF5, REC_SPACE_ERRHANDLER, REC_SPACE_NCFILE, REC_SPACE_NCREQUEST, REC_SPACE_COUNT
+    REC_SPACE_HDF5, REC_SPACE_ERRHANDLER, REC_SPACE_NCFILE, REC_SPACE_NCREQUEST, REC_SPACE_BARRIER, REC_SPACE_COUNT
 };
 unsigned rec_kind_handle_space(unsigned kind);
 /* The kind of an array kind's elements (MPI_REQUEST of MPI_REQUEST_ARRAY); the kind itself otherwise. */

@@ -29,6 +29,11 @@
 #define REC_INT3_DEFINED
 typedef int rec_int3[3];
 #endif
+/* pthread_create's start routine, in one word. */
+#ifndef REC_THREAD_START_DEFINED
+#define REC_THREAD_START_DEFINED
+typedef void *(*rec_thread_start)(void *);
+#endif
 
 static inline int comm_size(MPI_Comm comm)
 {

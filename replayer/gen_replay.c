@@ -701,6 +701,10 @@ static void emit_function(const rec_func_desc *f)
         fprintf(out, "    rp_x->reason = \"issued by the replayer itself\";\n    rp_skip(rp_x, rp_r);\n}\n");
         return;
     }
+    if (rec_arg_with_kind(f, REC_KIND_THREAD, 0) >= 0 || rec_arg_with_kind(f, REC_KIND_PTHREAD_BARRIER, 0) >= 0) {
+        fprintf(out, "    rp_x->reason = \"orders threads, which the replay does not start\";\n    rp_skip(rp_x, rp_r);\n}\n");
+        return;
+    }
     if (f->roles & REC_ROLE_ABORTS) {
         fprintf(out, "    rp_x->reason = \"%s would end the replay\";\n    rp_skip(rp_x, rp_r);\n}\n", f->name);
         return;

@@ -16,6 +16,11 @@
  * when the call is not recorded. */
 #define RT_BEFORE_MPI_Finalize(call) rt_before_mpi_finalize(call)
 
+/* A thread the application starts knows its id from its first instruction
+ * (threads.c), traced or not: pthread_create's record names it. */
+#define RT_BEFORE_pthread_create(call) rt_thread_starting(&start_routine, &arg)
+#define RT_AFTER_pthread_create rt_thread_started(ok)
+
 /* fcntl's third argument is recorded only when it is an integer, never an address. */
 static inline int rt_fcntl_arg_is_int(int cmd)
 {

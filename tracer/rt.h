@@ -76,6 +76,8 @@ typedef struct rt_thread {
     uint32_t top;   /* the layer of the outermost of them (the application's call) */
     uint32_t id;    /* 0 for the first thread seen, then 1, 2, ... */
     uint32_t has_id;
+    uint32_t child;  /* the id of the thread this one is starting (threads.c) */
+    void *child_box; /* what that thread starts with, until it has started */
     int *errno_at; /* this thread's errno: saved and restored around every call, without a libc call */
 } rt_thread;
 
@@ -128,6 +130,7 @@ static inline uint64_t rt_ticks(void)
 }
 
 uint32_t rt_thread_id(void);
+uint32_t rt_thread_next_id(void); /* takes the next thread id */
 
 static inline int *rt_errno(void)
 {
@@ -238,6 +241,13 @@ void rt_handle_forget(unsigned kind, uint64_t value);
 /* An application function a library calls back (CALLBACK): 1, 2, ... in
  * the order the rank first saw it, 0 for NULL, never its address. */
 int64_t rt_callback_id(uint64_t address);
+/* threads.c: pthread_create's hooks (before and after the call), the id of
+ * the thread a call created (its pthread_t; -1 if none) and of a pthread_t,
+ * under the lock. */
+void rt_thread_starting(void *(**start)(void *), void **arg);
+void rt_thread_started(int ok);
+int64_t rt_thread_created(uint64_t self, int ok);
+int64_t rt_thread_of(uint64_t self);
 /* One more reference to a handle (count > 0: the count the library reports). */
 void rt_handle_retain(unsigned kind, uint64_t value, int64_t count);
 /* One reference fewer (count >= 0: the count the library reports): the

@@ -75,9 +75,14 @@ void rt_warn(const char *fmt, ...)
     }
 }
 
+uint32_t rt_thread_next_id(void)
+{
+    return __atomic_fetch_add(&next_thread_id, 1, __ATOMIC_RELAXED);
+}
+
 uint32_t rt_thread_id(void)
 {
-    rt_self.id = __atomic_fetch_add(&next_thread_id, 1, __ATOMIC_RELAXED);
+    rt_self.id = rt_thread_next_id();
     rt_self.has_id = 1;
     return rt_self.id;
 }

@@ -86,7 +86,7 @@ no_new_hdf5_errors "$logs/original.err" "$logs/kernel.txt" "from the kernel"
 # MPI layer off) gives a kernel whose ranks may race (a rank opening a file
 # in a directory another has not made yet); up to N runs, each said.
 for attempt in $(seq 2 "${CODEGEN_RACY_RUNS:-1}") last; do
-  "$build/analysis/recorder-diff" "$work/trace" "$work/ktrace" > "$logs/diff.txt" 2>&1 && break
+  "$build/analysis/recorder-diff" ${DIFF_OPTIONS:-} "$work/trace" "$work/ktrace" > "$logs/diff.txt" 2>&1 && break
   [ "$attempt" != last ] ||
     { cat "$logs/diff.txt" >&2; fail "recorder-diff finds the kernel's I/O different"; }
   echo "codegen_kernel: $name: run $((attempt - 1)) raced (nothing in the trace orders its ranks): $(tail -1 "$logs/diff.txt")"

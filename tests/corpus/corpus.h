@@ -50,10 +50,9 @@ static inline void corpus_mpi_check(int err, const char *call)
 /* MPI_Init, the OUTDIR argument, and OUTDIR itself (rank 0, mkdir). MPI-IO
  * calls return errors instead of aborting (MPI_File_set_errhandler default),
  * so MPI_CHECK reports them. */
-static inline void corpus_init(int *argc, char ***argv, const char *name)
+static inline void corpus_start(int *argc, char ***argv, const char *name)
 {
     corpus_name = name;
-    MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &corpus_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &corpus_size);
     if (*argc != 2) {
@@ -66,6 +65,22 @@ static inline void corpus_init(int *argc, char ***argv, const char *name)
     if (corpus_rank == 0 && mkdir(corpus_outdir, 0755) != 0 && errno != EEXIST)
         corpus_fail("mkdir %s: %s", corpus_outdir, strerror(errno));
     MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static inline void corpus_init(int *argc, char ***argv, const char *name)
+{
+    MPI_Init(argc, argv);
+    corpus_start(argc, argv, name);
+}
+
+/* corpus_init with MPI_Init_thread at the level required, which MPI must give. */
+static inline void corpus_init_thread(int *argc, char ***argv, const char *name, int required)
+{
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, required, &provided);
+    corpus_start(argc, argv, name);
+    if (provided < required)
+        corpus_fail("MPI gives thread level %d, not %d", provided, required);
 }
 
 /* "<program> --setup OUTDIR": rank 0 makes what must exist before the

@@ -61,7 +61,7 @@ diff -u "$logs/allowed.txt" "$logs/after.txt" || fail "the replay wrote outside 
 
 # 3. The same calls and bytes.
 if [ -x "$build/analysis/recorder-diff" ]; then
-  "$build/analysis/recorder-diff" "$work/t1" "$work/t2" > "$logs/diff.txt" 2>&1 ||
+  "$build/analysis/recorder-diff" ${DIFF_OPTIONS:-} "$work/t1" "$work/t2" > "$logs/diff.txt" 2>&1 ||
     { cat "$logs/diff.txt" >&2; fail "recorder-diff finds the replay different"; }
   echo "replay_kernel: $name: recorder-diff: equivalent"
 fi
