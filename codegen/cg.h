@@ -44,6 +44,7 @@ typedef struct cg_inst {
     uint16_t nf;            /* fields: the arguments, then ret and errno unless void */
     int64_t *v;             /* nf x nr values: v[field * nr + k], k-th rank of the set */
     rf_span *spans;         /* a POSIX write: where each rank's bytes went (NULL: unknown), for its lines */
+    uint32_t thread;        /* the id of the thread that made it (0: the main thread) */
 } cg_inst;
 
 typedef struct cg_rankset {
@@ -69,6 +70,7 @@ typedef struct cg_hobj {
     uint16_t field;    /* its creating field */
     uint8_t kind;      /* that field's kind */
     uint32_t last_use; /* the last instance that names it */
+    uint8_t shared;    /* a call of another thread than its creator's names it */
 } cg_hobj;
 
 /* A file or directory that existed before the traced run. */
@@ -119,6 +121,9 @@ typedef struct cg_model {
     uint64_t unfinished_after, dropped_after_end;
     uint64_t dropped_queries, dropped_console, dropped_special, dropped_threads, dropped_unknown, dropped_skeleton;
     uint64_t remerged_groups;
+    uint32_t nthreads; /* threads besides the main one whose calls the kernel makes */
+    int init_thread;      /* the program started MPI with MPI_Init_thread, at thread_level */
+    int64_t thread_level; /* (recorded as a canonical MPI_THREAD_LEVEL) */
     char dropped_names[512];
     /* a trace recorder-import made: what of, and the kept calls it inferred (rec_record.inferred) */
     char imported_from[512];

@@ -56,6 +56,9 @@ typedef struct cg_emitter {
     int uses_line, uses_lines; /* LINE(n), lines(): writes that carry newlines (emit_text.c) */
     uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */
     uint32_t statuses; /* MPI_Status array length */
+    int uses_threads;  /* calls start or join threads: threads[], thread_mains[] */
+    sb thread_slot;    /* the last THREAD argument's "threads[id]", which the start routine runs on */
+    sb shared_decls;   /* variables of handles calls of several threads name: at file scope */
     cg_slot *slots;    /* elastic: what the spans of the text are (cg_doc) */
     size_t nslots, capslots;
     int64_t wsize, rsize;

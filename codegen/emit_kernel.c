@@ -33,6 +33,8 @@ typedef struct kernel {
     char *tpl[NTEMPLATES];
     char err[1024];
     int failed;
+    char **locals; /* main's local declarations, as written: a thread's function takes those it names */
+    size_t nlocals;
 } kernel;
 
 static void render(kernel *k, int which, tpl_ctx *c, sb *out)
@@ -421,6 +423,8 @@ static void includes(kernel *k, tpl_ctx *c)
     add_include(c, "mpi.h");
     if (e->layers[REC_LAYER_PNETCDF])
         add_include(c, "pnetcdf.h");
+    if (e->uses_threads || uses(e->m, REC_HEADER_PTHREAD))
+        add_include(c, "pthread.h");
     if (e->layers[REC_LAYER_NETCDF]) { /* netcdf_par.h and netcdf_filter.h need netcdf.h first */
         add_include(c, "netcdf.h");
         add_include(c, "netcdf_par.h");
@@ -478,6 +482,13 @@ static void string_lines(const sb *body, size_t prefix, sb *out)
     }
 }
 
+static void push_local(kernel *k, tpl_ctx *c, const char *text)
+{
+    tpl_set(tpl_push(c, "locals"), "local", text);
+    k->locals = cg_realloc(k->locals, (k->nlocals + 1) * sizeof *k->locals);
+    k->locals[k->nlocals++] = cg_strdup(text);
+}
+
 static void tables_and_locals(kernel *k, tpl_ctx *c)
 {
     cg_emitter *e = &k->e;
@@ -512,31 +523,140 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
             memmove(gap + 1, gap + 2, strlen(gap + 2) + 1), text.len--;
         while (text.len && text.s[text.len - 1] == '\n')
             text.s[--text.len] = 0;
-        tpl_set_sb(tpl_push(c, t->local ? "locals" : "tables"), t->local ? "local" : "table", &text);
+        if (t->local)
+            push_local(k, c, sb_str(&text));
+        else
+            tpl_set_sb(tpl_push(c, "tables"), "table", &text);
         sb_free(&text);
         tpl_free(x);
     }
     static const char *const stats[] = {"struct stat st;", "struct stat64 st64;", "struct statx stx;"};
     for (int s = 0; s < 3; s++)
         if (e->uses_stat[s])
-            tpl_set(tpl_push(c, "locals"), "local", stats[s]);
+            push_local(k, c, stats[s]);
     if (e->uses_status)
-        tpl_set(tpl_push(c, "locals"), "local", "MPI_Status status;");
+        push_local(k, c, "MPI_Status status;");
     if (e->uses_statuses_ignored)
-        tpl_set(tpl_push(c, "locals"), "local", "MPI_Status *volatile statuses_ignored = MPI_STATUSES_IGNORE;");
+        push_local(k, c, "MPI_Status *volatile statuses_ignored = MPI_STATUSES_IGNORE;");
     if (e->statuses) {
         sb statuses = {0};
         sb_puts(&statuses, "MPI_Status statuses[");
         cg_put_literal(e, e->statuses, "", 0, &statuses);
         sb_puts(&statuses, "];");
-        tpl_set_sb(tpl_push(c, "locals"), "local", &statuses);
+        push_local(k, c, sb_str(&statuses));
         sb_free(&statuses);
     }
     if (e->other_grid) {
-        tpl_setf(tpl_push(c, "locals"), "local", "int coords%dd[%d];", e->other_grid, e->other_grid);
-        tpl_setf(tpl_push(c, "locals"), "local", "grid_coords(rank, nranks, %d, coords%dd);", e->other_grid,
-                 e->other_grid);
+        char line[96];
+        snprintf(line, sizeof line, "int coords%dd[%d];", e->other_grid, e->other_grid);
+        push_local(k, c, line);
+        snprintf(line, sizeof line, "grid_coords(rank, nranks, %d, coords%dd);", e->other_grid, e->other_grid);
+        push_local(k, c, line);
     }
+}
+
+/* Whether text names the identifier (a whole word). */
+static int names_identifier(const char *text, const char *id, size_t len)
+{
+    for (const char *p = strstr(text, id); p; p = strstr(p + 1, id)) {
+        int before = p > text && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                  (p[-1] >= '0' && p[-1] <= '9'));
+        char c = p[len];
+        int after = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* The identifier a local declaration declares (the word before its first "[", ";" or " ="); 0 for a
+ * statement (a call before any of them). */
+static size_t declared_name(const char *line, const char **name)
+{
+    size_t end = strcspn(line, "[;=(");
+    if (line[end] == '(')
+        return 0;
+    while (end && line[end - 1] == ' ')
+        end--;
+    size_t start = end;
+    while (start && line[start - 1] != ' ' && line[start - 1] != '*')
+        start--;
+    *name = line + start;
+    return end - start;
+}
+
+/* The calls of one thread (not the main one), rendered as a function's body. */
+typedef struct thread_body {
+    uint32_t thread;
+    sb text;
+} thread_body;
+
+/* Each thread's calls, nodes first_thread_node on, as the bodies of functions of their own; how many. */
+static size_t render_threads(kernel *k, uint32_t first_thread_node, uint32_t everyone, thread_body **out)
+{
+    cg_emitter *e = &k->e;
+    cg_tree *t = e->t;
+    size_t n = 0;
+    *out = NULL;
+    for (uint32_t i = first_thread_node; i < t->ntop;) {
+        uint32_t thread = e->m->insts[first_stmt(t->top[i])->insts[0]].thread, j = i;
+        while (j < t->ntop && e->m->insts[first_stmt(t->top[j])->insts[0]].thread == thread)
+            j++;
+        *out = cg_realloc(*out, (n + 1) * sizeof **out);
+        thread_body *tb = &(*out)[n++];
+        *tb = (thread_body){.thread = thread};
+        render_block(k, t->top + i, j - i, everyone, 0, &tb->text);
+        while (tb->text.len && tb->text.s[tb->text.len - 1] == '\n')
+            tb->text.s[--tb->text.len] = 0;
+        i = j;
+    }
+    return n;
+}
+
+/* Each thread's function (thread_<id>), with the locals of main its calls name, and thread_mains[]. */
+static void thread_functions(kernel *k, tpl_ctx *c, thread_body *bodies, size_t nbodies)
+{
+    cg_emitter *e = &k->e;
+    sb mains = {0};
+    uint32_t slots = 1;
+    for (uint32_t i = 0; i < e->m->ninsts; i++)
+        if (e->m->insts[i].thread + 1 > slots)
+            slots = e->m->insts[i].thread + 1;
+    for (size_t i = 0; i < nbodies; i++) {
+        const char *b = sb_str(&bodies[i].text);
+        while (*b == '\n')
+            b++;
+        tpl_ctx *x = tpl_push(c, "thread_fns");
+        tpl_setf(x, "id", "%u", bodies[i].thread);
+        tpl_set(x, "tbody", b);
+        if (e->grid_ndims && strstr(b, "coords["))
+            tpl_setf(x, "tgrid", "%d", e->grid_ndims);
+        int named = 0;
+        for (size_t l = 0; l < k->nlocals; l++) {
+            const char *name;
+            size_t len = declared_name(k->locals[l], &name);
+            if (len) {
+                char id[128];
+                snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), name);
+                named = names_identifier(b, id, strlen(id));
+            }
+            if (named) /* a statement goes with the declaration before it */
+                tpl_set(tpl_push(x, "tlocals"), "tlocal", k->locals[l]);
+        }
+    }
+    sb_puts(&mains, "{");
+    for (uint32_t s = 0; s < slots; s++) {
+        int has = 0;
+        for (size_t i = 0; i < nbodies && !has; i++)
+            has = bodies[i].thread == s;
+        sb_printf(&mains, "%s%s%u", s ? ", " : "", has ? "thread_" : "NULL", has ? s : 0);
+        if (!has) /* "NULL0" -> "NULL" */
+            mains.s[--mains.len] = 0;
+    }
+    sb_puts(&mains, "}");
+    tpl_setf(c, "thread_slots", "%u", slots);
+    tpl_set_sb(c, "thread_mains", &mains);
+    sb_free(&mains);
 }
 
 /* ROOT's definition: "dir" after "#define ROOT ", or, past the column
@@ -638,8 +758,14 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     uint32_t everyone = cg_rankset_id(m, all, m->nranks);
     free(all);
     sb body = {0};
-    render_block(&k, t->top, t->ntop, everyone, 0, &body);
-    cg_prefix_tables(e, &body);
+    uint32_t nmain = 0; /* the main thread's calls come first (load.c), then each thread's */
+    while (nmain < t->ntop && m->insts[first_stmt(t->top[nmain])->insts[0]].thread == 0)
+        nmain++;
+    render_block(&k, t->top, nmain, everyone, 0, &body);
+    thread_body *threads;
+    size_t nthreads = render_threads(&k, nmain, everyone, &threads);
+    if (!nthreads) /* its tables' references are in main only */
+        cg_prefix_tables(e, &body);
     while (body.len && body.s[body.len - 1] == '\n')
         body.s[--body.len] = 0;
     const char *b = sb_str(&body);
@@ -654,9 +780,26 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     }
     tpl_ctx *c = tpl_new();
     build_header(&k, t, c);
-    includes(&k, c);
     cg_setup_inputs(&k.e, c); /* before the tables: it adds the text files' line lengths */
     tables_and_locals(&k, c);
+    if (nthreads)
+        thread_functions(&k, c, threads, nthreads);
+    for (size_t i = 0; i < nthreads; i++)
+        sb_free(&threads[i].text);
+    free(threads);
+    includes(&k, c);
+    tpl_flag(c, "uses_threads", e->uses_threads || nthreads);
+    if (e->shared_decls.len) {
+        while (e->shared_decls.s[e->shared_decls.len - 1] == '\n')
+            e->shared_decls.s[--e->shared_decls.len] = 0;
+        tpl_set_sb(c, "shared_decls", &e->shared_decls);
+    }
+    if (m->init_thread && (e->uses_threads || nthreads)) {
+        sb level = {0};
+        cg_const_text(e, m->thread_level, REC_KIND_MPI_THREAD_LEVEL, &level);
+        tpl_set_sb(c, "init_thread", &level);
+        sb_free(&level);
+    }
     if (cg_h5_inputs(e, c, k.err, sizeof k.err) < 0)
         k.failed = 1;
     int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_zbuf || e->uses_text || e->uses_line ||
@@ -770,5 +913,10 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     free(e->int_forms);
     free(e->root);
     free(e->blocks);
+    sb_free(&e->thread_slot);
+    sb_free(&e->shared_decls);
+    for (size_t i = 0; i < k.nlocals; i++)
+        free(k.locals[i]);
+    free(k.locals);
     return k.failed ? -1 : 0;
 }

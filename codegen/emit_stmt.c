@@ -55,8 +55,8 @@ static void null_pointer_text(cg_emitter *e, sb *out)
 
 static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
-    if (v >= NAME_CODE) {
-        sb_puts(out, cg_str(e->m, v - NAME_CODE));
+    if (v >= NAME_CODE) { /* a barrier is the object at its address: its variable is the object */
+        sb_printf(out, "%s%s", kind == REC_KIND_PTHREAD_BARRIER ? "&" : "", cg_str(e->m, v - NAME_CODE));
         return;
     }
     const char *name = rec_handle_is_predefined(v) ? rec_predefined_handle_name(kind, v) : NULL;
@@ -452,13 +452,14 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         snprintf(e->elem_type, sizeof e->elem_type, "%s", a->ctype);
         cg_render_cat(e, &fit.cat, kind, name, a->ctype, cg_callback_text, out);
     } else if (fit.cls == CG_FIT_NUM) {
-        if (a && rec_arg_by_pointer(a)) {
+        int pointee = a && rec_arg_by_pointer(a) && kind != REC_KIND_THREAD_ID; /* a thread id is an index */
+        if (pointee) {
             char elem[128];
             element_type(a->ctype, elem, sizeof elem);
             sb_printf(out, "&(%s){", elem);
         }
         cg_render_num(e, &fit.num, kind, name, out, NULL);
-        if (a && rec_arg_by_pointer(a))
+        if (pointee)
             sb_putc(out, '}');
     } else {
         cg_render_cat(e, &fit.cat, kind, name, "long long", const_text, out);
@@ -670,6 +671,19 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_printf(out, "&(%s){0}", elem);
 }
 
+/* Whether a call of another thread names the handle the statement's field creates. */
+static int shared_var(const cg_emitter *e, const cg_stmtinfo *s, unsigned field)
+{
+    for (uint32_t u = 0; u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        const int64_t *v = cg_inst_values(in, field);
+        for (uint32_t k = 0; k < in->nr; k++)
+            if (v[k] >= CG_HOBJ_BASE && e->m->hobjs[v[k] - CG_HOBJ_BASE].shared)
+                return 1;
+    }
+    return 0;
+}
+
 void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
 {
     const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
@@ -680,6 +694,11 @@ void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
         cg_var_ctype(f, field, ctype, sizeof ctype);
         unsigned kind = cg_field_kind(f, field);
         const char *sep = gen_is_pointer(ctype) ? "" : " ";
+        if (shared_var(e, s, field)) { /* every thread sees it: at file scope, once */
+            if (!hoisted)
+                sb_printf(&e->shared_decls, "static %s%s%s;\n", ctype, sep, s->vars[field]);
+            continue;
+        }
         if (!hoisted) {
             sb_printf(out, "%s%s%s;\n", ctype, sep, s->vars[field]);
             continue;
@@ -700,6 +719,16 @@ void cg_arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_printf(out, "&%s", s->vars[field]);
         break;
     case CG_ROLE_VALUE:
+        if (cg_field_kind(f, field) == REC_KIND_THREAD_ID) { /* the kernel's thread of that id */
+            size_t at = out->len;
+            sb_puts(out, (f->args[field].flags & REC_ARG_CREATE) ? "&threads[" : "threads[");
+            value_text(e, s, field, out);
+            sb_puts(out, "]");
+            sb_free(&e->thread_slot);
+            sb_append_range(&e->thread_slot, out, at + (out->s[at] == '&'), out->len - at - (out->s[at] == '&'));
+            e->uses_threads = 1;
+            break;
+        }
         value_text(e, s, field, out);
         break;
     case CG_ROLE_OUTLEN: {
@@ -716,6 +745,15 @@ void cg_arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         break;
     }
     default:
+        if (rec_func_sole(f) == REC_SOLE_STARTS_THREAD && e->thread_slot.len) {
+            /* the new thread runs its calls, the function of its slot: thread_mains[id] */
+            const rec_arg_desc *a = &f->args[field];
+            if (!strchr(a->ctype, '*') && strstr(a->ctype, "thread_start"))
+                sb_printf(out, "thread_mains[%s", sb_str(&e->thread_slot) + strlen("threads["));
+            else
+                scratch_text(e, s, field, out);
+            break;
+        }
         scratch_text(e, s, field, out);
         break;
     }

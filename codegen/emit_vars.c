@@ -28,6 +28,8 @@ static const char *var_base(const cg_inst *in, unsigned kind)
         return "dir";
     case REC_KIND_MAPPING:
         return "map";
+    case REC_KIND_PTHREAD_BARRIER:
+        return "barrier";
     case REC_KIND_MPI_COMM:
         return "comm";
     case REC_KIND_MPI_DATATYPE:

@@ -53,6 +53,8 @@ static int64_t resolve(cg_model *m, hmap *e, int64_t id, uint32_t user, int late
         return id;
     uint32_t obj = latest ? e->refs[e->nrefs - 1].obj : e->refs[0].obj;
     m->hobjs[obj].last_use = user;
+    if (m->insts[m->hobjs[obj].creator].thread != m->insts[user].thread)
+        m->hobjs[obj].shared = 1; /* a variable every thread sees */
     return CG_HOBJ_BASE + obj;
 }
 

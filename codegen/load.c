@@ -189,6 +189,8 @@ cg_role cg_field_role(const rec_func_desc *f, unsigned field)
     if (a->flags & REC_ARG_DERIVED || rec_kind_class(k) == REC_CLASS_NONE || k == REC_KIND_STRING_OUT ||
         k == REC_KIND_STATBUF)
         return CG_ROLE_NONE;
+    if (k == REC_KIND_THREAD_ID)
+        return CG_ROLE_VALUE; /* a thread id, the kernel's threads[] index, created or joined */
     if (a->flags & REC_ARG_CREATE)
         return CG_ROLE_CREATE;
     if (k == REC_KIND_BUFFER_ARRAY) /* a read's buffers too: their layout (buffer_rows) */
@@ -244,11 +246,12 @@ static void note_dropped(cg_model *m, const char *name)
 static int kept(cg_model *m, const rec_func_desc *f, const rec_record *r, int special)
 {
     if (f->flags & REC_FN_OPAQUE) {
+        int level = (f->roles & REC_ROLE_STARTS_MPI) && r->depth == 0 && r->thread == 0
+                        ? rec_arg_with_kind(f, REC_KIND_MPI_THREAD_LEVEL, REC_ARG_IN)
+                        : -1;
+        if (level >= 0) /* the kernel's threads need the level the program asked for */
+            m->init_thread = 1, m->thread_level = r->args[level].i;
         m->dropped_skeleton++;
-        return 0;
-    }
-    if (r->thread != 0) {
-        m->dropped_threads++;
         return 0;
     }
     if (rf_on_console(f, r)) {
@@ -483,6 +486,7 @@ static int take_record(void *ctx, const rec_func_desc *tf, const rec_record *r, 
         in = &m->insts[m->ninsts++];
         in->f = f;
         in->nr = nr;
+        in->thread = r->thread;
         uint32_t *ranks = cg_alloc(nr * sizeof *ranks);
         for (uint32_t k = 0; k < nr; k++)
             ranks[k] = L->set[k].rank;
@@ -576,6 +580,77 @@ static int read_merged(cg_model *m, rec_trace *t, const cg_options *o, rec_error
     return rc < 0 ? -1 : 0;
 }
 
+/* The calls of threads the kernel starts: the main thread's, and those of
+ * each thread a kept call started (STARTS_THREAD: its THREAD argument, on
+ * any rank), which may come before that call in the stream (a record is
+ * written when its call returns). The calls of other threads (an MPI
+ * library's own, started inside MPI_Init) are left out. The instances end up
+ * grouped by thread, the main thread's first, each in its order: every
+ * thread's calls are a sequence of their own (loops never mix them). */
+typedef struct thread_pos {
+    uint32_t thread;
+    size_t pos;
+} thread_pos;
+
+static int by_thread(const void *a, const void *b)
+{
+    const thread_pos *x = a, *y = b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos; /* each thread's calls in their order */
+}
+
+static void keep_started_threads(cg_model *m)
+{
+    enum { MAX_STARTED = 4096 };
+    unsigned char *started = cg_calloc(MAX_STARTED, 1);
+    started[0] = 1;
+    for (int changed = 1; changed;) { /* a started thread may start threads of its own */
+        changed = 0;
+        for (size_t i = 0; i < m->ninsts; i++) {
+            const cg_inst *in = &m->insts[i];
+            int t = rec_func_sole(in->f) == REC_SOLE_STARTS_THREAD ? rec_arg_with_kind(in->f, REC_KIND_THREAD_ID, 0) : -1;
+            if (t < 0 || in->thread >= MAX_STARTED || !started[in->thread])
+                continue;
+            for (uint32_t k = 0; k < in->nr; k++) {
+                int64_t id = cg_inst_values(in, (unsigned)t)[k];
+                if (id > 0 && id < MAX_STARTED && !started[id])
+                    started[id] = 1, changed = 1;
+            }
+        }
+    }
+    size_t n = 0;
+    int others = 0;
+    for (size_t i = 0; i < m->ninsts; i++) {
+        cg_inst *in = &m->insts[i];
+        if (in->thread < MAX_STARTED && started[in->thread]) {
+            others |= in->thread != 0;
+            m->insts[n++] = *in;
+            continue;
+        }
+        m->dropped_threads++;
+        m->kept--;
+        free(in->v);
+        free(in->spans);
+    }
+    m->ninsts = n;
+    for (uint32_t t = 1; t < MAX_STARTED; t++)
+        m->nthreads += started[t];
+    free(started);
+    if (!others)
+        return;
+    thread_pos *order = cg_alloc(m->ninsts * sizeof *order);
+    for (size_t i = 0; i < m->ninsts; i++)
+        order[i] = (thread_pos){m->insts[i].thread, i};
+    qsort(order, m->ninsts, sizeof *order, by_thread);
+    cg_inst *sorted = cg_alloc(m->capinsts * sizeof *sorted);
+    for (size_t i = 0; i < m->ninsts; i++)
+        sorted[i] = m->insts[order[i].pos];
+    free(m->insts);
+    m->insts = sorted;
+    free(order);
+}
+
 /* Each HDF5 input's skeleton, from the trace directory the user named (a
  * per-rank trace's, or a merged one's: recorder-merge copies them). A file
  * the kernel opens above HDF5 (a netCDF-4 file, by nc_open_par) is an HDF5
@@ -635,6 +710,8 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
     m->nranks = rec_trace_get_info(t)->nranks;
     m->layer = o ? o->layer : REC_CODEGEN_TOP;
     int rc = m->nranks ? read_merged(m, t, o, err) : -1;
+    if (rc == 0)
+        keep_started_threads(m);
     if (rc == 0)
         rc = attach_skeletons(m, trace_dir, err);
     rec_error store_err;

@@ -22,7 +22,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 /* The structure of rank k's call: what a loop or an SPMD merge must share. */
 static uint64_t rank_shape(const cg_model *m, const cg_inst *in, uint32_t k)
 {
-    uint64_t h = mix(0, in->f->id);
+    uint64_t h = mix(mix(0, in->f->id), in->thread); /* a thread's calls are a sequence of their own */
     for (unsigned field = 0; field < in->nf; field++) {
         cg_role role = cg_field_role(in->f, field);
         if (role == CG_ROLE_NONE || role == CG_ROLE_CREATE)
@@ -136,6 +136,7 @@ static void merge_window(cg_model *m, const cg_inst *in, size_t s, size_t e, siz
             if (!dst->v) {
                 dst->f = src->f;
                 dst->nf = src->nf;
+                dst->thread = src->thread;
                 dst->v = cg_calloc((size_t)dst->nf * nr, sizeof *dst->v);
                 if (src->spans) { /* ranks the window leaves out keep an unknown place */
                     dst->spans = cg_alloc(nr * sizeof *dst->spans);

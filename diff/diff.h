@@ -86,7 +86,11 @@ typedef struct diff_ctx {
     size_t nraces, races_cap;
     uint32_t threads[DIFF_MAX_THREADS]; /* thread ids seen on this rank (--threads) */
     size_t nthreads;
+    struct diff_handle *handles; /* --threads: A's created handle ids -> B's, this rank */
 } diff_ctx;
+
+/* Forgets the rank's handle pairs (diff_call.c). */
+void diff_handles_end_rank(diff_ctx *ctx);
 
 /* ---- walking (diff_side.c) ---- */
 int diff_side_open(diff_ctx *ctx, diff_side *s, uint32_t rank, rec_error *err);

@@ -29,6 +29,7 @@ static diff_rule rule_of(const rec_func_desc *f, unsigned field)
         return (f->roles & REC_ROLE_DIR_ENTRY)     ? DIFF_RULE_DIR_ENTRY
                : (f->roles & REC_ROLE_WORKING_DIR) ? DIFF_RULE_IGNORE
                : (f->roles & REC_ROLE_NAME_LENGTH) ? DIFF_RULE_NAME_LENGTH
+               : rec_func_sole(f) == REC_SOLE_WAITS_AT_BARRIER ? DIFF_RULE_IGNORE /* the library's pick */
                                                    : DIFF_RULE_KIND;
     if (field > f->nargs)
         return DIFF_RULE_KIND;
@@ -185,6 +186,57 @@ static int same_handle(const diff_ctx *ctx, int64_t a, int64_t b)
     return a == b || (ctx->opt.ignore_handles && rec_handle_is_dynamic(a) && rec_handle_is_dynamic(b));
 }
 
+/* With --threads, handles are numbered in the order the threads happened
+ * to create them, which differs from run to run: each handle a call creates
+ * on A pairs with the one the same call creates on B, and later uses
+ * compare through the pair. */
+typedef struct diff_handle {
+    UT_hash_handle hh;
+    struct {
+        uint32_t space;
+        int64_t a;
+    } key;
+    int64_t b;
+} diff_handle;
+
+static diff_handle *handle_pair(const diff_ctx *ctx, unsigned space, int64_t a)
+{
+    diff_handle probe, *h = NULL;
+    memset(&probe.key, 0, sizeof probe.key);
+    probe.key.space = space;
+    probe.key.a = a;
+    HASH_FIND(hh, ctx->handles, &probe.key, sizeof probe.key, h);
+    return h;
+}
+
+/* Whether field's handles pair up (made by the call: they do, and are paired). */
+static int same_created(diff_ctx *ctx, const rec_func_desc *f, unsigned field, unsigned kind, int64_t a, int64_t b)
+{
+    unsigned space = rec_kind_handle_space(kind);
+    int creates = field == f->nargs ? (f->flags & REC_FN_CREATES) != 0 : (f->args[field].flags & REC_ARG_CREATE) != 0;
+    diff_handle *h = handle_pair(ctx, space, a);
+    if (!creates || !rec_handle_is_dynamic(a) || !rec_handle_is_dynamic(b))
+        return h ? h->b == b : same_handle(ctx, a, b);
+    if (!h && (h = calloc(1, sizeof *h)) != NULL) {
+        h->key.space = space;
+        h->key.a = a;
+        HASH_ADD(hh, ctx->handles, key, sizeof h->key, h);
+    }
+    if (h)
+        h->b = b;
+    return 1;
+}
+
+void diff_handles_end_rank(diff_ctx *ctx)
+{
+    diff_handle *h, *tmp;
+    HASH_ITER(hh, ctx->handles, h, tmp)
+    {
+        HASH_DEL(ctx->handles, h);
+        free(h);
+    }
+}
+
 static int same_array(const diff_ctx *ctx, unsigned kind, const rec_value *va, const rec_value *vb)
 {
     if (va->len != vb->len)
@@ -282,7 +334,9 @@ static void compare_field(diff_ctx *ctx, builder *b, const rec_func_desc *f, uns
     default:
         break;
     }
-    if (rec_kind_handle_space(kind) ? same_handle(ctx, va->i, vb->i) : va->i == vb->i)
+    if (rec_kind_handle_space(kind) && ctx->opt.threads ? same_created(ctx, f, field, kind, va->i, vb->i)
+        : rec_kind_handle_space(kind)                   ? same_handle(ctx, va->i, vb->i)
+                                                        : va->i == vb->i)
         return;
     /* A name's length changes with the mapping; its sign still says whether it failed. */
     if (rule == DIFF_RULE_NAME_LENGTH && ctx->paths.active && (va->i < 0) == (vb->i < 0))

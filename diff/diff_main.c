@@ -344,6 +344,7 @@ static void compare_rank(diff_ctx *ctx, uint32_t rank)
         for (size_t t = 0; t < ctx->nthreads && !ctx->stopped; t++)
             compare_sequence(ctx, rank, ctx->threads[t], 0);
     }
+    diff_handles_end_rank(ctx);
     if (!ctx->stopped)
         diff_files_end_rank(ctx, rank);
 }

@@ -234,7 +234,8 @@ static const struct {
     {REC_SOLE_WRITES_MPI_FILE_AT_ALL, REC_KIND_MPI_FILE, 0, {REC_KIND_MPI_FILE_POS, REC_KIND_MPI_DATATYPE}, {0}},
     {REC_SOLE_STARTS_MPI_RUN, 0, 0, {0}, {0}},
     {REC_SOLE_ENDS_MPI_RUN, 0, 0, {0}, {0}},
-    {REC_SOLE_STARTS_THREAD, 0, REC_KIND_THREAD, {0}, {0}},
+    {REC_SOLE_STARTS_THREAD, 0, REC_KIND_THREAD_ID, {0}, {0}},
+    {REC_SOLE_WAITS_AT_BARRIER, REC_KIND_PTHREAD_BARRIER, 0, {0}, {0}},
 };
 
 /* The kind of the handle f makes: its NEW argument's, else its return's. */

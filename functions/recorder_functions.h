@@ -109,7 +109,7 @@ typedef enum rec_class {
     X(MPI_DISTRIB_ARRAY, 67, ARRAY, "MPI_DISTRIBUTE_* per dimension")           \
     X(H5_FILL_TIME, 68, INT, "H5D_fill_time_t")                                 \
     X(ERRNO, 69, INT, "errno after the call (0 if it succeeded)")               \
-    X(THREAD_ID, 70, INT, "thread id")                                          \
+    X(THREAD_ID, 70, INT, "a thread: the id its records carry (0: the first, then 1, 2, ... as they start)") \
     X(SIGNED_COUNT, 71, INT, "signed count or length (-1 = until end)")         \
     X(MPI_COMM_SPLIT_TYPE, 72, INT, "MPI_Comm_split_type kind")                 \
     X(H5_INDEX, 73, INT, "H5_index_t")                                          \
@@ -146,8 +146,7 @@ typedef enum rec_class {
     X(NC_VARID_ARRAY, 104, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
     X(BUFFER_ARRAY, 105, ARRAY, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): each one's distance in bytes from the first's, their layout") \
     X(NC_STRING_LENGTHS, 106, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters") \
-    X(THREAD, 107, INT, "a thread: the id its records carry (0: the first thread, then 1, 2, ... as they start)") \
-    X(PTHREAD_BARRIER, 108, INT, "pthread_barrier_t (per-rank handle id of the object at its address)")
+    X(PTHREAD_BARRIER, 107, INT, "pthread_barrier_t (per-rank handle id of the object at its address)")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -390,7 +389,8 @@ typedef enum rec_arole {
     X(WRITES_MPI_FILE_AT_ALL, "as WRITES_MPI_FILE_AT, collectively")                                \
     X(STARTS_MPI_RUN, "starts MPI, without a thread level")                                          \
     X(ENDS_MPI_RUN, "ends MPI")                                                                     \
-    X(STARTS_THREAD, "starts a thread (its THREAD, the id of the new thread's records), running code of the program's")
+    X(STARTS_THREAD, "starts a thread (its THREAD_ID, the id of the new thread's records), running code of the program's") \
+    X(WAITS_AT_BARRIER, "waits at a barrier (SUBJECT) for its count of threads: one, whichever the library picks, gets a result of its own")
 
 typedef enum rec_sole {
 #define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,

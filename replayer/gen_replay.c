@@ -701,7 +701,7 @@ static void emit_function(const rec_func_desc *f)
         fprintf(out, "    rp_x->reason = \"issued by the replayer itself\";\n    rp_skip(rp_x, rp_r);\n}\n");
         return;
     }
-    if (rec_arg_with_kind(f, REC_KIND_THREAD, 0) >= 0 || rec_arg_with_kind(f, REC_KIND_PTHREAD_BARRIER, 0) >= 0) {
+    if (rec_arg_with_kind(f, REC_KIND_THREAD_ID, 0) >= 0 || rec_arg_with_kind(f, REC_KIND_PTHREAD_BARRIER, 0) >= 0) {
         fprintf(out, "    rp_x->reason = \"orders threads, which the replay does not start\";\n    rp_skip(rp_x, rp_r);\n}\n");
         return;
     }

@@ -177,7 +177,7 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
     if (cls == REC_CLASS_NONE)
         return;
     const char *n = a->name;
-    if (a->kind == REC_KIND_THREAD) { /* a pthread_t: its thread's id under the lock */
+    if (a->kind == REC_KIND_THREAD_ID) { /* a pthread_t: its thread's id under the lock */
         if (rec_arg_by_pointer(a))
             fprintf(out, "    call.raw[%u] = %s && ok ? (uint64_t)*%s : 0;\n", i, n, n);
         else
@@ -271,9 +271,9 @@ static void emit_convert(const rec_func_desc *f, unsigned i)
                     rec_kind_name(a->kind), i);
         return;
     }
-    if (a->kind == REC_KIND_THREAD && (a->flags & REC_ARG_CREATE))
+    if (a->kind == REC_KIND_THREAD_ID && (a->flags & REC_ARG_CREATE))
         fprintf(out, "    r->args[%u].i = rt_thread_created(call.raw[%u], ok);\n", i, i);
-    else if (a->kind == REC_KIND_THREAD)
+    else if (a->kind == REC_KIND_THREAD_ID)
         fprintf(out, "    r->args[%u].i = rt_thread_of(call.raw[%u]);\n", i, i);
     else if (a->kind == REC_KIND_PATH)
         fprintf(out, "    r->args[%u].i = rt_path(&call, %s);\n", i, a->name);
