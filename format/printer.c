@@ -258,6 +258,7 @@ static const char *handle_prefix(unsigned kind)
     case REC_KIND_H5_TYPE: return "h5type";
     case REC_KIND_H5_LOC: return "loc";
     case REC_KIND_H5_PLIST_CLASS: return "plistclass";
+    case REC_KIND_PTHREAD_BARRIER: return "barrier";
     default: return NULL;
     }
 }
