@@ -72,6 +72,8 @@ typedef struct diff_side {
     rf_special *special;           /* handles of calls on /dev, /proc and /sys, this rank */
 } diff_side;
 
+enum { DIFF_MAX_STARTED = 4096 };
+
 typedef struct diff_ctx {
     diff_options opt;
     diff_paths paths;
@@ -86,6 +88,7 @@ typedef struct diff_ctx {
     size_t nraces, races_cap;
     uint32_t threads[DIFF_MAX_THREADS]; /* thread ids seen on this rank (--threads) */
     size_t nthreads;
+    unsigned char started[DIFF_MAX_STARTED]; /* thread ids the rank's top-level calls started */
     struct diff_handle *handles; /* --threads: A's created handle ids -> B's, this rank */
 } diff_ctx;
 

@@ -49,10 +49,13 @@
  *      st_size of a symlink whose absolute target was re-rooted differs.
  *    After the first call whose function differs, the rank's sequences are
  *    out of step: the rest of that rank is only counted.
- *    --threads adds the other threads' calls, as one sequence per thread id
+ *    --threads adds the calls of the threads the program started (a
+ *    top-level pthread_create; not an MPI library's own), as one sequence per thread id
  *    (threads interleave differently in every run). Thread ids count the
- *    threads in the order they first made a traced call, so threads that
- *    start racing may be numbered differently in two runs.
+ *    threads in the order they were started (or, started out of the
+ *    tracer's sight, first made a traced call), so threads started by
+ *    racing threads may be numbered differently in two runs. Handles
+ *    pair up by the call that created them on each side.
  * 4. Per rank and per file (named after the mapping), the calls of step 2
  *    on it (every thread's with --threads) by category (opens by name,
  *    closes of those opens, reads, writes, metadata ops, other calls) and
@@ -328,6 +331,7 @@ static void compare_rank(diff_ctx *ctx, uint32_t rank)
         compare_sequence(ctx, rank, 0, 1);
     } else {
         ctx->nthreads = 0;
+        memset(ctx->started, 0, sizeof ctx->started);
         open_sides(ctx, rank, 1, 1, -1);
         rec_record r;
         const rec_func_desc *f;
@@ -340,6 +344,11 @@ static void compare_rank(diff_ctx *ctx, uint32_t rank)
                 fail(&err);
         }
         close_sides(ctx);
+        size_t kept = 0; /* the main thread and the threads the program started: not an MPI library's own */
+        for (size_t t = 0; t < ctx->nthreads; t++)
+            if (ctx->threads[t] == 0 || (ctx->threads[t] < DIFF_MAX_STARTED && ctx->started[ctx->threads[t]]))
+                ctx->threads[kept++] = ctx->threads[t];
+        ctx->nthreads = kept;
         qsort(ctx->threads, ctx->nthreads, sizeof ctx->threads[0], by_id);
         for (size_t t = 0; t < ctx->nthreads && !ctx->stopped; t++)
             compare_sequence(ctx, rank, ctx->threads[t], 0);

@@ -155,8 +155,14 @@ static void clear_requests(diff_side *s)
     }
 }
 
-static void note_thread(diff_ctx *ctx, uint32_t thread)
+/* The threads of the rank's top-level calls, and those the program's calls
+ * started (STARTS_THREAD): --threads compares the main one and those. */
+static void note_thread(diff_ctx *ctx, uint32_t thread, const rec_func_desc *d, const rec_record *r)
 {
+    const rec_func_desc *mine = rec_function_by_name(d->name);
+    int t = mine && rec_func_sole(mine) == REC_SOLE_STARTS_THREAD ? rec_arg_with_kind(d, REC_KIND_THREAD_ID, 0) : -1;
+    if (t >= 0 && r->args[t].i > 0 && r->args[t].i < DIFF_MAX_STARTED)
+        ctx->started[r->args[t].i] = 1;
     for (size_t i = 0; i < ctx->nthreads; i++)
         if (ctx->threads[i] == thread)
             return;
@@ -193,7 +199,7 @@ int diff_side_next(diff_ctx *ctx, diff_side *s, rec_record *r, const rec_func_de
             on_special(s, d, r))
             continue;
         if (s->thread < 0)
-            note_thread(ctx, r->thread);
+            note_thread(ctx, r->thread, d, r);
         if (d->layer == REC_LAYER_MPI && !ctx->opt.all_mpi && !mpi_shapes_io(s, d, r))
             continue;
         note_io_requests(s, d, r);
