@@ -144,6 +144,9 @@ void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, i
 void cg_collect_blocks(cg_emitter *e);
 /* The C text of a constant of a kind (O_CREAT | O_TRUNC, H5S_UNLIMITED, 0644, ...). */
 void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+/* A handle's value: its variable (a barrier's address), a predefined name, or what stands for one the trace
+ * never made. */
+void cg_handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
 void cg_string_literal(cg_emitter *e, const char *s, uint32_t n, sb *out);
 /* The kernel's filtered-data generator and its table, when a write uses them
  * (emit_h5fill.c); -1 with err when its template cannot be read. */

@@ -5,7 +5,7 @@
  * (kernel.c.tmpl) gets the header comment, the tables, the helpers the body
  * uses (and only those), the setup step and the body. Long lines are
  * broken as clang-format breaks them. */
-#include "emit.h"
+#include "emit_kernel.h"
 #include "recorder_facts.h"
 
 #include <stdarg.h>
@@ -13,31 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    T_KERNEL,
-    T_HEADER,
-    T_LOOP,
-    T_GUARD,
-    T_SECTION,
-    T_TABLE,
-    T_CALL,
-    NTEMPLATES = T_CALL + REC_LAYER_COUNT
-};
 static const char *const template_names[NTEMPLATES] = {
     "kernel.c.tmpl", "header.tmpl",     "loop.tmpl",     "guard.tmpl",      "section.tmpl",
     "table.tmpl",    "call_posix.tmpl", "call_mpi.tmpl", "call_mpiio.tmpl", "call_hdf5.tmpl",
     "call_pnetcdf.tmpl", "call_netcdf.tmpl"};
 
-typedef struct kernel {
-    cg_emitter e;
-    char *tpl[NTEMPLATES];
-    char err[1024];
-    int failed;
-    char **locals; /* main's local declarations, as written: a thread's function takes those it names */
-    size_t nlocals;
-} kernel;
-
-static void render(kernel *k, int which, tpl_ctx *c, sb *out)
+void cg_render(kernel *k, int which, tpl_ctx *c, sb *out)
 {
     if (!k->failed && tpl_render_sb(template_names[which], k->tpl[which], c, out, k->err, sizeof k->err) != 0)
         k->failed = 1;
@@ -45,7 +26,7 @@ static void render(kernel *k, int which, tpl_ctx *c, sb *out)
 
 /* ---- the body ---- */
 
-static const cg_node *first_stmt(const cg_node *n)
+const cg_node *cg_first_stmt(const cg_node *n)
 {
     while (n->is_loop && n->nbody)
         n = n->body[0];
@@ -76,7 +57,7 @@ static void basename_of(const char *path, sb *out)
 /* "vpic.h5", or "vorpal_*.h5" when the file changes from call to call. */
 static int section_title(const cg_emitter *e, const cg_node *n, sb *out)
 {
-    const cg_node *s = first_stmt(n);
+    const cg_node *s = cg_first_stmt(n);
     if (!s)
         return 0;
     const cg_inst *in = &e->m->insts[s->insts[0]];
@@ -130,8 +111,6 @@ static int section_title(const cg_emitter *e, const cg_node *n, sb *out)
     return 1;
 }
 
-static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t parent_rs, unsigned depth,
-                         sb *out);
 
 static void render_item(kernel *k, const cg_node *n, uint32_t rs, unsigned depth, sb *out)
 {
@@ -140,7 +119,7 @@ static void render_item(kernel *k, const cg_node *n, uint32_t rs, unsigned depth
     if (n->is_loop) {
         e->dims.count[e->dims.n++] = n->count;
         sb body = {0};
-        render_block(k, n->body, n->nbody, rs, depth + 1, &body);
+        cg_render_block(k, n->body, n->nbody, rs, depth + 1, &body);
         e->dims.n--;
         while (body.len && body.s[body.len - 1] == '\n')
             body.s[--body.len] = 0;
@@ -149,19 +128,18 @@ static void render_item(kernel *k, const cg_node *n, uint32_t rs, unsigned depth
         tpl_set(c, "counter", cg_counter_name(depth));
         tpl_set_sb(c, "count", &count);
         tpl_set_sb(c, "body", &body);
-        render(k, T_LOOP, c, out);
+        cg_render(k, T_LOOP, c, out);
         sb_free(&count);
         sb_free(&body);
     } else {
         cg_stmtinfo *s = e->inst_stmt[n->insts[0]];
         cg_emit_stmt(e, s, c);
-        render(k, T_CALL + e->m->insts[n->insts[0]].f->layer, c, out);
+        cg_render(k, T_CALL + e->m->insts[n->insts[0]].f->layer, c, out);
     }
     tpl_free(c);
 }
 
-static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t parent_rs, unsigned depth,
-                         sb *out)
+void cg_render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t parent_rs, unsigned depth, sb *out)
 {
     cg_emitter *e = &k->e;
     for (uint32_t i = 0; i < n;) {
@@ -173,7 +151,7 @@ static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t 
             tpl_ctx *c = tpl_new();
             tpl_set(c, "title", sb_str(&title));
             size_t at = out->len;
-            render(k, T_SECTION, c, out);
+            cg_render(k, T_SECTION, c, out);
             cg_span(e, out, at, CG_SPAN_NOTE); /* a comment: another run's may name other files */
             tpl_free(c);
         }
@@ -214,182 +192,12 @@ static void render_block(kernel *k, cg_node *const *nodes, uint32_t n, uint32_t 
         tpl_ctx *c = tpl_new();
         tpl_set_sb(c, "condition", &cond);
         tpl_set_sb(c, "body", &body);
-        render(k, T_GUARD, c, out);
+        cg_render(k, T_GUARD, c, out);
         tpl_free(c);
         sb_free(&cond);
         sb_free(&body);
         e->n_guards++;
     }
-}
-
-/* ---- the header comment ---- */
-
-/* Adds text to the header, broken into lines of at most 100 columns. */
-typedef struct hdr {
-    tpl_ctx *c;
-    int lines;
-} hdr;
-
-static void header_text(hdr *h, const char *text, int indent)
-{
-    const char *p = text;
-    int first = 1;
-    while (*p) {
-        size_t room = 104 - (first ? 0 : (size_t)indent), n = strlen(p);
-        if (n > room) {
-            n = room;
-            while (n > 20 && p[n] != ' ')
-                n--;
-        }
-        tpl_ctx *l = tpl_push(h->c, "lines");
-        tpl_set(l, "prefix", h->lines++ ? " *" : "/*");
-        tpl_setf(l, "text", "%*s%.*s", first ? 0 : indent, "", (int)n, p);
-        p += n;
-        while (*p == ' ')
-            p++;
-        first = 0;
-    }
-}
-
-static void header_line(hdr *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void header_line(hdr *h, const char *fmt, ...)
-{
-    sb b = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    sb_vprintf(&b, fmt, ap);
-    va_end(ap);
-    header_text(h, sb_str(&b), 2);
-    sb_free(&b);
-}
-
-static void relation(sb *b, const char *what, uint32_t n, const char *example)
-{
-    if (!n)
-        return;
-    sb_printf(b, "%s%s (%u%s%s)", b->len ? ", " : "", what, n, example && *example ? ", e.g. " : "",
-              example && *example ? example : "");
-}
-
-static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
-{
-    cg_emitter *e = &k->e;
-    cg_model *m = e->m;
-    hdr hh = {tpl_new(), 0}, *h = &hh;
-    if (m->per_rank_records)
-        header_line(h,
-                    "I/O kernel generated by recorder-codegen from %s: %u ranks, %llu records (%llu merged).",
-                    m->trace_dir, m->nranks, (unsigned long long)m->per_rank_records,
-                    (unsigned long long)m->merged_records);
-    else
-        header_line(h, "I/O kernel generated by recorder-codegen from %s: %u ranks, %llu merged records.",
-                    m->trace_dir, m->nranks, (unsigned long long)m->merged_records);
-    sb left = {0};
-    if (m->dropped_queries) {
-        /* the first two names say what kind of calls */
-        const char *comma = strchr(m->dropped_names, ',');
-        comma = comma ? strchr(comma + 1, ',') : NULL;
-        sb_printf(&left, "%llu MPI queries (%.*s%s)", (unsigned long long)m->dropped_queries,
-                  comma ? (int)(comma - m->dropped_names) : (int)strlen(m->dropped_names), m->dropped_names,
-                  comma ? ", ..." : "");
-    }
-    if (m->dropped_console)
-        sb_printf(&left, "%s%llu console call%s", left.len ? ", " : "",
-                  (unsigned long long)m->dropped_console, m->dropped_console > 1 ? "s" : "");
-    if (m->dropped_special)
-        sb_printf(&left, "%s%llu call%s on /dev, /proc or /sys", left.len ? ", " : "",
-                  (unsigned long long)m->dropped_special, m->dropped_special > 1 ? "s" : "");
-    if (m->dropped_threads)
-        sb_printf(&left, "%s%llu calls of other threads", left.len ? ", " : "",
-                  (unsigned long long)m->dropped_threads);
-    if (m->dropped_after_end)
-        sb_printf(&left, "%s%llu call%s after the end of a trace cut short (%u rank%s never closed theirs: a crash or kill)",
-                  left.len ? ", " : "", (unsigned long long)m->dropped_after_end, m->dropped_after_end > 1 ? "s" : "",
-                  m->unfinished_ranks, m->unfinished_ranks > 1 ? "s" : "");
-    char which[128] = "top-level calls";
-    if (m->layer != REC_CODEGEN_TOP) /* --layer */
-        snprintf(which, sizeof which, "calls at the %s layer and below (with MPI's; the layers above looked through)",
-                 rec_layer_name((unsigned)m->layer));
-    header_line(h, "Its %llu %s that do, shape or order I/O: %u statements, %u loops, %u rank guard%s%s%s.",
-                (unsigned long long)m->kept, which, e->n_statements, cg_tree_loops(t), e->n_guards,
-                e->n_guards == 1 ? "" : "s", left.len ? "; left out: " : "", sb_str(&left));
-    sb_free(&left);
-    sb rel = {0};
-    relation(&rel, "affine in the counters", e->n_ctr_affine, NULL);
-    relation(&rel, "counter tables", e->n_ctr_table, NULL);
-    relation(&rel, "counter choices", e->n_ctr_choice, NULL);
-    relation(&rel, "name patterns", e->n_patterns, e->example_pattern);
-    sb rank = {0};
-    relation(&rank, "affine", e->n_affine, e->example_affine);
-    relation(&rank, "block x nranks", e->n_nranks, NULL);
-    relation(&rank, "rank / q or rank % q", e->n_div, NULL);
-    relation(&rank, "grid coordinates", e->n_grid, e->example_grid);
-    relation(&rank, "tables", e->n_rank_table, NULL);
-    relation(&rank, "running sums of a table", e->n_prefix, NULL);
-    relation(&rank, "choices", e->n_ternary, NULL);
-    relation(&rank, "per-rank runs made SPMD", (uint32_t)m->remerged_groups, NULL);
-    if (rel.len || rank.len)
-        header_line(h, "Inferred: %s%s%s%s%s.", rel.len ? "loops of repeated calls with values " : "",
-                    sb_str(&rel),
-                    rel.len && rank.len ? "; by rank: "
-                    : rank.len          ? "by rank: "
-                                        : "",
-                    sb_str(&rank), "");
-    sb_free(&rel);
-    sb_free(&rank);
-    if (m->imported_from[0])
-        header_line(h,
-                    "Imported from %s by recorder-import: %llu of these calls were placed where its counters "
-                    "say, not seen (marked inferred in the trace; its RECORDER_IMPORT_INFERRED option says how).",
-                    m->imported_from, (unsigned long long)m->inferred_kept);
-    uint32_t dirs = 0, files = 0, hdf5 = 0, links = 0, made = 0;
-    for (size_t i = 0; i < m->ninputs; i++) {
-        dirs += m->inputs[i].size < 0;
-        links += m->inputs[i].link != NULL;
-        files += m->inputs[i].size >= 0 && (!m->inputs[i].hdf5 || m->inputs[i].skel) && !m->inputs[i].link;
-        hdf5 += m->inputs[i].hdf5 && !m->inputs[i].skel;
-        made += m->inputs[i].skel != NULL;
-    }
-    char also[64] = "";
-    if (links)
-        snprintf(also, sizeof also, ", %u symbolic links", links);
-    header_line(h,
-                "Paths are re-rooted under OUTDIR; setup() re-creates the %u directories%s and %u files that "
-                "existed before the run%s.",
-                dirs, also, files, made ? " (HDF5 files from the structure the trace recorded of them)" : "");
-    if (hdf5)
-        header_line(h, "Warning: %u HDF5 input files the run did not create cannot be synthesized.", hdf5);
-    if (e->n_unlined)
-        header_line(
-            h,
-            "Warning: %llu writes send the plain pattern: the newlines the trace's line reads showed in "
-            "them follow no one shape a statement can write.",
-            (unsigned long long)e->n_unlined);
-    if (e->layers[REC_LAYER_NETCDF]) /* Debian's netcdf-mpi.pc names /usr/include, not its headers' prefix */
-        header_line(h,
-                    "Build: h5pcc -shlib kernel.c -o kernel -I$(pkg-config --variable=prefix netcdf-mpi)/include "
-                    "$(pkg-config --cflags --libs netcdf-mpi)%s; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
-                    e->layers[REC_LAYER_PNETCDF] ? " $(pkg-config --cflags --libs pnetcdf)" : "", m->nranks);
-    else if (e->layers[REC_LAYER_PNETCDF]) /* the library's own flags, by pkg-config */
-        header_line(h,
-                    "Build: h5pcc -shlib kernel.c -o kernel $(pkg-config --cflags --libs pnetcdf); run: mpirun -np %u "
-                    "./kernel [OUTDIR=./kernel-output]",
-                    m->nranks);
-    else if (m->layer != REC_CODEGEN_TOP && !e->layers[REC_LAYER_HDF5]) /* --layer: for those without HDF5 */
-        header_line(h, "Build: mpicc kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
-                    m->nranks);
-    else
-        header_line(
-            h, "Build: h5pcc -shlib kernel.c -o kernel; run: mpirun -np %u ./kernel [OUTDIR=./kernel-output]",
-            m->nranks);
-    sb text = {0};
-    render(k, T_HEADER, h->c, &text);
-    while (text.len && text.s[text.len - 1] == '\n')
-        text.s[--text.len] = 0;
-    cg_span(e, &text, 0, CG_SPAN_HEADER); /* the elastic kernel writes its own */
-    tpl_set_sb(c, "header", &text);
-    sb_free(&text);
-    tpl_free(h->c);
 }
 
 /* ---- the skeleton ---- */
@@ -517,7 +325,7 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
         tpl_set_sb(x, "values", &values);
         sb_free(&values);
         sb text = {0};
-        render(k, T_TABLE, x, &text);
+        cg_render(k, T_TABLE, x, &text);
         char *gap = t->body.s[0] == '"' ? strstr(sb_str(&text), "= \n") : NULL; /* literals on lines of their own */
         if (gap)
             memmove(gap + 1, gap + 2, strlen(gap + 2) + 1), text.len--;
@@ -553,110 +361,6 @@ static void tables_and_locals(kernel *k, tpl_ctx *c)
         snprintf(line, sizeof line, "grid_coords(rank, nranks, %d, coords%dd);", e->other_grid, e->other_grid);
         push_local(k, c, line);
     }
-}
-
-/* Whether text names the identifier (a whole word). */
-static int names_identifier(const char *text, const char *id, size_t len)
-{
-    for (const char *p = strstr(text, id); p; p = strstr(p + 1, id)) {
-        int before = p > text && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
-                                  (p[-1] >= '0' && p[-1] <= '9'));
-        char c = p[len];
-        int after = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (!before && !after)
-            return 1;
-    }
-    return 0;
-}
-
-/* The identifier a local declaration declares (the word before its first "[", ";" or " ="); 0 for a
- * statement (a call before any of them). */
-static size_t declared_name(const char *line, const char **name)
-{
-    size_t end = strcspn(line, "[;=(");
-    if (line[end] == '(')
-        return 0;
-    while (end && line[end - 1] == ' ')
-        end--;
-    size_t start = end;
-    while (start && line[start - 1] != ' ' && line[start - 1] != '*')
-        start--;
-    *name = line + start;
-    return end - start;
-}
-
-/* The calls of one thread (not the main one), rendered as a function's body. */
-typedef struct thread_body {
-    uint32_t thread;
-    sb text;
-} thread_body;
-
-/* Each thread's calls, nodes first_thread_node on, as the bodies of functions of their own; how many. */
-static size_t render_threads(kernel *k, uint32_t first_thread_node, uint32_t everyone, thread_body **out)
-{
-    cg_emitter *e = &k->e;
-    cg_tree *t = e->t;
-    size_t n = 0;
-    *out = NULL;
-    for (uint32_t i = first_thread_node; i < t->ntop;) {
-        uint32_t thread = e->m->insts[first_stmt(t->top[i])->insts[0]].thread, j = i;
-        while (j < t->ntop && e->m->insts[first_stmt(t->top[j])->insts[0]].thread == thread)
-            j++;
-        *out = cg_realloc(*out, (n + 1) * sizeof **out);
-        thread_body *tb = &(*out)[n++];
-        *tb = (thread_body){.thread = thread};
-        render_block(k, t->top + i, j - i, everyone, 0, &tb->text);
-        while (tb->text.len && tb->text.s[tb->text.len - 1] == '\n')
-            tb->text.s[--tb->text.len] = 0;
-        i = j;
-    }
-    return n;
-}
-
-/* Each thread's function (thread_<id>), with the locals of main its calls name, and thread_mains[]. */
-static void thread_functions(kernel *k, tpl_ctx *c, thread_body *bodies, size_t nbodies)
-{
-    cg_emitter *e = &k->e;
-    sb mains = {0};
-    uint32_t slots = 1;
-    for (uint32_t i = 0; i < e->m->ninsts; i++)
-        if (e->m->insts[i].thread + 1 > slots)
-            slots = e->m->insts[i].thread + 1;
-    for (size_t i = 0; i < nbodies; i++) {
-        const char *b = sb_str(&bodies[i].text);
-        while (*b == '\n')
-            b++;
-        tpl_ctx *x = tpl_push(c, "thread_fns");
-        tpl_setf(x, "id", "%u", bodies[i].thread);
-        tpl_set(x, "tbody", b);
-        if (e->grid_ndims && strstr(b, "coords["))
-            tpl_setf(x, "tgrid", "%d", e->grid_ndims);
-        int named = 0;
-        for (size_t l = 0; l < k->nlocals; l++) {
-            const char *name;
-            size_t len = declared_name(k->locals[l], &name);
-            if (len) {
-                char id[128];
-                snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), name);
-                named = names_identifier(b, id, strlen(id));
-            }
-            if (named) /* a statement goes with the declaration before it */
-                tpl_set(tpl_push(x, "tlocals"), "tlocal", k->locals[l]);
-        }
-    }
-    sb_puts(&mains, "{");
-    for (uint32_t s = 0; s < slots; s++) {
-        int has = 0;
-        for (size_t i = 0; i < nbodies && !has; i++)
-            has = bodies[i].thread == s;
-        sb_printf(&mains, "%s%s%u", s ? ", " : "", has ? "thread_" : "NULL", has ? s : 0);
-        if (!has) /* "NULL0" -> "NULL" */
-            mains.s[--mains.len] = 0;
-    }
-    sb_puts(&mains, "}");
-    tpl_setf(c, "thread_slots", "%u", slots);
-    tpl_set_sb(c, "thread_mains", &mains);
-    sb_free(&mains);
 }
 
 /* ROOT's definition: "dir" after "#define ROOT ", or, past the column
@@ -759,11 +463,11 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     free(all);
     sb body = {0};
     uint32_t nmain = 0; /* the main thread's calls come first (load.c), then each thread's */
-    while (nmain < t->ntop && m->insts[first_stmt(t->top[nmain])->insts[0]].thread == 0)
+    while (nmain < t->ntop && m->insts[cg_first_stmt(t->top[nmain])->insts[0]].thread == 0)
         nmain++;
-    render_block(&k, t->top, nmain, everyone, 0, &body);
+    cg_render_block(&k, t->top, nmain, everyone, 0, &body);
     thread_body *threads;
-    size_t nthreads = render_threads(&k, nmain, everyone, &threads);
+    size_t nthreads = cg_render_threads(&k, nmain, everyone, &threads);
     if (!nthreads) /* its tables' references are in main only */
         cg_prefix_tables(e, &body);
     while (body.len && body.s[body.len - 1] == '\n')
@@ -779,11 +483,11 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
         b = sb_str(&body);
     }
     tpl_ctx *c = tpl_new();
-    build_header(&k, t, c);
+    cg_build_header(&k, t, c);
     cg_setup_inputs(&k.e, c); /* before the tables: it adds the text files' line lengths */
     tables_and_locals(&k, c);
     if (nthreads)
-        thread_functions(&k, c, threads, nthreads);
+        cg_thread_functions(&k, c, threads, nthreads);
     for (size_t i = 0; i < nthreads; i++)
         sb_free(&threads[i].text);
     free(threads);
@@ -871,7 +575,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     }
     tpl_set_sb(c, "body", &body);
     sb text = {0};
-    render(&k, T_KERNEL, c, &text);
+    cg_render(&k, T_KERNEL, c, &text);
     tpl_free(c);
     sb_free(&body);
     if (k.failed) {

@@ -53,7 +53,7 @@ static void null_pointer_text(cg_emitter *e, sb *out)
     e->uses_no_pointer = 1;
 }
 
-static void handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+void cg_handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
     if (v >= NAME_CODE) { /* a barrier is the object at its address: its variable is the object */
         sb_printf(out, "%s%s", kind == REC_KIND_PTHREAD_BARRIER ? "&" : "", cg_str(e->m, v - NAME_CODE));
@@ -92,7 +92,7 @@ static void handle_address_text(cg_emitter *e, int64_t v, unsigned kind, sb *out
 {
     int copy = v < NAME_CODE;
     sb_printf(out, copy ? "&(%s){" : "&", e->elem_type);
-    handle_text(e, v, kind, out);
+    cg_handle_text(e, v, kind, out);
     if (copy)
         sb_putc(out, '}');
 }
@@ -334,7 +334,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         snprintf(e->elem_type, sizeof e->elem_type, "%s", ctype);
         if (ptr && table)
             sb_printf(out, "&(%s){", ctype);
-        cg_render_cat(e, &fit.cat, kind, name, ctype, ptr && !table ? handle_address_text : handle_text, out);
+        cg_render_cat(e, &fit.cat, kind, name, ctype, ptr && !table ? handle_address_text : cg_handle_text, out);
         if (ptr && table)
             sb_putc(out, '}');
     } else if (kind == REC_KIND_MPI_STATUS || kind == REC_KIND_MPI_STATUS_ARRAY) {
@@ -426,7 +426,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
                     sb_printf(out, "{%s, ", reads ? "rbuf" : "wbuf");
                 if (fit.el[k].cls == CG_FIT_CAT)
                     cg_render_cat(e, &fit.el[k].cat, ek, name, elem,
-                                  el_cls == CG_FIT_CAT ? handle_text : const_text, out);
+                                  el_cls == CG_FIT_CAT ? cg_handle_text : const_text, out);
                 else
                     cg_render_num(e, &fit.el[k].num, ek, name, out, NULL);
                 if (iovec)
@@ -503,7 +503,7 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     for (uint32_t k = 0; k < n; k++) {
         array_next(k, e->elem_type, e->array_row, out);
         if (rec_kind_is_handle_array(kind))
-            handle_text(e, a[k],
+            cg_handle_text(e, a[k],
                         rec_kind_element(kind),
                         out);
         else
@@ -669,45 +669,6 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_puts(out, "NULL");
     else
         sb_printf(out, "&(%s){0}", elem);
-}
-
-/* Whether a call of another thread names the handle the statement's field creates. */
-static int shared_var(const cg_emitter *e, const cg_stmtinfo *s, unsigned field)
-{
-    for (uint32_t u = 0; u < s->node->ninsts; u++) {
-        const cg_inst *in = &e->m->insts[s->node->insts[u]];
-        const int64_t *v = cg_inst_values(in, field);
-        for (uint32_t k = 0; k < in->nr; k++)
-            if (v[k] >= CG_HOBJ_BASE && e->m->hobjs[v[k] - CG_HOBJ_BASE].shared)
-                return 1;
-    }
-    return 0;
-}
-
-void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
-{
-    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
-    for (unsigned field = 0; field < cg_nfields(f); field++) {
-        if (!s->vars[field] || (field >= f->nargs && (!hoisted || !s->used[field])))
-            continue;
-        char ctype[128];
-        cg_var_ctype(f, field, ctype, sizeof ctype);
-        unsigned kind = cg_field_kind(f, field);
-        const char *sep = gen_is_pointer(ctype) ? "" : " ";
-        if (shared_var(e, s, field)) { /* every thread sees it: at file scope, once */
-            if (!hoisted)
-                sb_printf(&e->shared_decls, "static %s%s%s;\n", ctype, sep, s->vars[field]);
-            continue;
-        }
-        if (!hoisted) {
-            sb_printf(out, "%s%s%s;\n", ctype, sep, s->vars[field]);
-            continue;
-        }
-        sb init = {0};
-        handle_text(e, -1, kind, &init);
-        sb_printf(out, "%s%s%s = %s;\n", ctype, sep, s->vars[field], sb_str(&init));
-        sb_free(&init);
-    }
 }
 
 /* One argument the kernel writes: what its role says. */

@@ -5,6 +5,7 @@
 #include "emit.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *plist_base(int64_t cls)
@@ -127,4 +128,43 @@ void cg_prepare_stmts(cg_emitter *e)
     for (size_t k = 0; k < e->nstmts; k++)
         for (uint32_t u = 0; u < e->stmts[k].node->ninsts; u++)
             e->inst_stmt[e->stmts[k].node->insts[u]] = &e->stmts[k];
+}
+
+/* Whether a call of another thread names the handle the statement's field creates. */
+static int shared_var(const cg_emitter *e, const cg_stmtinfo *s, unsigned field)
+{
+    for (uint32_t u = 0; u < s->node->ninsts; u++) {
+        const cg_inst *in = &e->m->insts[s->node->insts[u]];
+        const int64_t *v = cg_inst_values(in, field);
+        for (uint32_t k = 0; k < in->nr; k++)
+            if (v[k] >= CG_HOBJ_BASE && e->m->hobjs[v[k] - CG_HOBJ_BASE].shared)
+                return 1;
+    }
+    return 0;
+}
+
+void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    for (unsigned field = 0; field < cg_nfields(f); field++) {
+        if (!s->vars[field] || (field >= f->nargs && (!hoisted || !s->used[field])))
+            continue;
+        char ctype[128];
+        cg_var_ctype(f, field, ctype, sizeof ctype);
+        unsigned kind = cg_field_kind(f, field);
+        const char *sep = gen_is_pointer(ctype) ? "" : " ";
+        if (shared_var(e, s, field)) { /* every thread sees it: at file scope, once */
+            if (!hoisted)
+                sb_printf(&e->shared_decls, "static %s%s%s;\n", ctype, sep, s->vars[field]);
+            continue;
+        }
+        if (!hoisted) {
+            sb_printf(out, "%s%s%s;\n", ctype, sep, s->vars[field]);
+            continue;
+        }
+        sb init = {0};
+        cg_handle_text(e, -1, kind, &init);
+        sb_printf(out, "%s%s%s = %s;\n", ctype, sep, s->vars[field], sb_str(&init));
+        sb_free(&init);
+    }
 }

@@ -181,11 +181,43 @@ static int first_differing_paths(diff_ctx *ctx, const rec_func_desc *fa, const r
 /* Walks the ranks (rank 0 first) in lockstep until corresponding calls name
  * different paths, and infers the mapping from that pair. A rank that
  * names paths and agrees on all of them settles it: no mapping. */
+static int infer_mapping_on(diff_ctx *ctx, uint32_t nranks, uint32_t thread);
+
+/* With --threads, a program whose main thread names no path (its threads do
+ * the I/O) is told by its first thread that does, on rank 0. */
+static int by_id(const void *a, const void *b);
+
 static void infer_mapping(diff_ctx *ctx, uint32_t nranks)
+{
+    if (infer_mapping_on(ctx, nranks, 0) || !ctx->opt.threads || !nranks)
+        return;
+    ctx->nthreads = 0;
+    open_sides(ctx, 0, 0, 0, -1);
+    rec_record r;
+    const rec_func_desc *f;
+    rec_error err;
+    int got;
+    while ((got = diff_side_next(ctx, &ctx->side[0], &r, &f, &err)) == 1)
+        ;
+    close_sides(ctx);
+    if (got < 0)
+        fail(&err);
+    uint32_t threads[DIFF_MAX_THREADS];
+    size_t n = ctx->nthreads;
+    memcpy(threads, ctx->threads, n * sizeof *threads);
+    qsort(threads, n, sizeof *threads, by_id);
+    for (size_t t = 0; t < n; t++)
+        if (threads[t] != 0 && threads[t] < DIFF_MAX_STARTED && ctx->started[threads[t]] &&
+            infer_mapping_on(ctx, 1, threads[t]))
+            return;
+}
+
+/* 1 when the calls of the thread settled the mapping (or that none is needed). */
+static int infer_mapping_on(diff_ctx *ctx, uint32_t nranks, uint32_t thread)
 {
     char a[DIFF_PATH_MAX], b[DIFF_PATH_MAX];
     for (uint32_t rank = 0; rank < nranks; rank++) {
-        open_sides(ctx, rank, 0, 0, 0);
+        open_sides(ctx, rank, 0, 0, thread);
         int saw_paths = 0, found = 0;
         rec_record ra, rb;
         const rec_func_desc *fa, *fb;
@@ -211,11 +243,12 @@ static void infer_mapping(diff_ctx *ctx, uint32_t nranks)
                 diff_paths_describe(&ctx->paths, how, sizeof how);
                 printf("%s: paths: %s (inferred from rank %u: \"%s\" vs \"%s\")\n", DIFF_TOOL, how, rank, a, b);
             }
-            return;
+            return 1;
         }
         if (saw_paths)
-            return;
+            return 1;
     }
+    return 0;
 }
 
 static void warn_incomplete(diff_ctx *ctx, uint32_t rank)

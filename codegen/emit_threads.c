@@ -1,0 +1,108 @@
+/* emit_threads.c: a program's threads in its kernel. The calls of each
+ * thread the program started (load.c keeps them, grouped by thread, after
+ * the main thread's) become a function of their own, thread_<id>, which the
+ * statement that started the thread runs (thread_mains[id]); each function
+ * declares the locals of main its calls name. */
+#include "emit_kernel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether text names the identifier (a whole word). */
+static int names_identifier(const char *text, const char *id, size_t len)
+{
+    for (const char *p = strstr(text, id); p; p = strstr(p + 1, id)) {
+        int before = p > text && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                  (p[-1] >= '0' && p[-1] <= '9'));
+        char c = p[len];
+        int after = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+/* The identifier a local declaration declares (the word before its first "[", ";" or " ="); 0 for a
+ * statement (a call before any of them). */
+static size_t declared_name(const char *line, const char **name)
+{
+    size_t end = strcspn(line, "[;=(");
+    if (line[end] == '(')
+        return 0;
+    while (end && line[end - 1] == ' ')
+        end--;
+    size_t start = end;
+    while (start && line[start - 1] != ' ' && line[start - 1] != '*')
+        start--;
+    *name = line + start;
+    return end - start;
+}
+
+/* Each thread's calls, nodes first_thread_node on, as the bodies of functions of their own; how many. */
+size_t cg_render_threads(kernel *k, uint32_t first_thread_node, uint32_t everyone, thread_body **out)
+{
+    cg_emitter *e = &k->e;
+    cg_tree *t = e->t;
+    size_t n = 0;
+    *out = NULL;
+    for (uint32_t i = first_thread_node; i < t->ntop;) {
+        uint32_t thread = e->m->insts[cg_first_stmt(t->top[i])->insts[0]].thread, j = i;
+        while (j < t->ntop && e->m->insts[cg_first_stmt(t->top[j])->insts[0]].thread == thread)
+            j++;
+        *out = cg_realloc(*out, (n + 1) * sizeof **out);
+        thread_body *tb = &(*out)[n++];
+        *tb = (thread_body){.thread = thread};
+        cg_render_block(k, t->top + i, j - i, everyone, 0, &tb->text);
+        while (tb->text.len && tb->text.s[tb->text.len - 1] == '\n')
+            tb->text.s[--tb->text.len] = 0;
+        i = j;
+    }
+    return n;
+}
+
+/* Each thread's function (thread_<id>), with the locals of main its calls name, and thread_mains[]. */
+void cg_thread_functions(kernel *k, tpl_ctx *c, thread_body *bodies, size_t nbodies)
+{
+    cg_emitter *e = &k->e;
+    sb mains = {0};
+    uint32_t slots = 1;
+    for (uint32_t i = 0; i < e->m->ninsts; i++)
+        if (e->m->insts[i].thread + 1 > slots)
+            slots = e->m->insts[i].thread + 1;
+    for (size_t i = 0; i < nbodies; i++) {
+        const char *b = sb_str(&bodies[i].text);
+        while (*b == '\n')
+            b++;
+        tpl_ctx *x = tpl_push(c, "thread_fns");
+        tpl_setf(x, "id", "%u", bodies[i].thread);
+        tpl_set(x, "tbody", b);
+        if (e->grid_ndims && strstr(b, "coords["))
+            tpl_setf(x, "tgrid", "%d", e->grid_ndims);
+        int named = 0;
+        for (size_t l = 0; l < k->nlocals; l++) {
+            const char *name;
+            size_t len = declared_name(k->locals[l], &name);
+            if (len) {
+                char id[128];
+                snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), name);
+                named = names_identifier(b, id, strlen(id));
+            }
+            if (named) /* a statement goes with the declaration before it */
+                tpl_set(tpl_push(x, "tlocals"), "tlocal", k->locals[l]);
+        }
+    }
+    sb_puts(&mains, "{");
+    for (uint32_t s = 0; s < slots; s++) {
+        int has = 0;
+        for (size_t i = 0; i < nbodies && !has; i++)
+            has = bodies[i].thread == s;
+        sb_printf(&mains, "%s%s%u", s ? ", " : "", has ? "thread_" : "NULL", has ? s : 0);
+        if (!has) /* "NULL0" -> "NULL" */
+            mains.s[--mains.len] = 0;
+    }
+    sb_puts(&mains, "}");
+    tpl_setf(c, "thread_slots", "%u", slots);
+    tpl_set_sb(c, "thread_mains", &mains);
+    sb_free(&mains);
+}
