@@ -292,7 +292,7 @@ static void string_lines(const sb *body, size_t prefix, sb *out)
 
 static void push_local(kernel *k, tpl_ctx *c, const char *text)
 {
-    tpl_set(tpl_push(c, "locals"), "local", text);
+    (void)c; /* main's come from k->locals (cg_push_locals_named) */
     k->locals = cg_realloc(k->locals, (k->nlocals + 1) * sizeof *k->locals);
     k->locals[k->nlocals++] = cg_strdup(text);
 }
@@ -486,6 +486,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     cg_build_header(&k, t, c);
     cg_setup_inputs(&k.e, c); /* before the tables: it adds the text files' line lengths */
     tables_and_locals(&k, c);
+    cg_push_locals_named(&k, c, "locals", "local", nthreads ? b : NULL); /* with threads, those main names */
     if (nthreads)
         cg_thread_functions(&k, c, threads, nthreads);
     for (size_t i = 0; i < nthreads; i++)

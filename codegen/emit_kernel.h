@@ -41,6 +41,8 @@ typedef struct thread_body {
     uint32_t thread;
     sb text;
 } thread_body;
+/* The locals of main (k->locals) body names (NULL: all of them), as list's items (item: the text). */
+void cg_push_locals_named(kernel *k, tpl_ctx *c, const char *list, const char *item, const char *body);
 /* Each thread's calls, nodes first_thread_node on, as function bodies; how many. */
 size_t cg_render_threads(kernel *k, uint32_t first_thread_node, uint32_t everyone, thread_body **out);
 /* Each thread's function (thread_<id>), with the locals of main it names, and thread_mains[]. */

@@ -39,6 +39,22 @@ static size_t declared_name(const char *line, const char **name)
     return end - start;
 }
 
+void cg_push_locals_named(kernel *k, tpl_ctx *c, const char *list, const char *item, const char *body)
+{
+    int named = !body;
+    for (size_t l = 0; l < k->nlocals; l++) {
+        const char *name;
+        size_t len = declared_name(k->locals[l], &name);
+        if (len) {
+            char id[128];
+            snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), name);
+            named = !body || names_identifier(body, id, strlen(id));
+        }
+        if (named) /* a statement goes with the declaration before it */
+            tpl_set(tpl_push(c, list), item, k->locals[l]);
+    }
+}
+
 /* Each thread's calls, nodes first_thread_node on, as the bodies of functions of their own; how many. */
 size_t cg_render_threads(kernel *k, uint32_t first_thread_node, uint32_t everyone, thread_body **out)
 {
@@ -79,18 +95,7 @@ void cg_thread_functions(kernel *k, tpl_ctx *c, thread_body *bodies, size_t nbod
         tpl_set(x, "tbody", b);
         if (e->grid_ndims && strstr(b, "coords["))
             tpl_setf(x, "tgrid", "%d", e->grid_ndims);
-        int named = 0;
-        for (size_t l = 0; l < k->nlocals; l++) {
-            const char *name;
-            size_t len = declared_name(k->locals[l], &name);
-            if (len) {
-                char id[128];
-                snprintf(id, sizeof id, "%.*s", (int)(len < sizeof id ? len : sizeof id - 1), name);
-                named = names_identifier(b, id, strlen(id));
-            }
-            if (named) /* a statement goes with the declaration before it */
-                tpl_set(tpl_push(x, "tlocals"), "tlocal", k->locals[l]);
-        }
+        cg_push_locals_named(k, x, "tlocals", "tlocal", b);
     }
     sb_puts(&mains, "{");
     for (uint32_t s = 0; s < slots; s++) {

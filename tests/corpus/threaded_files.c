@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <unistd.h>
 
 enum { THREADS = 3, BLOCK = 4096, BLOCKS = 3 };

@@ -89,7 +89,7 @@ sed -n '/Build:/,/run:/p' "$work/kernel.c" | tr '\n' ' ' | sed 's/  *\*  */ /g' 
 traced "$work/ktrace" "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 ||
   { tail -n 20 "$logs/kernel.txt" >&2; fail "the kernel failed"; }
 equivalent() { # NAME TRACE
-  "$build/analysis/recorder-diff" "$work/trace" "$2" > "$logs/diff-$1.txt" 2>&1 ||
+  "$build/analysis/recorder-diff" ${DIFF_OPTIONS:-} "$work/trace" "$2" > "$logs/diff-$1.txt" 2>&1 ||
     { head -n 20 "$logs/diff-$1.txt" >&2; fail "the $1's trace differs from the original"; }
   echo "netcdf_pipeline: $program: $1: $(tail -n 1 "$logs/diff-$1.txt")"
 }
