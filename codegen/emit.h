@@ -144,6 +144,9 @@ void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, i
 void cg_collect_blocks(cg_emitter *e);
 /* The C text of a constant of a kind (O_CREAT | O_TRUNC, H5S_UNLIMITED, 0644, ...). */
 void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+/* Whether a call of another thread names the handle the statement's field creates (its variable is then
+ * declared at file scope, e->shared_decls). */
+int cg_shared_var(const cg_emitter *e, const cg_stmtinfo *s, unsigned field);
 /* A handle's value: its variable (a barrier's address), a predefined name, or what stands for one the trace
  * never made. */
 void cg_handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);

@@ -751,8 +751,12 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
         if (!s->guarded) { /* declared before a quiet call's block, which would end its scope */
             char ctype[128];
             cg_var_ctype(f, f->nargs, ctype, sizeof ctype);
-            sb_printf(quiet ? &decls : &assign, "%s%s", ctype, gen_is_pointer(ctype) ? "" : " ");
-            if (quiet)
+            const char *sep = gen_is_pointer(ctype) ? "" : " ";
+            if (cg_shared_var(e, s, f->nargs)) /* every thread sees it */
+                sb_printf(&e->shared_decls, "static %s%s%s;\n", ctype, sep, s->vars[f->nargs]);
+            else
+                sb_printf(quiet ? &decls : &assign, "%s%s", ctype, sep);
+            if (quiet && !cg_shared_var(e, s, f->nargs))
                 sb_printf(&decls, "%s;\n", s->vars[f->nargs]);
         }
         sb_printf(&assign, "%s = ", s->vars[f->nargs]);

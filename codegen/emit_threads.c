@@ -107,6 +107,21 @@ void cg_thread_functions(kernel *k, tpl_ctx *c, thread_body *bodies, size_t nbod
             mains.s[--mains.len] = 0;
     }
     sb_puts(&mains, "}");
+    /* a thread the program never joined (a pool's, left to the process's exit) is joined before MPI ends */
+    unsigned char *joined = cg_calloc(slots, 1);
+    for (uint32_t i = 0; i < e->m->ninsts; i++) {
+        const cg_inst *in = &e->m->insts[i];
+        int a = (in->f->flags & REC_FN_DESTROYS) ? rec_arg_with_kind(in->f, REC_KIND_THREAD_ID, 0) : -1;
+        for (uint32_t r = 0; a >= 0 && r < in->nr; r++) {
+            int64_t id = cg_inst_values(in, (unsigned)a)[r];
+            if (id >= 0 && id < slots)
+                joined[id] = 1;
+        }
+    }
+    for (size_t i = 0; i < nbodies; i++)
+        if (!joined[bodies[i].thread])
+            tpl_setf(tpl_push(c, "unjoined"), "tid", "%u", bodies[i].thread);
+    free(joined);
     tpl_setf(c, "thread_slots", "%u", slots);
     tpl_set_sb(c, "thread_mains", &mains);
     sb_free(&mains);

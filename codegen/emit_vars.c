@@ -131,7 +131,7 @@ void cg_prepare_stmts(cg_emitter *e)
 }
 
 /* Whether a call of another thread names the handle the statement's field creates. */
-static int shared_var(const cg_emitter *e, const cg_stmtinfo *s, unsigned field)
+int cg_shared_var(const cg_emitter *e, const cg_stmtinfo *s, unsigned field)
 {
     for (uint32_t u = 0; u < s->node->ninsts; u++) {
         const cg_inst *in = &e->m->insts[s->node->insts[u]];
@@ -153,7 +153,7 @@ void cg_emit_decls(cg_emitter *e, cg_stmtinfo *s, int hoisted, sb *out)
         cg_var_ctype(f, field, ctype, sizeof ctype);
         unsigned kind = cg_field_kind(f, field);
         const char *sep = gen_is_pointer(ctype) ? "" : " ";
-        if (shared_var(e, s, field)) { /* every thread sees it: at file scope, once */
+        if (cg_shared_var(e, s, field)) { /* every thread sees it: at file scope, once */
             if (!hoisted)
                 sb_printf(&e->shared_decls, "static %s%s%s;\n", ctype, sep, s->vars[field]);
             continue;

@@ -288,19 +288,23 @@ for entry in "${all_cases[@]}"; do
     records=$(sed -n 's/.* \([0-9]*\) records -> .*/\1/p' "$run/merge.txt")
     merged=$(sed -n 's/.*; \([0-9.]*\)x the longest rank.*/\1/p' "$run/merge.txt")
   fi
+  # a program that does its I/O from threads it starts is compared thread by thread
+  diff_threads=()
+  "$build/analysis/recorder2text" "$run/trace" 2> /dev/null | grep -q '^[0-9]* [0-9.]* [0-9.]* 0 POSIX pthread_create(' &&
+    diff_threads=(--threads)
   if (cd "$run" && "$build/codegen/recorder-codegen" trace -o kernel.c) 2> "$run/codegen.err"; then
     kbytes=$(wc -c < "$run/kernel.c")
     # shellcheck disable=SC2046 # the flags are a word list
     if (cd "$run" && "$h5cc" -shlib -Wall -Werror kernel.c -o kernel $(kernel_flags kernel.c)) > "$run/cc.txt" 2>&1; then
       launch LD_PRELOAD="$tracer" RECORDER_TRACES_DIR="$run/kernel-trace" -- "$run/kernel" "$run/kernel-out" > "$run/kernel.txt" 2>&1
-      "$build/analysis/recorder-diff" "$run/trace" "$run/kernel-trace" > "$run/kernel-diff.txt" 2>&1
+      "$build/analysis/recorder-diff" "${diff_threads[@]}" "$run/trace" "$run/kernel-trace" > "$run/kernel-diff.txt" 2>&1
       kverdict=$(verdict "$run/kernel-diff.txt")
     else
       kbytes=cc-fail
     fi
   fi
   launch LD_PRELOAD="$tracer" RECORDER_TRACES_DIR="$run/replay-trace" -- "$build/replayer/recorder-replay" --prefix "$run/replay-out" "$run/trace" > "$run/replay.txt" 2>&1
-  "$build/analysis/recorder-diff" "$run/trace" "$run/replay-trace" > "$run/replay-diff.txt" 2>&1
+  "$build/analysis/recorder-diff" "${diff_threads[@]}" "$run/trace" "$run/replay-trace" > "$run/replay-diff.txt" 2>&1
   rverdict=$(verdict "$run/replay-diff.txt")
   if [ -n "$darshan" ]; then
     # The original twice: a counter or a file size that differs between two
