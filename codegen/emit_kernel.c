@@ -338,8 +338,9 @@ static void build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
     if (m->imported_from[0])
         header_line(h,
                     "Imported from %s by recorder-import: %llu of these calls were placed where its counters "
-                    "say, not seen (marked inferred in the trace; its RECORDER_IMPORT_INFERRED option says how).",
-                    m->imported_from, (unsigned long long)m->inferred_kept);
+                    "say, not seen (marked inferred in the trace; its RECORDER_IMPORT_INFERRED option says how).%s%s",
+                    m->imported_from, (unsigned long long)m->inferred_kept, m->import_method[0] ? " How: " : "",
+                    m->import_method);
     uint32_t dirs = 0, files = 0, hdf5 = 0, links = 0, made = 0;
     for (size_t i = 0; i < m->ninputs; i++) {
         dirs += m->inputs[i].size < 0;

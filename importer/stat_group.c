@@ -72,6 +72,8 @@ static int shapes(group *g)
         int64_t s = rank_count(g, v->opens, i);
         int both = g->world ? v->n[0] > 0 && v->n[1] > 0 : a0 > 0 && a1 > 0;
         int64_t R = both ? rank_count(g, v->switches, i) + 1 : 1;
+        if (both && R < 2)
+            R = 2; /* reads and writes, the switch not counted (STDIO counts none) */
         if (R > (1 << 16))
             R = 1 << 16;
         if (s == 0 && (a0 || a1))
