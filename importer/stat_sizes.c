@@ -45,17 +45,21 @@ typedef struct side {
     wide bytes;
 } side;
 
-/* How far bytes fall outside what the free slots can make. */
+/* How far bytes fall outside what the free slots can make, and slots
+ * taken past a bin's count (weighed far above any bytes, and growing with
+ * how many, so the search slopes towards counts that fit). */
 static wide violation(const ri_sizes_in *in, const side *s)
 {
-    wide lo = 0, hi = 0;
+    wide lo = 0, hi = 0, over = 0;
     for (int b = 0; b < RI_BINS; b++) {
-        if (s->free[b] < 0)
-            return (wide)1 << 100;
+        if (s->free[b] < 0) {
+            over += -(wide)s->free[b];
+            continue;
+        }
         lo += (wide)s->free[b] * bin_lo[b];
         hi += (wide)s->free[b] * hi_of(in, b);
     }
-    return s->bytes < lo ? lo - s->bytes : s->bytes > hi ? s->bytes - hi : 0;
+    return (over << 70) + (s->bytes < lo ? lo - s->bytes : s->bytes > hi ? s->bytes - hi : 0);
 }
 
 typedef struct common {
