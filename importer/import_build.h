@@ -5,8 +5,10 @@
 
 #include "import.h"
 
-/* The calls a plan holds at most, every rank's. */
+/* The calls a plan holds at most, every rank's; of them made from
+ * counters alone (each costs its sizes, offsets and script first). */
 #define RI_MAX_CALLS ((uint64_t)1 << 24)
+#define RI_MAX_STAT_CALLS ((uint64_t)1 << 22)
 
 typedef struct ri_access {
     uint32_t rank;
@@ -51,6 +53,7 @@ typedef struct builder {
     records stdio;            /* STDIO's records, by id then rank */
     int64_t *next_stream;     /* per rank: the next FILE* id an fopen makes */
     int stat_only;            /* the log has no DXT: every file from its counters */
+    uint64_t stat_calls;      /* calls the counters asked for so far */
 } builder;
 
 int ri_fail(builder *b, const char *what);

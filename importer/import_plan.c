@@ -165,8 +165,8 @@ static file_state *find_file(builder *b, uint64_t id)
 
 static int collect_files(builder *b)
 {
-    static const unsigned mods[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO, RI_DARSHAN_DXT_POSIX,
-                                    RI_DARSHAN_DXT_MPIIO};
+    static const unsigned mods[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO,
+                                    RI_DARSHAN_DXT_POSIX, RI_DARSHAN_DXT_MPIIO};
     enum { NMODS = sizeof mods / sizeof mods[0] };
     size_t cap = 0;
     for (size_t i = 0; i < NMODS; i++)
@@ -341,7 +341,7 @@ static int counts_data(const records *r, unsigned module, uint64_t id)
             continue;
         ri_view v;
         ri_view_of(x, module, &v);
-        if (v.n[0] + v.n[1] > 0)
+        if (v.n[0] > 0 || v.n[1] > 0)
             return 1;
     }
     return 0;
@@ -384,7 +384,7 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
         goto done;
     for (size_t i = 0; i < b.nfiles; i++)
         if ((from_counters(&b, &b.files[i]) ? ri_plan_stat_file(&b, &b.files[i])
-                                             : ri_plan_file(&b, &b.files[i])) != 0)
+                                            : ri_plan_file(&b, &b.files[i])) != 0)
             goto done;
     int mpi = log->nprocs > 1 || log->modules[RI_DARSHAN_MPIIO].nrecords > 0 ||
               log->modules[RI_DARSHAN_DXT_MPIIO].nrecords > 0;

@@ -303,20 +303,21 @@ static int write_global(const ri_plan *p, const ri_darshan_log *log, const char 
          "every read and write DXT_POSIX and DXT_MPIIO kept, with its offset, length, "
          "start and end: POSIX ones as pread and pwrite, MPI-IO ones as MPI_File_read_at and "
          "write_at (or their _all twins), the POSIX ones of MPI-IO files inside them"},
-        {"RECORDER_IMPORT_INFERRED", "records marked inferred: MPI_Init and MPI_Finalize at the job's start "
-                                     "and end; as many opens of each file "
-                                     "as its counters say a rank made, splitting the rank's accesses (every "
-                                     "rank's, for a shared file) at "
-                                     "their longest pauses, each open ending as its first access starts and "
-                                     "each close starting as its last "
-                                     "ends; MPI-IO files opened over MPI_COMM_WORLD when Darshan reduced "
-                                     "their records to rank -1, else over "
-                                     "MPI_COMM_SELF, with POSIX opens inside; open flags and MPI amodes from "
-                                     "what each session did; an MPI-IO "
-                                     "access collective when its file's counters count more collective "
-                                     "accesses of its kind than independent "
-                                     "ones; every call of a file without DXT accesses (RECORDER_IMPORT_METHOD "
-                                     "says how they were made)"},
+        {"RECORDER_IMPORT_INFERRED",
+         "records marked inferred: MPI_Init and MPI_Finalize at the job's start "
+         "and end; as many opens of each file "
+         "as its counters say a rank made, splitting the rank's accesses (every "
+         "rank's, for a shared file) at "
+         "their longest pauses, each open ending as its first access starts and "
+         "each close starting as its last "
+         "ends; MPI-IO files opened over MPI_COMM_WORLD when Darshan reduced "
+         "their records to rank -1, else over "
+         "MPI_COMM_SELF, with POSIX opens inside; open flags and MPI amodes from "
+         "what each session did; an MPI-IO "
+         "access collective when its file's counters count more collective "
+         "accesses of its kind than independent "
+         "ones; every call of a file without DXT accesses (RECORDER_IMPORT_METHOD "
+         "says how they were made)"},
     };
     rec_trace_info info = {.nranks = p->nranks,
                            .time_resolution = resolution,

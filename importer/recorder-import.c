@@ -94,15 +94,16 @@ int main(int argc, char **argv)
         if (!quiet) {
             char stat[96] = "";
             if (sum.stat_files)
-                snprintf(stat, sizeof stat, ", %llu file%s from counters alone", (unsigned long long)sum.stat_files,
-                         sum.stat_files == 1 ? "" : "s");
-            printf("recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO)%s "
-                   "-> %llu "
-                   "records (%llu inferred) in %s\n",
-                   argv[i], sum.nranks, sum.nranks == 1 ? "" : "s", (unsigned long long)sum.files,
-                   sum.files == 1 ? "" : "s", (unsigned long long)(sum.posix_segments + sum.mpiio_segments),
-                   (unsigned long long)sum.posix_segments, (unsigned long long)sum.mpiio_segments, stat,
-                   (unsigned long long)sum.records, (unsigned long long)sum.inferred, dir);
+                snprintf(stat, sizeof stat, ", %llu file%s from counters alone",
+                         (unsigned long long)sum.stat_files, sum.stat_files == 1 ? "" : "s");
+            printf(
+                "recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO)%s "
+                "-> %llu "
+                "records (%llu inferred) in %s\n",
+                argv[i], sum.nranks, sum.nranks == 1 ? "" : "s", (unsigned long long)sum.files,
+                sum.files == 1 ? "" : "s", (unsigned long long)(sum.posix_segments + sum.mpiio_segments),
+                (unsigned long long)sum.posix_segments, (unsigned long long)sum.mpiio_segments, stat,
+                (unsigned long long)sum.records, (unsigned long long)sum.inferred, dir);
         }
         ri_darshan_free(log);
     }

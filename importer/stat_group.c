@@ -114,9 +114,11 @@ int ri_group_make(group *g, const ri_view *like)
         in.max_size = v->module == RI_DARSHAN_MPIIO ? 2147483647 : (int64_t)1 << 40;
         g->how = ri_solve_sizes(&in, solved[0], solved[1]);
     } else {
-        for (int k = 0; k < 2; k++)
-            for (int64_t j = 0; j < v->n[k]; j++)
-                solved[k][j] = v->bytes[k] / v->n[k] + (j < v->bytes[k] % v->n[k]);
+        for (int k = 0; k < 2; k++) /* STDIO: no histogram, sizes as equal as the bytes allow */
+            for (int64_t j = 0; j < v->n[k]; j++) {
+                int64_t x = v->bytes[k] / v->n[k] + (j < v->bytes[k] % v->n[k]);
+                solved[k][j] = x < ((int64_t)1 << 40) ? x : (int64_t)1 << 40;
+            }
         g->how = 0;
     }
     for (int k = 0; k < 2; k++) { /* deal: access j to rank j mod n */
@@ -232,13 +234,21 @@ int ri_group_script(const group *g, uint32_t i, sops *out)
         for (int64_t r = 0; r < R; r++)
             if (session_of_run(r, S, R) == (uint32_t)s)
                 *((r % 2 == 0 ? g->first_kind : !g->first_kind) ? &writes : &reads) = 1;
-        o = (sop){.call = RI_CALL_OPEN, .win = RI_WIN_OPEN, .session = (uint32_t)s, .stdio = (uint8_t)stdio,
-                  .reads = reads, .writes = writes, .parent = -1};
+        o = (sop){.call = RI_CALL_OPEN,
+                  .win = RI_WIN_OPEN,
+                  .session = (uint32_t)s,
+                  .stdio = (uint8_t)stdio,
+                  .reads = reads,
+                  .writes = writes,
+                  .parent = -1};
         if (ri_sops_push(out, &o))
             return -1;
         if (data == 0 && s == 0)
             for (int64_t j = 0; j < seeks; j++) {
-                o = (sop){.call = RI_CALL_SEEK, .session = 0, .stdio = (uint8_t)stdio, .win = RI_WIN_COUNT,
+                o = (sop){.call = RI_CALL_SEEK,
+                          .session = 0,
+                          .stdio = (uint8_t)stdio,
+                          .win = RI_WIN_COUNT,
                           .parent = -1};
                 if (ri_sops_push(out, &o))
                     return -1;
@@ -254,16 +264,25 @@ int ri_group_script(const group *g, uint32_t i, sops *out)
             for (size_t j = done[k]; j < to; j++) {
                 int64_t off = g->offsets[k][a[k] + j], len = g->sizes[k][a[k] + j];
                 for (int64_t z = 0; z < at_place(seeks, data, data_at); z++) {
-                    o = (sop){.call = RI_CALL_SEEK, .session = (uint32_t)s, .stdio = (uint8_t)stdio,
-                              .win = RI_WIN_COUNT, .offset = stdio ? pos : off, .parent = -1};
+                    o = (sop){.call = RI_CALL_SEEK,
+                              .session = (uint32_t)s,
+                              .stdio = (uint8_t)stdio,
+                              .win = RI_WIN_COUNT,
+                              .offset = stdio ? pos : off,
+                              .parent = -1};
                     if (ri_sops_push(out, &o))
                         return -1;
                 }
                 data_at++;
-                o = (sop){.call = (uint8_t)(k ? RI_CALL_WRITE : RI_CALL_READ), .kind = (uint8_t)k,
-                          .stdio = (uint8_t)stdio, .win = (uint8_t)(k ? RI_WIN_WRITE : RI_WIN_READ),
-                          .session = (uint32_t)s, .run = (uint32_t)r, .offset = stdio ? pos : off,
-                          .length = len, .parent = -1};
+                o = (sop){.call = (uint8_t)(k ? RI_CALL_WRITE : RI_CALL_READ),
+                          .kind = (uint8_t)k,
+                          .stdio = (uint8_t)stdio,
+                          .win = (uint8_t)(k ? RI_WIN_WRITE : RI_WIN_READ),
+                          .session = (uint32_t)s,
+                          .run = (uint32_t)r,
+                          .offset = stdio ? pos : off,
+                          .length = len,
+                          .parent = -1};
                 o.collective = (int64_t)(j - done[k]) < c_to - c_from;
                 pos += len;
                 if (ri_sops_push(out, &o))
@@ -272,15 +291,20 @@ int ri_group_script(const group *g, uint32_t i, sops *out)
             done[k] = to;
             q[k]++;
             if (k == 1) { /* syncs and flushes after write runs */
-                int64_t n_sync = at_place(syncs, write_runs, wrun_at), n_data = at_place(datasyncs, write_runs, wrun_at);
+                int64_t n_sync = at_place(syncs, write_runs, wrun_at),
+                        n_data = at_place(datasyncs, write_runs, wrun_at);
                 int64_t n_flush = at_place(flushes, write_runs, wrun_at);
                 wrun_at++;
                 uint8_t calls[3] = {RI_CALL_SYNC, RI_CALL_DATASYNC, RI_CALL_FLUSH};
                 int64_t counts[3] = {n_sync, n_data, n_flush};
                 for (int c = 0; c < 3; c++)
                     for (int64_t z = 0; z < counts[c]; z++) {
-                        o = (sop){.call = calls[c], .session = (uint32_t)s, .stdio = (uint8_t)stdio,
-                                  .win = RI_WIN_COUNT, .run = (uint32_t)r, .parent = -1};
+                        o = (sop){.call = calls[c],
+                                  .session = (uint32_t)s,
+                                  .stdio = (uint8_t)stdio,
+                                  .win = RI_WIN_COUNT,
+                                  .run = (uint32_t)r,
+                                  .parent = -1};
                         if (ri_sops_push(out, &o))
                             return -1;
                     }
@@ -291,13 +315,19 @@ int ri_group_script(const group *g, uint32_t i, sops *out)
             uint8_t calls[3] = {RI_CALL_SYNC, RI_CALL_DATASYNC, RI_CALL_FLUSH};
             for (int c = 0; c < 3; c++)
                 for (int64_t z = 0; z < counts[c]; z++) {
-                    o = (sop){.call = calls[c], .session = (uint32_t)s, .stdio = (uint8_t)stdio,
-                              .win = RI_WIN_COUNT, .parent = -1};
+                    o = (sop){.call = calls[c],
+                              .session = (uint32_t)s,
+                              .stdio = (uint8_t)stdio,
+                              .win = RI_WIN_COUNT,
+                              .parent = -1};
                     if (ri_sops_push(out, &o))
                         return -1;
                 }
         }
-        o = (sop){.call = RI_CALL_CLOSE, .win = RI_WIN_CLOSE, .session = (uint32_t)s, .stdio = (uint8_t)stdio,
+        o = (sop){.call = RI_CALL_CLOSE,
+                  .win = RI_WIN_CLOSE,
+                  .session = (uint32_t)s,
+                  .stdio = (uint8_t)stdio,
                   .parent = -1};
         if (ri_sops_push(out, &o))
             return -1;

@@ -37,16 +37,17 @@ static void time_top(const builder *b, const ri_view *v, sops *s)
     for (size_t i = 0; i < s->n; i++)
         if (s->v[i].win < RI_WIN_COUNT)
             count[s->v[i].win]++;
-    uint64_t meta = dur_ticks(b, v->spent[2], v->opens * 2 + v->seeks + v->stats);
+    uint64_t meta = dur_ticks(b, v->spent[2], v->opens * 2 + v->seeks + v->stats); /* bounded by groups_of */
     uint64_t rd = dur_ticks(b, v->spent[0], v->n[0]), wr = dur_ticks(b, v->spent[1], v->n[1]);
     uint64_t prev = 0;
     for (size_t i = 0; i < s->n; i++) {
         sop *o = &s->v[i];
-        uint64_t target = 0, d = o->call == RI_CALL_READ    ? rd
-                                 : o->call == RI_CALL_WRITE ? wr
-                                 : o->call == RI_CALL_SYNC || o->call == RI_CALL_DATASYNC || o->call == RI_CALL_FLUSH
-                                     ? wr
-                                     : meta;
+        uint64_t target = 0,
+                 d = o->call == RI_CALL_READ    ? rd
+                     : o->call == RI_CALL_WRITE ? wr
+                     : o->call == RI_CALL_SYNC || o->call == RI_CALL_DATASYNC || o->call == RI_CALL_FLUSH
+                         ? wr
+                         : meta;
         if (o->win < RI_WIN_COUNT) {
             double lo = v->win[o->win][0], hi = v->win[o->win][1];
             int64_t k = seen[o->win]++, c = count[o->win];
@@ -89,7 +90,8 @@ static int64_t parent_in(const sops *top, uint8_t call, int kind, uint32_t sessi
         return -1;
     size_t want = Q ? (size_t)((uint64_t)q * n / Q) : 0, seen = 0;
     for (size_t i = 0; i < top->n; i++)
-        if (top->v[i].call == call && top->v[i].session == session && top->v[i].kind == kind && seen++ == want)
+        if (top->v[i].call == call && top->v[i].session == session && top->v[i].kind == kind &&
+            seen++ == want)
             return (int64_t)i;
     return -1;
 }
@@ -154,8 +156,9 @@ static int emit(builder *b, uint32_t rank, const file_state *f, int layer, const
     int64_t handle = -1;
     for (size_t i = 0; i < s->n; i++) {
         const sop *o = &s->v[i];
-        int64_t *next = o->stdio ? &b->next_stream[rank] : layer == REC_LAYER_MPIIO ? &b->next_mpifile[rank]
-                                                                                    : &b->next_fd[rank];
+        int64_t *next = o->stdio                   ? &b->next_stream[rank]
+                        : layer == REC_LAYER_MPIIO ? &b->next_mpifile[rank]
+                                                   : &b->next_fd[rank];
         if (o->call == RI_CALL_OPEN)
             handle = (*next)++;
         ri_event *e = ri_add_event(b, rank, f, (ri_call)o->call, layer);
@@ -169,24 +172,27 @@ static int emit(builder *b, uint32_t rank, const file_state *f, int layer, const
         e->handle = o->call == RI_CALL_STAT ? -1 : handle;
         e->offset = o->offset;
         e->length = o->length;
-        e->collective = (uint8_t)(layer == REC_LAYER_MPIIO &&
-                                  (o->call == RI_CALL_OPEN || o->call == RI_CALL_CLOSE || o->call == RI_CALL_SYNC
-                                       ? g->world
-                                       : o->collective));
+        e->collective =
+            (uint8_t)(layer == REC_LAYER_MPIIO &&
+                      (o->call == RI_CALL_OPEN || o->call == RI_CALL_CLOSE || o->call == RI_CALL_SYNC
+                           ? g->world
+                           : o->collective));
         if (o->call != RI_CALL_OPEN)
             continue;
         if (o->stdio) {
             e->flags = o->writes ? (o->reads ? (g->first_kind ? RI_STDIO_WPLUS : RI_STDIO_RPLUS) : RI_STDIO_W)
                                  : RI_STDIO_R;
         } else if (layer == REC_LAYER_MPIIO) {
-            e->flags = g->sessions[g->nranks > 1 ? rank : 0] == 1 && v->mode > 0 ? v->mode
-                                                                                 : ri_amode_of(o->reads, o->writes);
+            e->flags = g->sessions[g->nranks > 1 ? rank : 0] == 1 && v->mode > 0
+                           ? v->mode
+                           : ri_amode_of(o->reads, o->writes);
         } else {
             int64_t parent_amode = -1;
             if (top && o->parent >= 0 && top->v[o->parent].call == RI_CALL_OPEN &&
                 top->v[o->parent].session == o->session)
                 parent_amode = top->v[o->parent].flags;
-            e->flags = parent_amode >= 0 ? ri_oflags_of_amode(parent_amode) : ri_oflags_of(o->reads, o->writes);
+            e->flags =
+                parent_amode >= 0 ? ri_oflags_of_amode(parent_amode) : ri_oflags_of(o->reads, o->writes);
             e->mode = (e->flags & O_CREAT) ? (v->mode > 0 && v->mode <= 07777 ? v->mode : 0644) : 0;
         }
     }
@@ -209,7 +215,8 @@ typedef struct scope_groups {
 } scope_groups;
 
 /* The groups of a module's records of the file: the rank -1 one, or each rank's own. */
-static int groups_of(builder *b, const records *recs, unsigned module, uint64_t id, int world, scope_groups *out)
+static int groups_of(builder *b, const records *recs, unsigned module, uint64_t id, int world,
+                     scope_groups *out)
 {
     out->g = NULL;
     out->n = 0;
@@ -230,13 +237,16 @@ static int groups_of(builder *b, const records *recs, unsigned module, uint64_t 
         const ri_view *v = &g->v;
         double calls = (double)v->n[0] + (double)v->n[1] + 2.0 * (double)v->opens + (double)v->seeks +
                        (double)v->stats + (double)v->syncs + (double)v->datasyncs + (double)v->flushes;
-        if (calls > (double)RI_MAX_CALLS) {
+        if (calls + (double)b->stat_calls > (double)RI_MAX_STAT_CALLS) {
             char what[700];
             snprintf(what, sizeof what,
-                     "%s: its %s counters count %.0f calls, more than the 16777216 recorder-import places",
-                     ri_darshan_name_of(b->log, id), ri_darshan_module_name(module), calls);
+                     "%s: its %s counters count %.0f calls, past the %llu recorder-import makes of a log's "
+                     "counters (%llu made before)",
+                     ri_darshan_name_of(b->log, id), ri_darshan_module_name(module), calls,
+                     (unsigned long long)RI_MAX_STAT_CALLS, (unsigned long long)b->stat_calls);
             return ri_fail(b, what);
         }
+        b->stat_calls += (uint64_t)calls;
     }
     out->n = n;
     return 0;

@@ -13,16 +13,17 @@
  * bin at the same place between its smallest and largest size, the slots
  * of one bin as equal as integers allow. A histogram whose bins do not add
  * up to the operations counted, or bytes no sizes in the bins can make,
- * gives sizes as equal as the bytes allow (RI_SIZES_EVEN). */
+ * gives sizes as equal as the bytes allow, none past the largest size
+ * (RI_SIZES_EVEN). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "import_stat.h"
 
-static const int64_t bin_lo[RI_BINS] = {0, 101, 1025, 10241, 102401, 1048577, 4194305, 10485761, 104857601,
-                                        1073741825};
-static const int64_t bin_hi[RI_BINS - 1] = {100, 1024, 10240, 102400, 1048576, 4194304, 10485760, 104857600,
-                                            1073741824};
+static const int64_t bin_lo[RI_BINS] = {0,       101,     1025,     10241,     102401,
+                                        1048577, 4194305, 10485761, 104857601, 1073741825};
+static const int64_t bin_hi[RI_BINS - 1] = {100,     1024,     10240,     102400,    1048576,
+                                            4194304, 10485760, 104857600, 1073741824};
 
 int ri_size_bin(int64_t size)
 {
@@ -93,7 +94,7 @@ static wide total_violation(const ri_sizes_in *in, const common *c, int nc)
 static int split_commons(const ri_sizes_in *in, common *c, int nc)
 {
     for (int i = 0; i < nc; i++) { /* in proportion to the two bins' slots */
-        int64_t r = in->bins[0][c[i].bin], w = in->bins[1][c[i].bin];
+        wide r = in->bins[0][c[i].bin], w = in->bins[1][c[i].bin];
         c[i].reads = r + w > 0 ? (int64_t)((wide)c[i].count * r / (r + w)) : 0;
     }
     wide best = total_violation(in, c, nc);
@@ -160,10 +161,13 @@ static void fill_side(const ri_sizes_in *in, const side *s, int64_t *out, size_t
     }
 }
 
-static void even(int64_t n, int64_t bytes, int64_t *out)
+/* bytes over n sizes, none past max (a corrupt log's bytes are not made) */
+static void even(int64_t n, int64_t bytes, int64_t max, int64_t *out)
 {
-    for (int64_t j = 0; j < n; j++)
-        out[j] = bytes / n + (j < bytes % n);
+    for (int64_t j = 0; j < n; j++) {
+        int64_t x = bytes / n + (j < bytes % n);
+        out[j] = x < max ? x : max;
+    }
 }
 
 unsigned ri_solve_sizes(const ri_sizes_in *in, int64_t *reads, int64_t *writes)
@@ -171,7 +175,7 @@ unsigned ri_solve_sizes(const ri_sizes_in *in, int64_t *reads, int64_t *writes)
     unsigned how = 0;
     int ok = 1;
     for (int k = 0; k < 2; k++) {
-        int64_t sum = 0;
+        wide sum = 0;
         for (int b = 0; b < RI_BINS; b++)
             sum += in->bins[k][b] > 0 ? in->bins[k][b] : 0;
         ok &= sum == in->n[k] && in->bytes[k] >= 0;
@@ -189,12 +193,12 @@ unsigned ri_solve_sizes(const ri_sizes_in *in, int64_t *reads, int64_t *writes)
         if (dup)
             continue;
         c[nc] = (common){in->common[i], in->common_count[i], 0, ri_size_bin(in->common[i])};
-        int64_t slots = in->bins[0][c[nc].bin] + in->bins[1][c[nc].bin];
+        wide slots = (wide)in->bins[0][c[nc].bin] + in->bins[1][c[nc].bin];
         for (int j = 0; j < nc; j++)
             if (c[j].bin == c[nc].bin)
                 slots -= c[j].count;
         if (c[nc].count > slots)
-            c[nc].count = slots > 0 ? slots : 0;
+            c[nc].count = slots > 0 ? (int64_t)slots : 0;
         if (c[nc].count > 0)
             nc++;
     }
@@ -204,8 +208,8 @@ unsigned ri_solve_sizes(const ri_sizes_in *in, int64_t *reads, int64_t *writes)
         ok = total_violation(in, c, nc) == 0;
     }
     if (!ok) {
-        even(in->n[0], in->bytes[0] > 0 ? in->bytes[0] : 0, reads);
-        even(in->n[1], in->bytes[1] > 0 ? in->bytes[1] : 0, writes);
+        even(in->n[0], in->bytes[0] > 0 ? in->bytes[0] : 0, in->max_size, reads);
+        even(in->n[1], in->bytes[1] > 0 ? in->bytes[1] : 0, in->max_size, writes);
         return RI_SIZES_EVEN;
     }
     if (nc)

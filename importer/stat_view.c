@@ -4,6 +4,7 @@
  * access sizes, what the offsets were like, and the first and last times
  * of each kind of call. Counters a module (or a module version) lacks read
  * -1, and count as none. */
+#include <stdint.h>
 #include <string.h>
 
 #include "import_view.h"
@@ -31,6 +32,18 @@ static int64_t pos(int64_t v)
     return v > 0 ? v : 0;
 }
 
+/* a + b, or INT64_MAX past it (counters of a corrupt log) */
+static int64_t add(int64_t a, int64_t b)
+{
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* the largest byte, when it leaves room for the byte after it */
+static int64_t byte_of(int64_t v)
+{
+    return v >= 0 && v < ((int64_t)1 << 62) ? v : -1;
+}
+
 /* The ten bins from the first's counter on. */
 static void bins(const ri_darshan_record *r, unsigned module, const char *first, int64_t *out)
 {
@@ -42,11 +55,10 @@ static void bins(const ri_darshan_record *r, unsigned module, const char *first,
 
 static void times(ri_view *v, const ri_darshan_record *r, unsigned module, const char *prefix)
 {
-    static const char *const names[RI_WIN_COUNT][2] = {
-        {"F_OPEN_START_TIMESTAMP", "F_OPEN_END_TIMESTAMP"},
-        {"F_READ_START_TIMESTAMP", "F_READ_END_TIMESTAMP"},
-        {"F_WRITE_START_TIMESTAMP", "F_WRITE_END_TIMESTAMP"},
-        {"F_CLOSE_START_TIMESTAMP", "F_CLOSE_END_TIMESTAMP"}};
+    static const char *const names[RI_WIN_COUNT][2] = {{"F_OPEN_START_TIMESTAMP", "F_OPEN_END_TIMESTAMP"},
+                                                       {"F_READ_START_TIMESTAMP", "F_READ_END_TIMESTAMP"},
+                                                       {"F_WRITE_START_TIMESTAMP", "F_WRITE_END_TIMESTAMP"},
+                                                       {"F_CLOSE_START_TIMESTAMP", "F_CLOSE_END_TIMESTAMP"}};
     char name[64];
     for (int w = 0; w < RI_WIN_COUNT; w++)
         for (int e = 0; e < 2; e++) {
@@ -69,8 +81,8 @@ void ri_view_of(const ri_darshan_record *r, unsigned module, ri_view *v)
         v->consec[k] = v->seq[k] = v->maxbyte[k] = -1;
     v->mode = -1;
     if (module == RI_DARSHAN_POSIX) {
-        v->opens = pos(pos(get(r, module, "POSIX_OPENS")) - pos(get(r, module, "POSIX_FILENOS")) -
-                       pos(get(r, module, "POSIX_DUPS")));
+        v->opens = pos(pos(get(r, module, "POSIX_OPENS")) -
+                       add(pos(get(r, module, "POSIX_FILENOS")), pos(get(r, module, "POSIX_DUPS"))));
         v->n[0] = pos(get(r, module, "POSIX_READS"));
         v->n[1] = pos(get(r, module, "POSIX_WRITES"));
         v->seeks = pos(get(r, module, "POSIX_SEEKS"));
@@ -80,8 +92,8 @@ void ri_view_of(const ri_darshan_record *r, unsigned module, ri_view *v)
         v->mode = get(r, module, "POSIX_MODE");
         v->bytes[0] = pos(get(r, module, "POSIX_BYTES_READ"));
         v->bytes[1] = pos(get(r, module, "POSIX_BYTES_WRITTEN"));
-        v->maxbyte[0] = get(r, module, "POSIX_MAX_BYTE_READ");
-        v->maxbyte[1] = get(r, module, "POSIX_MAX_BYTE_WRITTEN");
+        v->maxbyte[0] = byte_of(get(r, module, "POSIX_MAX_BYTE_READ"));
+        v->maxbyte[1] = byte_of(get(r, module, "POSIX_MAX_BYTE_WRITTEN"));
         v->consec[0] = get(r, module, "POSIX_CONSEC_READS");
         v->consec[1] = get(r, module, "POSIX_CONSEC_WRITES");
         v->seq[0] = get(r, module, "POSIX_SEQ_READS");
@@ -93,13 +105,13 @@ void ri_view_of(const ri_darshan_record *r, unsigned module, ri_view *v)
         times(v, r, module, "POSIX");
     } else if (module == RI_DARSHAN_MPIIO) {
         v->coll_opens = pos(get(r, module, "MPIIO_COLL_OPENS"));
-        v->opens = pos(get(r, module, "MPIIO_INDEP_OPENS")) + v->coll_opens;
+        v->opens = add(pos(get(r, module, "MPIIO_INDEP_OPENS")), v->coll_opens);
         v->coll[0] = pos(get(r, module, "MPIIO_COLL_READS"));
         v->coll[1] = pos(get(r, module, "MPIIO_COLL_WRITES"));
-        v->n[0] = v->coll[0] + pos(get(r, module, "MPIIO_INDEP_READS")) +
-                  pos(get(r, module, "MPIIO_SPLIT_READS")) + pos(get(r, module, "MPIIO_NB_READS"));
-        v->n[1] = v->coll[1] + pos(get(r, module, "MPIIO_INDEP_WRITES")) +
-                  pos(get(r, module, "MPIIO_SPLIT_WRITES")) + pos(get(r, module, "MPIIO_NB_WRITES"));
+        v->n[0] = add(add(v->coll[0], pos(get(r, module, "MPIIO_INDEP_READS"))),
+                      add(pos(get(r, module, "MPIIO_SPLIT_READS")), pos(get(r, module, "MPIIO_NB_READS"))));
+        v->n[1] = add(add(v->coll[1], pos(get(r, module, "MPIIO_INDEP_WRITES"))),
+                      add(pos(get(r, module, "MPIIO_SPLIT_WRITES")), pos(get(r, module, "MPIIO_NB_WRITES"))));
         v->syncs = pos(get(r, module, "MPIIO_SYNCS"));
         v->mode = get(r, module, "MPIIO_MODE");
         v->bytes[0] = pos(get(r, module, "MPIIO_BYTES_READ"));
@@ -118,8 +130,8 @@ void ri_view_of(const ri_darshan_record *r, unsigned module, ri_view *v)
         v->flushes = pos(get(r, module, "STDIO_FLUSHES"));
         v->bytes[0] = pos(get(r, module, "STDIO_BYTES_READ"));
         v->bytes[1] = pos(get(r, module, "STDIO_BYTES_WRITTEN"));
-        v->maxbyte[0] = get(r, module, "STDIO_MAX_BYTE_READ");
-        v->maxbyte[1] = get(r, module, "STDIO_MAX_BYTE_WRITTEN");
+        v->maxbyte[0] = byte_of(get(r, module, "STDIO_MAX_BYTE_READ"));
+        v->maxbyte[1] = byte_of(get(r, module, "STDIO_MAX_BYTE_WRITTEN"));
         times(v, r, module, "STDIO");
     }
     if (module != RI_DARSHAN_STDIO) {

@@ -51,7 +51,8 @@ RK_TEST(import_stat, sizes_follow_the_histogram_and_the_common_sizes)
     for (size_t i = 0; i < 69; i++)
         bins[1][ri_size_bin(w[i])]++;
     CU_ASSERT_EQUAL(memcmp(bins, in.bins, sizeof bins), 0);
-    /* 512, 544 and 328 are in a bin of reads alone; 4096 x128 split as the bin's 64 reads and 65 writes: 63 reads */
+    /* 512, 544 and 328 are in a bin of reads alone; 4096 x128 split as the bin's 64 reads and 65 writes: 63
+     * reads */
     CU_ASSERT_EQUAL(count_of(r, 179, 512), 85);
     CU_ASSERT_EQUAL(count_of(r, 179, 544), 12);
     CU_ASSERT_EQUAL(count_of(r, 179, 328), 12);
