@@ -127,6 +127,7 @@ typedef struct cg_model {
     char dropped_names[512];
     /* a trace recorder-import made: what of, and the kept calls it inferred (rec_record.inferred) */
     char imported_from[512];
+    char import_method[2048]; /* recorder-import's RECORDER_IMPORT_METHOD: how it made the calls */
     uint64_t inferred_kept;
     /* elastic: the largest run records the form of each rank part, the others follow it */
     rec_codegen_hints *hints;

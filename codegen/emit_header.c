@@ -127,8 +127,9 @@ void cg_build_header(kernel *k, const cg_tree *t, tpl_ctx *c)
     if (m->imported_from[0])
         header_line(h,
                     "Imported from %s by recorder-import: %llu of these calls were placed where its counters "
-                    "say, not seen (marked inferred in the trace; its RECORDER_IMPORT_INFERRED option says how).",
-                    m->imported_from, (unsigned long long)m->inferred_kept);
+                    "say, not seen (marked inferred in the trace; its RECORDER_IMPORT_INFERRED option says how).%s%s",
+                    m->imported_from, (unsigned long long)m->inferred_kept, m->import_method[0] ? " How: " : "",
+                    m->import_method);
     if (m->nthreads)
         header_line(h,
                     "Threads: the %u the program started make their calls in functions of their own (thread_<id>), "

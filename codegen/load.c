@@ -685,9 +685,12 @@ int cg_load(const char *trace_dir, const cg_options *o, cg_model *m, rec_error *
         return -1;
     char scratch[4096] = "";
     const rec_trace_info *info = rec_trace_get_info(t);
-    for (size_t i = 0; i < info->noptions; i++) /* recorder-import names the log it read */
+    for (size_t i = 0; i < info->noptions; i++) { /* recorder-import names the log it read, and how it read it */
         if (strcmp(info->options[i].key, "DARSHAN_LOG") == 0)
             snprintf(m->imported_from, sizeof m->imported_from, "the Darshan log %s", info->options[i].value);
+        if (strcmp(info->options[i].key, "RECORDER_IMPORT_METHOD") == 0)
+            snprintf(m->import_method, sizeof m->import_method, "%s", info->options[i].value);
+    }
     if (!rec_trace_is_merged(t)) {
         rec_trace_close(t);
         rec_merge_options mo;

@@ -390,7 +390,18 @@ typedef enum rec_arole {
     X(STARTS_MPI_RUN, "starts MPI, without a thread level")                                          \
     X(ENDS_MPI_RUN, "ends MPI")                                                                     \
     X(STARTS_THREAD, "starts a thread (its THREAD_ID, the id of the new thread's records), running code of the program's") \
-    X(WAITS_AT_BARRIER, "waits at a barrier (SUBJECT) for its count of threads: one, whichever the library picks, gets a result of its own")
+    X(WAITS_AT_BARRIER, "waits at a barrier (SUBJECT) for its count of threads: one, whichever the library picks, gets a result of its own") \
+    X(SEEKS_FD, "moves an FD's (SUBJECT) file position to an OFFSET (WHENCE)")                       \
+    X(STATS_PATH, "asks a file's status by its PATH")                                                \
+    X(SYNCS_FD, "flushes an FD's (SUBJECT) data and metadata to storage")                            \
+    X(SYNCS_FD_DATA, "flushes an FD's (SUBJECT) data to storage")                                    \
+    X(SYNCS_MPI_FILE, "flushes an MPI_FILE (SUBJECT) to storage, collectively")                      \
+    X(OPENS_STREAM, "opens a file by its PATH with a STDIO_MODE, making a FILE_STREAM")              \
+    X(CLOSES_STREAM, "closes a FILE_STREAM (SUBJECT)")                                               \
+    X(READS_STREAM, "reads COUNT items of a SIZE from a FILE_STREAM at its position")                \
+    X(WRITES_STREAM, "writes COUNT items of a SIZE to a FILE_STREAM at its position")                \
+    X(SEEKS_STREAM, "moves a FILE_STREAM's (SUBJECT) position to an OFFSET (WHENCE)")                \
+    X(FLUSHES_STREAM, "writes a FILE_STREAM's (SUBJECT) buffered data out")
 
 typedef enum rec_sole {
 #define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,

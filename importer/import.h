@@ -16,7 +16,13 @@ typedef enum ri_call {
     RI_CALL_OPEN,
     RI_CALL_CLOSE,
     RI_CALL_READ,
-    RI_CALL_WRITE
+    RI_CALL_WRITE,
+    /* a log without DXT: the calls its counters count besides */
+    RI_CALL_SEEK,     /* lseek, fseek */
+    RI_CALL_STAT,     /* stat of the file's path */
+    RI_CALL_SYNC,     /* fsync, MPI_File_sync */
+    RI_CALL_DATASYNC, /* fdatasync */
+    RI_CALL_FLUSH     /* fflush */
 } ri_call;
 
 /* One call of one rank. */
@@ -29,10 +35,14 @@ typedef struct ri_event {
     uint8_t depth;         /* 1: inside the MPI-IO call of the same file */
     uint8_t collective;    /* MPI-IO: the _all twin; an open over MPI_COMM_WORLD */
     uint8_t inferred;
-    int64_t handle; /* the fd or MPI_File id the open made */
+    uint8_t stdio;  /* a FILE* call (fopen, fread, ...), POSIX layer */
+    int64_t handle; /* the fd, FILE* or MPI_File id the open made */
     int64_t offset, length;
-    int64_t flags, mode; /* opens: open(2) flags or MPI amode, and permission bits */
+    int64_t flags, mode; /* opens: open(2) flags or MPI amode (fopen: RI_STDIO_*), and permission bits */
 } ri_event;
+
+/* fopen's modes, as ri_event.flags */
+enum { RI_STDIO_R, RI_STDIO_W, RI_STDIO_RPLUS, RI_STDIO_WPLUS };
 
 typedef struct ri_events {
     ri_event *v;
@@ -46,6 +56,10 @@ typedef struct ri_plan {
     ri_events *ranks;   /* nranks of them, each sorted as a tracer appends: by end, inner calls first */
     uint64_t posix_segments, mpiio_segments, inferred;
     uint64_t world_files, self_files, posix_files, skipped_files;
+    /* files made from counters alone (no DXT accesses), and of them those
+     * whose sizes could not follow the histogram, stdio ones, and how the
+     * shared ones' ranks split them (stat_plan.c) */
+    uint64_t stat_files, stat_even, stat_stdio, stat_partitioned, stat_replicated;
 } ri_plan;
 
 int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_error *err);

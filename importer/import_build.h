@@ -5,8 +5,10 @@
 
 #include "import.h"
 
-/* The calls a plan holds at most, every rank's. */
+/* The calls a plan holds at most, every rank's; of them made from
+ * counters alone (each costs its sizes, offsets and script first). */
 #define RI_MAX_CALLS ((uint64_t)1 << 24)
+#define RI_MAX_STAT_CALLS ((uint64_t)1 << 22)
 
 typedef struct ri_access {
     uint32_t rank;
@@ -48,6 +50,10 @@ typedef struct builder {
     uint64_t seq;
     ri_access *scratch;
     size_t scratch_cap;
+    records stdio;            /* STDIO's records, by id then rank */
+    int64_t *next_stream;     /* per rank: the next FILE* id an fopen makes */
+    int stat_only;            /* the log has no DXT: every file from its counters */
+    uint64_t stat_calls;      /* calls the counters asked for so far */
 } builder;
 
 int ri_fail(builder *b, const char *what);
@@ -61,6 +67,11 @@ int64_t ri_counter(const ri_darshan_record *r, int index);
 double ri_fcounter(const ri_darshan_record *r, int index);
 /* A new call of the rank, zeroed but for its order, file, call and layer. */
 ri_event *ri_add_event(builder *b, uint32_t rank, const file_state *f, ri_call call, int layer);
+/* What an open asks for a session that reads, writes or both: an MPI
+ * amode, open(2) flags, and the flags of an amode (import_sessions.c). */
+int64_t ri_amode_of(int reads, int writes);
+int64_t ri_oflags_of(int reads, int writes);
+int64_t ri_oflags_of_amode(int64_t amode);
 /* Places the file's calls on every rank that made some (import_sessions.c). */
 int ri_plan_file(builder *b, file_state *f);
 

@@ -36,6 +36,8 @@
 #include <string.h>
 
 #include "import_build.h"
+#include "import_stat.h"
+#include "import_view.h"
 
 int ri_fail(builder *b, const char *what)
 {
@@ -163,16 +165,17 @@ static file_state *find_file(builder *b, uint64_t id)
 
 static int collect_files(builder *b)
 {
-    static const unsigned mods[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_DXT_POSIX,
-                                    RI_DARSHAN_DXT_MPIIO};
+    static const unsigned mods[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO,
+                                    RI_DARSHAN_DXT_POSIX, RI_DARSHAN_DXT_MPIIO};
+    enum { NMODS = sizeof mods / sizeof mods[0] };
     size_t cap = 0;
-    for (size_t i = 0; i < 4; i++)
+    for (size_t i = 0; i < NMODS; i++)
         cap += b->log->modules[mods[i]].nrecords;
     b->files = calloc(cap ? cap : 1, sizeof *b->files);
     if (!b->files)
         return ri_fail(b, "out of memory");
     size_t n = 0;
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < NMODS; i++) {
         const ri_darshan_module *m = &b->log->modules[mods[i]];
         for (size_t r = 0; r < m->nrecords; r++)
             b->files[n++].id = m->records ? m->records[r].id : m->dxt[r].id;
@@ -327,32 +330,61 @@ static int add_run_bounds(builder *b)
     return 0;
 }
 
+/* Whether a record of the file counts reads or writes. */
+static int counts_data(const records *r, unsigned module, uint64_t id)
+{
+    const ri_darshan_record **own, *all = ri_find_record(r, id, -1);
+    size_t n = ri_own_records(r, id, &own);
+    for (size_t i = 0; i <= n; i++) {
+        const ri_darshan_record *x = i < n ? own[i] : all;
+        if (!x)
+            continue;
+        ri_view v;
+        ri_view_of(x, module, &v);
+        if (v.n[0] > 0 || v.n[1] > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A file's calls come from its counters alone when DXT kept none of its
+ * accesses and the log has no DXT, or its counters count reads or writes
+ * DXT did not keep (stdio's, which DXT never traces, among them). */
+static int from_counters(const builder *b, const file_state *f)
+{
+    if (f->nacc)
+        return 0;
+    return b->stat_only || counts_data(&b->posix, RI_DARSHAN_POSIX, f->id) ||
+           counts_data(&b->mpiio, RI_DARSHAN_MPIIO, f->id) || counts_data(&b->stdio, RI_DARSHAN_STDIO, f->id);
+}
+
 int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_error *err)
 {
     memset(p, 0, sizeof *p);
     builder b = {.log = log, .res = resolution, .p = p, .err = err};
-    if (log->modules[RI_DARSHAN_DXT_POSIX].nrecords == 0 && log->modules[RI_DARSHAN_DXT_MPIIO].nrecords == 0)
-        return ri_fail(&b,
-                       "no DXT_POSIX or DXT_MPIIO records: the job ran without DXT (DXT_ENABLE_IO_TRACE), "
-                       "and a trace of its counters alone is not made yet");
+    b.stat_only =
+        log->modules[RI_DARSHAN_DXT_POSIX].nrecords == 0 && log->modules[RI_DARSHAN_DXT_MPIIO].nrecords == 0;
     p->nranks = (uint32_t)log->nprocs;
-    p->ranks = calloc(p->nranks, sizeof *p->ranks);
-    b.next_fd = calloc(p->nranks, sizeof *b.next_fd);
-    b.next_mpifile = calloc(p->nranks, sizeof *b.next_mpifile);
+    p->ranks = calloc(p->nranks ? p->nranks : 1, sizeof *p->ranks);
+    b.next_fd = calloc(p->nranks ? p->nranks : 1, sizeof *b.next_fd);
+    b.next_mpifile = calloc(p->nranks ? p->nranks : 1, sizeof *b.next_mpifile);
+    b.next_stream = calloc(p->nranks ? p->nranks : 1, sizeof *b.next_stream);
     int rc = -1;
-    if (!p->ranks || !b.next_fd || !b.next_mpifile ||
+    if (!p->ranks || !b.next_fd || !b.next_mpifile || !b.next_stream ||
         index_records(&log->modules[RI_DARSHAN_POSIX], &b.posix) != 0 ||
-        index_records(&log->modules[RI_DARSHAN_MPIIO], &b.mpiio) != 0) {
+        index_records(&log->modules[RI_DARSHAN_MPIIO], &b.mpiio) != 0 ||
+        index_records(&log->modules[RI_DARSHAN_STDIO], &b.stdio) != 0) {
         ri_fail(&b, "out of memory");
         goto done;
     }
     for (uint32_t r = 0; r < p->nranks; r++)
-        b.next_fd[r] = b.next_mpifile[r] = REC_HANDLE_DYNAMIC_BASE;
+        b.next_fd[r] = b.next_mpifile[r] = b.next_stream[r] = REC_HANDLE_DYNAMIC_BASE;
     find_counters(&b.c);
     if (collect_files(&b) != 0 || collect_accesses(&b) != 0)
         goto done;
     for (size_t i = 0; i < b.nfiles; i++)
-        if (ri_plan_file(&b, &b.files[i]) != 0)
+        if ((from_counters(&b, &b.files[i]) ? ri_plan_stat_file(&b, &b.files[i])
+                                            : ri_plan_file(&b, &b.files[i])) != 0)
             goto done;
     int mpi = log->nprocs > 1 || log->modules[RI_DARSHAN_MPIIO].nrecords > 0 ||
               log->modules[RI_DARSHAN_DXT_MPIIO].nrecords > 0;
@@ -379,8 +411,10 @@ done:
     free(b.files);
     free(b.posix.v);
     free(b.mpiio.v);
+    free(b.stdio.v);
     free(b.next_fd);
     free(b.next_mpifile);
+    free(b.next_stream);
     free(b.scratch);
     if (rc != 0)
         ri_plan_free(p);

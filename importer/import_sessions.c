@@ -136,20 +136,20 @@ static int place_empty_sessions(const builder *b, const scope *s, session *ss, u
 
 /* ---- what an open is asked ---- */
 
-static int64_t amode_of(int reads, int writes)
+int64_t ri_amode_of(int reads, int writes)
 {
     if (writes)
         return (reads ? MPI_MODE_RDWR : MPI_MODE_WRONLY) | MPI_MODE_CREATE;
     return MPI_MODE_RDONLY;
 }
 
-static int64_t oflags_of_amode(int64_t amode)
+int64_t ri_oflags_of_amode(int64_t amode)
 {
     int64_t f = (amode & MPI_MODE_RDWR) ? O_RDWR : (amode & MPI_MODE_WRONLY) ? O_WRONLY : O_RDONLY;
     return f | ((amode & MPI_MODE_CREATE) ? O_CREAT : 0);
 }
 
-static int64_t oflags_of(int reads, int writes)
+int64_t ri_oflags_of(int reads, int writes)
 {
     if (writes)
         return (reads ? O_RDWR : O_WRONLY) | O_CREAT;
@@ -288,7 +288,7 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
             w.close_end = ri_ticks(b, last);
         int64_t mpifile = -1, fd = -1, flags, mode;
         if (mpi) {
-            flags = amode_of(reads, writes);
+            flags = ri_amode_of(reads, writes);
             int64_t recorded = ri_counter(s->rec, c->mpi_mode);
             if (k == 1 && recorded > 0)
                 flags = recorded;
@@ -296,13 +296,13 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
             if (open_close(b, rank, s, REC_LAYER_MPIIO, 0, flags, 0, mpifile, &w, 0) != 0)
                 return -1;
             if (posix_below) {
-                int64_t of = oflags_of_amode(flags);
+                int64_t of = ri_oflags_of_amode(flags);
                 fd = b->next_fd[rank]++;
                 if (open_close(b, rank, s, REC_LAYER_POSIX, 1, of, permissions(b, posix, of), fd, &w, 0) != 0)
                     return -1;
             }
         } else {
-            flags = oflags_of(reads, writes);
+            flags = ri_oflags_of(reads, writes);
             mode = permissions(b, s->rec, flags);
             fd = b->next_fd[rank]++;
             if (open_close(b, rank, s, REC_LAYER_POSIX, 0, flags, mode, fd, &w, 0) != 0)

@@ -18,6 +18,8 @@
 typedef struct functions {
     const rec_func_desc *start, *end, *open, *close, *read, *write;
     const rec_func_desc *mpi_open, *mpi_close, *mpi_read, *mpi_write, *mpi_read_all, *mpi_write_all;
+    const rec_func_desc *seek, *stat, *sync, *datasync, *mpi_sync;
+    const rec_func_desc *fopen, *fclose, *fread, *fwrite, *fseek, *fflush;
 } functions;
 
 typedef struct predefined {
@@ -54,6 +56,17 @@ static int find_functions(functions *fn, rec_error *err)
         {REC_SOLE_WRITES_MPI_FILE_AT, offsetof(functions, mpi_write)},
         {REC_SOLE_READS_MPI_FILE_AT_ALL, offsetof(functions, mpi_read_all)},
         {REC_SOLE_WRITES_MPI_FILE_AT_ALL, offsetof(functions, mpi_write_all)},
+        {REC_SOLE_SEEKS_FD, offsetof(functions, seek)},
+        {REC_SOLE_STATS_PATH, offsetof(functions, stat)},
+        {REC_SOLE_SYNCS_FD, offsetof(functions, sync)},
+        {REC_SOLE_SYNCS_FD_DATA, offsetof(functions, datasync)},
+        {REC_SOLE_SYNCS_MPI_FILE, offsetof(functions, mpi_sync)},
+        {REC_SOLE_OPENS_STREAM, offsetof(functions, fopen)},
+        {REC_SOLE_CLOSES_STREAM, offsetof(functions, fclose)},
+        {REC_SOLE_READS_STREAM, offsetof(functions, fread)},
+        {REC_SOLE_WRITES_STREAM, offsetof(functions, fwrite)},
+        {REC_SOLE_SEEKS_STREAM, offsetof(functions, fseek)},
+        {REC_SOLE_FLUSHES_STREAM, offsetof(functions, fflush)},
     };
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
         const rec_func_desc *f = rec_function_with_sole(wanted[i].sole);
@@ -79,11 +92,27 @@ typedef struct values {
     int64_t handle, path, flags, mode, length, offset, comm;
 } values;
 
+static const char *const stdio_modes[] = {"r", "w", "r+", "w+"}; /* RI_STDIO_* */
+
 static void fill(const rec_func_desc *f, const values *v, const predefined *pd, rec_record *r)
 {
+    unsigned sole = rec_func_sole(f);
+    int stream_data = sole == REC_SOLE_READS_STREAM || sole == REC_SOLE_WRITES_STREAM;
     for (unsigned a = 0; a < f->nargs; a++) {
         int64_t x = 0;
         switch (f->args[a].kind) {
+        case REC_KIND_STDIO_MODE: {
+            const char *m = stdio_modes[v->flags >= 0 && v->flags < 4 ? v->flags : 0];
+            r->args[a].ptr = m;
+            r->args[a].len = (uint32_t)strlen(m);
+            break;
+        }
+        case REC_KIND_FILE_STREAM:
+            x = v->handle;
+            break;
+        case REC_KIND_WHENCE:
+            x = SEEK_SET;
+            break;
         case REC_KIND_PATH:
             x = v->path;
             break;
@@ -99,6 +128,8 @@ static void fill(const rec_func_desc *f, const values *v, const predefined *pd, 
             x = v->mode;
             break;
         case REC_KIND_SIZE:
+            x = stream_data ? 1 : v->length; /* fread and fwrite: items of 1 byte */
+            break;
         case REC_KIND_COUNT:
             x = v->length;
             break;
@@ -126,8 +157,10 @@ static void fill(const rec_func_desc *f, const values *v, const predefined *pd, 
     /* what it returns: the handle an open makes, the bytes a POSIX access moved, else success */
     if (f->flags & REC_FN_CREATES && rec_arg_with_kind(f, REC_KIND_MPI_FILE, REC_ARG_CREATE) < 0)
         r->ret.i = v->handle;
-    else if (f->ret_kind == REC_KIND_SIZE)
+    else if (f->ret_kind == REC_KIND_SIZE || stream_data)
         r->ret.i = v->length;
+    else if (f->ret_kind == REC_KIND_OFFSET) /* lseek: where it moved to */
+        r->ret.i = v->offset;
     else
         r->ret.i = 0;
     r->err = 0;
@@ -135,20 +168,30 @@ static void fill(const rec_func_desc *f, const values *v, const predefined *pd, 
 
 static const rec_func_desc *function_of(const functions *fn, const ri_event *e)
 {
-    int mpi = e->layer == REC_LAYER_MPIIO;
+    int mpi = e->layer == REC_LAYER_MPIIO, st = e->stdio;
     switch ((ri_call)e->call) {
     case RI_CALL_START:
         return fn->start;
     case RI_CALL_END:
         return fn->end;
     case RI_CALL_OPEN:
-        return mpi ? fn->mpi_open : fn->open;
+        return mpi ? fn->mpi_open : st ? fn->fopen : fn->open;
     case RI_CALL_CLOSE:
-        return mpi ? fn->mpi_close : fn->close;
+        return mpi ? fn->mpi_close : st ? fn->fclose : fn->close;
     case RI_CALL_READ:
-        return mpi ? (e->collective ? fn->mpi_read_all : fn->mpi_read) : fn->read;
+        return mpi ? (e->collective ? fn->mpi_read_all : fn->mpi_read) : st ? fn->fread : fn->read;
     case RI_CALL_WRITE:
-        return mpi ? (e->collective ? fn->mpi_write_all : fn->mpi_write) : fn->write;
+        return mpi ? (e->collective ? fn->mpi_write_all : fn->mpi_write) : st ? fn->fwrite : fn->write;
+    case RI_CALL_SEEK:
+        return st ? fn->fseek : fn->seek;
+    case RI_CALL_STAT:
+        return fn->stat;
+    case RI_CALL_SYNC:
+        return mpi ? fn->mpi_sync : fn->sync;
+    case RI_CALL_DATASYNC:
+        return fn->datasync;
+    case RI_CALL_FLUSH:
+        return fn->fflush;
     }
     return NULL;
 }
@@ -175,7 +218,7 @@ static int write_rank(const ri_plan *p, const ri_darshan_log *log, const char *d
         r.inferred = e->inferred;
         values v = {
             e->handle, -1, e->flags, e->mode, e->length, e->offset, e->collective ? pd->world : pd->self};
-        if (e->call == RI_CALL_OPEN)
+        if (e->call == RI_CALL_OPEN || e->call == RI_CALL_STAT)
             v.path = rec_writer_path_id(w, p->paths[e->file]);
         fill(f, &v, pd, &r);
         if (rec_writer_append(w, &r, err) != 0) {
@@ -198,10 +241,40 @@ static const char *partial_modules(const ri_darshan_log *log, char *out, size_t 
     return out;
 }
 
+/* How the calls of files without DXT accesses were made (stat_*.c). */
+static const char STATISTICAL[] =
+    "statistical: from the counters alone (no DXT accesses): sizes from the access-size histogram, the four "
+    "common access sizes first, each bin's other sizes as equal as integers allow, the bytes exact; offsets "
+    "consecutive, cut into segments (gaps) and passes (starting over) to the consecutive and sequential "
+    "counts, to the largest byte; a rank -1 record's calls dealt to every rank (sizes in turn), its ranks "
+    "splitting the file segment by segment (or each covering it whole, when the largest byte says so); "
+    "opens, read/write switches, seeks, stats, syncs and flushes as counted, each rank its share; "
+    "collective accesses, opens and syncs alike on every rank; times between each kind's first start and "
+    "last end";
+
+static void method_of(const ri_plan *p, char *out, size_t cap)
+{
+    if (!p->stat_files) {
+        snprintf(out, cap, "DXT: every read and write DXT kept");
+        return;
+    }
+    int all = p->posix_segments + p->mpiio_segments == 0;
+    size_t len = (size_t)snprintf(out, cap, "%s%s", all ? "" : "DXT, and for files DXT kept no access of, ",
+                                  STATISTICAL);
+    if (len < cap)
+        snprintf(out + len, cap - len,
+                 " (%llu files: %llu with stdio calls; %llu shared layouts partitioned, %llu replicated; "
+                 "%llu whose histogram could not be followed, sizes as equal as the bytes allow)",
+                 (unsigned long long)p->stat_files, (unsigned long long)p->stat_stdio,
+                 (unsigned long long)p->stat_partitioned, (unsigned long long)p->stat_replicated,
+                 (unsigned long long)p->stat_even);
+}
+
 static int write_global(const ri_plan *p, const ri_darshan_log *log, const char *dir, double resolution,
                         rec_error *err)
 {
-    char jobid[32], nprocs[32], partial[512], files[160], metadata[1100];
+    char jobid[32], nprocs[32], partial[512], files[160], metadata[1100], method[1600];
+    method_of(p, method, sizeof method);
     /* Darshan's "key=value" lines, on one line */
     snprintf(metadata, sizeof metadata, "%s", log->metadata);
     size_t len = strlen(metadata);
@@ -225,23 +298,26 @@ static int write_global(const ri_plan *p, const ri_darshan_log *log, const char 
         {"DARSHAN_METADATA", metadata},
         {"DARSHAN_PARTIAL_MODULES", partial_modules(log, partial, sizeof partial)},
         {"RECORDER_IMPORT_FILES", files},
+        {"RECORDER_IMPORT_METHOD", method},
         {"RECORDER_IMPORT_SEEN",
          "every read and write DXT_POSIX and DXT_MPIIO kept, with its offset, length, "
          "start and end: POSIX ones as pread and pwrite, MPI-IO ones as MPI_File_read_at and "
          "write_at (or their _all twins), the POSIX ones of MPI-IO files inside them"},
-        {"RECORDER_IMPORT_INFERRED", "records marked inferred: MPI_Init and MPI_Finalize at the job's start "
-                                     "and end; as many opens of each file "
-                                     "as its counters say a rank made, splitting the rank's accesses (every "
-                                     "rank's, for a shared file) at "
-                                     "their longest pauses, each open ending as its first access starts and "
-                                     "each close starting as its last "
-                                     "ends; MPI-IO files opened over MPI_COMM_WORLD when Darshan reduced "
-                                     "their records to rank -1, else over "
-                                     "MPI_COMM_SELF, with POSIX opens inside; open flags and MPI amodes from "
-                                     "what each session did; an MPI-IO "
-                                     "access collective when its file's counters count more collective "
-                                     "accesses of its kind than independent "
-                                     "ones"},
+        {"RECORDER_IMPORT_INFERRED",
+         "records marked inferred: MPI_Init and MPI_Finalize at the job's start "
+         "and end; as many opens of each file "
+         "as its counters say a rank made, splitting the rank's accesses (every "
+         "rank's, for a shared file) at "
+         "their longest pauses, each open ending as its first access starts and "
+         "each close starting as its last "
+         "ends; MPI-IO files opened over MPI_COMM_WORLD when Darshan reduced "
+         "their records to rank -1, else over "
+         "MPI_COMM_SELF, with POSIX opens inside; open flags and MPI amodes from "
+         "what each session did; an MPI-IO "
+         "access collective when its file's counters count more collective "
+         "accesses of its kind than independent "
+         "ones; every call of a file without DXT accesses (RECORDER_IMPORT_METHOD "
+         "says how they were made)"},
     };
     rec_trace_info info = {.nranks = p->nranks,
                            .time_resolution = resolution,
@@ -300,6 +376,7 @@ int ri_plan_write(const ri_plan *p, const ri_darshan_log *log, const char *dir, 
         sum->posix_segments = p->posix_segments;
         sum->mpiio_segments = p->mpiio_segments;
         sum->files = p->nfiles;
+        sum->stat_files = p->stat_files;
     }
     return 0;
 }

@@ -3,8 +3,9 @@
  *   recorder-import darshan LOG... -o TRACE_DIR
  *
  * reads each Darshan log with our own reader (importer/darshan_log.c) and
- * writes the trace of its DXT records (importer/import_plan.c says what it
- * infers); one LOG's trace is TRACE_DIR, several logs' are TRACE_DIR/NAME,
+ * writes the trace of its DXT records, or of its counters alone where DXT
+ * kept nothing (importer/import_plan.c and stat_plan.c say what they
+ * infer); one LOG's trace is TRACE_DIR, several logs' are TRACE_DIR/NAME,
  * NAME being each log's file name without ".darshan". */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -20,6 +21,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: recorder-import darshan LOG... -o TRACE_DIR [--quiet]\n"
             "  darshan        the logs are Darshan logs (format 3.00 to 3.41, Darshan 3.0 to 3.5), with DXT\n"
+            "                 or without (a file DXT kept nothing of: its calls from its counters alone)\n"
             "  -o TRACE_DIR   where the trace goes; with several logs, TRACE_DIR/NAME for each\n"
             "                 (NAME: the log's file name without .darshan)\n"
             "  --quiet        no summary line\n"
@@ -89,14 +91,20 @@ int main(int argc, char **argv)
             status = 1;
             continue;
         }
-        if (!quiet)
-            printf("recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO) "
-                   "-> %llu "
-                   "records (%llu inferred) in %s\n",
-                   argv[i], sum.nranks, sum.nranks == 1 ? "" : "s", (unsigned long long)sum.files,
-                   sum.files == 1 ? "" : "s", (unsigned long long)(sum.posix_segments + sum.mpiio_segments),
-                   (unsigned long long)sum.posix_segments, (unsigned long long)sum.mpiio_segments,
-                   (unsigned long long)sum.records, (unsigned long long)sum.inferred, dir);
+        if (!quiet) {
+            char stat[96] = "";
+            if (sum.stat_files)
+                snprintf(stat, sizeof stat, ", %llu file%s from counters alone",
+                         (unsigned long long)sum.stat_files, sum.stat_files == 1 ? "" : "s");
+            printf(
+                "recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO)%s "
+                "-> %llu "
+                "records (%llu inferred) in %s\n",
+                argv[i], sum.nranks, sum.nranks == 1 ? "" : "s", (unsigned long long)sum.files,
+                sum.files == 1 ? "" : "s", (unsigned long long)(sum.posix_segments + sum.mpiio_segments),
+                (unsigned long long)sum.posix_segments, (unsigned long long)sum.mpiio_segments, stat,
+                (unsigned long long)sum.records, (unsigned long long)sum.inferred, dir);
+        }
         ri_darshan_free(log);
     }
     return status;

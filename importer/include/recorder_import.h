@@ -154,13 +154,16 @@ typedef struct ri_import_summary {
     uint64_t records, inferred;              /* records written, and of them inferred */
     uint64_t posix_segments, mpiio_segments; /* DXT segments taken */
     uint64_t files;
+    uint64_t stat_files; /* of them made from their counters alone (no DXT accesses) */
 } ri_import_summary;
 
 /* Writes DIR (created if missing, must hold no trace) as the trace of log:
  * with DXT, each rank's reads and writes in their order, the opens and
- * closes the counters imply placed around them, marked inferred. 0, or -1
- * with err (a log without DXT: "NAME: no DXT_POSIX or DXT_MPIIO module
- * ..."). */
+ * closes the counters imply placed around them, marked inferred; a file
+ * DXT kept no access of (every file, without DXT), its calls made from its
+ * counters alone, all marked inferred: as many of each as counted, sizes
+ * in the access-size histogram's bins adding up to its bytes (the trace's
+ * RECORDER_IMPORT_METHOD says how). 0, or -1 with err. */
 int ri_import_darshan(const ri_darshan_log *log, const char *dir, const ri_import_options *o,
                       ri_import_summary *sum, rec_error *err);
 

@@ -16,14 +16,8 @@
 set -euo pipefail
 build=$(cd "$1" && pwd) name=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
-. "$src/tests/support/testlib.sh"
-begin_test "import_e2e: $name" "${TEST_RUNS_DIR:-$build}/import-runs/$name" logs
-data=$src/tests/data/darshan
-log=$data/$name.darshan figures=$data/$name.figures
-logs=$work/logs
-np=$(awk '$1 == "nprocs" {print $2}' "$figures")
-preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
-export PATH=$build/mpi-bin:$PATH
+. "$src/tests/importer/import_common.sh"
+import_begin import_e2e
 
 # 1. The import, and the DXT segments in its records.
 "$build/importer/recorder-import" darshan "$log" -o "$work/trace" > "$logs/import.txt" 2>&1 ||
@@ -86,16 +80,7 @@ summary_files() {
 }
 
 # 2. Merge, kernel, replay.
-"$build/merger/recorder-merge" "$work/trace" > "$logs/merge.txt" 2>&1 || { cat "$logs/merge.txt" >&2; fail "recorder-merge failed"; }
-(cd "$work" && "$build/codegen/recorder-codegen" trace -o kernel.c) > "$logs/codegen.txt" 2>&1 ||
-  { cat "$logs/codegen.txt" >&2; fail "recorder-codegen failed"; }
-(cd "$work" && h5pcc -shlib -Wall -Wextra -Werror kernel.c -o kernel) > "$logs/compile.txt" 2>&1 ||
-  { cat "$logs/compile.txt" >&2; fail "kernel.c does not compile cleanly"; }
-mpirun.mpich -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/ktrace" \
-  "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 || { cat "$logs/kernel.txt" >&2; fail "the kernel failed"; }
-(cd "$work" && mpirun.mpich -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/rtrace" \
-  "$build/replayer/recorder-replay" --prefix "$work/rout" trace) > "$logs/replay.txt" 2>&1 ||
-  { cat "$logs/replay.txt" >&2; fail "recorder-replay failed"; }
+kernel_and_replay
 
 # 3. What each did to each file, against the log.
 for run in kernel:ktrace:kout replay:rtrace:rout; do

@@ -3,9 +3,9 @@
 # with one line "recorder-import: LOG: reason" on stderr and exit status 1
 # (2 for a wrong command line), writing no trace: a log cut short and one
 # corrupted (copies made here of a committed log), a file that is no log, a
-# missing one, a log without DXT (its DXT regions dropped from the header),
-# a TRACE_DIR that holds a trace; of several logs, the good ones are still
-# imported.
+# missing one, a TRACE_DIR that holds a trace; of several logs, the good
+# ones are still imported. A log without DXT (its DXT regions dropped from
+# the header) is imported from its counters.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,8 +46,14 @@ chmod u+w "$work/nodxt.darshan"
 for m in 10 11; do
   head -c 8 /dev/zero | dd of="$work/nodxt.darshan" bs=1 seek=$((48 + 16 * m + 8)) conv=notrunc status=none
 done
-refused 1 "recorder-import: $work/nodxt.darshan: no DXT_POSIX or DXT_MPIIO records: the job ran without DXT \(DXT_ENABLE_IO_TRACE\), and a trace of its counters alone is not made yet" \
-  "$work/nodxt.darshan"
+# ... is no longer refused: its trace is made of its counters alone.
+rm -rf "$work/nodxt"
+"$import" darshan "$work/nodxt.darshan" -o "$work/nodxt" > "$work/stdout" 2> "$work/stderr" ||
+  fail "recorder-import of a log without DXT failed: $(cat "$work/stderr")"
+grep -q "^recorder-import: $work/nodxt.darshan: 4 ranks, 1 file, 0 DXT segments (0 POSIX, 0 MPI-IO), 1 file from counters alone -> [0-9]* records" \
+  "$work/stdout" || fail "the summary of a log without DXT: $(cat "$work/stdout")"
+"$build/analysis/recorder2text" --info "$work/nodxt" | grep -q '^option: RECORDER_IMPORT_METHOD=statistical: ' ||
+  fail "the trace of a log without DXT does not say it is statistical"
 
 # Of several logs, each into TRACE_DIR/NAME; a bad one fails the run, not the others.
 refused 1 "recorder-import: $work/cut.darshan: truncated region at byte 2000: .*" "$good" "$work/cut.darshan"
@@ -69,4 +75,4 @@ for args in "darshan $good" "darshan -o $work/x" "darshan" "" "lustre $good -o $
   grep -q '^usage: recorder-import darshan LOG\.\.\. -o TRACE_DIR' "$work/stderr" || fail "recorder-import $args: no usage line"
 done
 "$import" --help | grep -q '^usage: recorder-import darshan LOG... -o TRACE_DIR' || fail "--help has no usage line"
-echo "import_errors: truncated, corrupt, foreign, missing and DXT-less logs refused, each in one line; bad command lines exit 2"
+echo "import_errors: truncated, corrupt, foreign and missing logs refused, each in one line; a DXT-less one imported from its counters; bad command lines exit 2"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# import_common.sh: what the end-to-end tests of recorder-import share
+# (import_e2e.sh, import_stat_e2e.sh), sourced after build, name and src
+# are set.
+#   import_begin TEST: the test's run directory ($work, $logs), the log of
+#     tests/data/darshan ($log, $figures, $np: its ranks), the tracer to
+#     preload ($preload), MPICH's wrappers on PATH;
+#   kernel_and_replay: the trace $work/trace merged (recorder-merge), its
+#     kernel made (recorder-codegen), compiled -Wall -Wextra -Werror and run
+#     at $np ranks under mpirun.mpich, traced into $work/ktrace (files under
+#     $work/kout), and replayed by recorder-replay, traced into
+#     $work/rtrace (files under $work/rout).
+. "$src/tests/support/testlib.sh"
+
+import_begin() {
+  begin_test "$1: $name" "${TEST_RUNS_DIR:-$build}/import-runs/$name" logs
+  data=$src/tests/data/darshan
+  log=$data/$name.darshan figures=$data/$name.figures
+  logs=$work/logs
+  np=$(awk '$1 == "nprocs" {print $2}' "$figures")
+  preload=$build/tests/support/liboversubscribe.so:$build/tracer/librecorder.so
+  export PATH=$build/mpi-bin:$PATH
+}
+
+kernel_and_replay() {
+  "$build/merger/recorder-merge" "$work/trace" > "$logs/merge.txt" 2>&1 || { cat "$logs/merge.txt" >&2; fail "recorder-merge failed"; }
+  (cd "$work" && "$build/codegen/recorder-codegen" trace -o kernel.c) > "$logs/codegen.txt" 2>&1 ||
+    { cat "$logs/codegen.txt" >&2; fail "recorder-codegen failed"; }
+  (cd "$work" && h5pcc -shlib -Wall -Wextra -Werror kernel.c -o kernel) > "$logs/compile.txt" 2>&1 ||
+    { cat "$logs/compile.txt" >&2; fail "kernel.c does not compile cleanly"; }
+  mpirun.mpich -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/ktrace" \
+    "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 || { cat "$logs/kernel.txt" >&2; fail "the kernel failed"; }
+  (cd "$work" && mpirun.mpich -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/rtrace" \
+    "$build/replayer/recorder-replay" --prefix "$work/rout" trace) > "$logs/replay.txt" 2>&1 ||
+    { cat "$logs/replay.txt" >&2; fail "recorder-replay failed"; }
+}
