@@ -275,13 +275,14 @@ static inline int rt_nc_widest_rank(int ncid)
 
 /* Bytes a multi-variable call (mput, mget) moves: each variable's elements
  * (its whole extent, 1, or its count row's product) as a flexible call
- * (bufcounts and buftypes) or in elements of elem_size bytes (a typed one). */
-static inline MPI_Offset rt_nc_multi_bytes(int ncid, int nvars, const int *varids, int whole,
+ * (bufcounts and buftypes) or in elements of elem_size bytes (a typed one);
+ * all rows' (row -1) or row row's alone (ROW_BYTES). */
+static inline MPI_Offset rt_nc_multi_bytes(int ncid, int nvars, const int *varids, long row, int whole,
                                            MPI_Offset *const *counts, const MPI_Offset *bufcounts,
                                            const MPI_Datatype *buftypes, MPI_Offset elem_size)
 {
     MPI_Offset total = 0;
-    for (int i = 0; varids && i < nvars; i++) {
+    for (int i = row < 0 ? 0 : (int)row; varids && i < nvars && (row < 0 || i == row); i++) {
         MPI_Offset elements = whole ? rt_nc_elements(ncid, varids[i], NULL)
                               : counts ? (counts[i] ? rt_nc_elements(ncid, varids[i], counts[i]) : 0)
                                        : 1;
