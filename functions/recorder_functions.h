@@ -146,7 +146,8 @@ typedef enum rec_class {
     X(NC_VARID_ARRAY, 104, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
     X(BUFFER_ARRAY, 105, ARRAY, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): each one's distance in bytes from the first's, their layout") \
     X(NC_STRING_LENGTHS, 106, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters") \
-    X(ROW_BYTES, 110, ARRAY, "the bytes each row of the call's ROWS argument moved (PnetCDF mput's and mget's: a variable each)")
+    X(ROW_BYTES, 110, ARRAY, "the bytes each row of the call's ROWS argument moved (PnetCDF mput's and mget's: a variable each)") \
+    X(NC_VLEN_LENGTHS, 111, ARRAY, "the nc_vlen_t values a netCDF put writes: the size of an element of their base type, then each one's length in elements, never their data")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past

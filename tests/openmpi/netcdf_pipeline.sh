@@ -114,6 +114,14 @@ if [ "$program" = nc4_features ]; then
     fail "the trace lacks the strings' lengths: $(grep nc_put_vara_string "$logs/original-text.txt" | head -n 1)"
   grep -q '(const char \*\[\]){TEXT(25), TEXT(0), TEXT(26), TEXT(36), TEXT(1)}' "$work/kernel.c" ||
     fail "the kernel writes no strings of the traced lengths: $(grep -m1 'nc_put_vara_string' "$work/kernel.c")"
+  # variable-length values by their base type's size and lengths, never their data; the kernel defines
+  # the type and writes values of those lengths (the files' sizes below: HDF5 stores them alike)
+  grep -q 'nc_def_vlen(ncid=ncid#[0-9]*, name="ports_of_call", base_typeid=NC_INT, xtypep=32) = NC_NOERR' "$logs/original-text.txt" &&
+    grep -q 'nc_put_vara(ncid=ncid#[0-9]*, varid=2, .*, vlens=\[4,3,0,7,1\]) = NC_NOERR' "$logs/original-text.txt" ||
+    fail "the trace lacks nc_def_vlen or the values' lengths: $(grep -E 'nc_def_vlen|vlens=\[[0-9]' "$logs/original-text.txt" | head -n 2)"
+  grep -qE 'nc_def_vlen\(ncid[_0-9]*, "ports_of_call", NC_INT, ' "$work/kernel.c" &&
+    grep -q '(const nc_vlen_t\[\]){VLEN(3), VLEN(0), VLEN(7), VLEN(1)}' "$work/kernel.c" ||
+    fail "the kernel defines no variable-length type or writes no values of the traced lengths: $(grep -m2 -E 'nc_def_vlen|VLEN\(' "$work/kernel.c")"
   # fill values of each type's length, by iteration: a table of typed literals (the kernel compiled)
   grep -q 'nc_def_var_fill(ncid, i + 2, 0, fill_value_by_iter\[i\])' "$work/kernel.c" ||
     fail "the kernel sets the fill values from no table by iteration: $(grep -m1 nc_def_var_fill "$work/kernel.c")"
