@@ -3,8 +3,10 @@
  * calls that named it, collective or independent, the nonblocking requests
  * posted for it, the bytes written and read; then how the nonblocking
  * requests went to the file: how many calls completed them and the MPI-IO
- * writes and reads inside those calls, which carried their data. A second
- * walk, made only for a trace with netCDF calls. */
+ * writes and reads inside those calls, which carried their data. A call of
+ * several variables (PnetCDF's mput and mget: an NC_VARID_ARRAY) is a call
+ * of each variable it names, and each row's bytes (ROW_BYTES) its
+ * variable's. A second walk, made only for a trace with netCDF calls. */
 #include "ra_tools.h"
 
 #include <stdlib.h>
@@ -24,6 +26,10 @@ typedef struct nc_vars {
     uint64_t waits, completed;           /* calls that completed requests; the requests they named */
     uint64_t carried_calls;              /* MPI-IO data calls inside them ... */
     int64_t carried_bytes, posted_bytes; /* ... their bytes; the requests' bytes */
+    int64_t *row;                        /* a multi-variable call's varids and row bytes */
+    size_t row_cap;
+    uint64_t unattributed_calls;         /* multi-variable calls of a trace without row bytes ... */
+    int64_t unattributed_bytes;          /* ... over several variables: their bytes */
 } nc_vars;
 
 static nc_var *var_of(nc_vars *s, int file, int64_t varid)
@@ -41,6 +47,66 @@ static nc_var *var_of(nc_vars *s, int file, int64_t varid)
     v->varid = varid;
     snprintf(v->name, sizeof v->name, varid == -1 ? "(global)" : "varid %lld", (long long)varid);
     return v;
+}
+
+/* One data call of v's, moving bytes. */
+static void count_call(nc_vars *s, nc_var *v, const rec_func_desc *f, int64_t bytes)
+{
+    v->calls++;
+    if (f->flags & REC_FN_NONBLOCKING) {
+        v->posted++;
+        s->posted_bytes += bytes;
+    } else if (f->flags & REC_FN_COLLECTIVE) {
+        v->collective++;
+    } else {
+        v->independent++;
+    }
+}
+
+static void count_bytes(nc_var *v, const rec_func_desc *f, int64_t bytes)
+{
+    *((f->flags & REC_FN_WRITE) ? &v->written : &v->read) += bytes;
+}
+
+/* A call of several variables (ids, its NC_VARID_ARRAY argument): a call of
+ * each one it names, however many of its rows do, and each row's bytes
+ * (its ROW_BYTES field) the row's variable's; without them (a trace made
+ * before them), the bytes of a call that names one variable alone. */
+static void multi_call(nc_vars *s, const ra_event *ev, int ids)
+{
+    const rec_func_desc *f = ev->func;
+    const rec_value *vids = &ev->rec->args[ids];
+    int rows = rec_arg_with_kind(f, REC_KIND_ROW_BYTES, REC_ARG_DERIVED);
+    size_t n = vids->len;
+    int have_rows = rows >= 0 && ev->rec->args[rows].len == n;
+    if (2 * n > s->row_cap) {
+        s->row_cap = 2 * n;
+        s->row = ra_xrealloc(s->row, s->row_cap * sizeof *s->row);
+    }
+    int64_t *id = s->row, *bytes = s->row + n;
+    n = rec_value_array(vids, id, n);
+    if (have_rows)
+        rec_value_array(&ev->rec->args[rows], bytes, n);
+    int one = 1; /* every row names the first row's variable */
+    for (size_t i = 0; i < n; i++) {
+        nc_var *v = var_of(s, ev->file, id[i]);
+        size_t first = 0;
+        while (id[first] != id[i])
+            first++;
+        one &= id[i] == id[0];
+        if (first == i) /* the call's first row of the variable */
+            count_call(s, v, f, 0);
+        if (have_rows)
+            count_bytes(v, f, bytes[i]);
+    }
+    if (!have_rows && n && one) {
+        count_bytes(var_of(s, ev->file, id[0]), f, ev->bytes);
+    } else if (!have_rows && n) {
+        s->unattributed_calls++;
+        s->unattributed_bytes += ev->bytes;
+    }
+    if (f->flags & REC_FN_NONBLOCKING) /* the bytes a request posted, once for the call */
+        s->posted_bytes += ev->bytes;
 }
 
 static int netcdf_layer(unsigned layer)
@@ -82,7 +148,8 @@ static int walk_rank(nc_vars *s, ra_trace *t, uint32_t rank, rec_error *err)
             continue;
         }
         int in = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN),
-            out = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_OUT);
+            out = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_OUT),
+            ids = rec_arg_with_kind(f, REC_KIND_NC_VARID_ARRAY, REC_ARG_IN);
         if (out >= 0) { /* ncmpi_def_var, ncmpi_inq_varid: the variable's name */
             int name = rec_arg_with_kind(f, REC_KIND_STRING, REC_ARG_IN);
             nc_var *v = var_of(s, ev.file, ev.rec->args[out].i);
@@ -91,19 +158,15 @@ static int walk_rank(nc_vars *s, ra_trace *t, uint32_t rank, rec_error *err)
                          (const char *)ev.rec->args[name].ptr);
             continue;
         }
-        if (in < 0 || !(f->flags & REC_FN_DATA))
+        if (!(f->flags & REC_FN_DATA))
             continue;
-        nc_var *v = var_of(s, ev.file, ev.rec->args[in].i);
-        v->calls++;
-        if (f->flags & REC_FN_NONBLOCKING) {
-            v->posted++;
-            s->posted_bytes += ev.bytes;
-        } else if (f->flags & REC_FN_COLLECTIVE) {
-            v->collective++;
-        } else {
-            v->independent++;
+        if (ids >= 0) {
+            multi_call(s, &ev, ids);
+        } else if (in >= 0) {
+            nc_var *v = var_of(s, ev.file, ev.rec->args[in].i);
+            count_call(s, v, f, ev.bytes);
+            count_bytes(v, f, ev.bytes);
         }
-        *((f->flags & REC_FN_WRITE) ? &v->written : &v->read) += ev.bytes;
     }
     ra_rank_close(w);
     return rc < 0 ? -1 : 0;
@@ -134,6 +197,7 @@ int ra_summary_print_vars(const ra_summary *sum, FILE *out, rec_error *err)
     for (uint32_t rank = 0; rank < ra_trace_nranks(t); rank++)
         if (walk_rank(&s, t, rank, err) != 0) {
             free(s.v);
+            free(s.row);
             return -1;
         }
     size_t shown = 0;
@@ -153,6 +217,11 @@ int ra_summary_print_vars(const ra_summary *sum, FILE *out, rec_error *err)
                     (unsigned long long)v->independent, (unsigned long long)v->posted, (long long)v->written,
                     (long long)v->read, v->file >= 0 ? ra_file_path(t, v->file) : "?");
         }
+    if (s.unattributed_calls)
+        fprintf(out,
+                "Multi-variable calls without each variable's bytes (a trace made before they were recorded): "
+                "%llu calls, %lld bytes, given to no variable\n",
+                (unsigned long long)s.unattributed_calls, (long long)s.unattributed_bytes);
     if (s.waits)
         fprintf(
             out,
@@ -162,5 +231,6 @@ int ra_summary_print_vars(const ra_summary *sum, FILE *out, rec_error *err)
             (unsigned long long)s.carried_calls, (long long)s.carried_bytes,
             s.carried_calls ? (double)s.completed / (double)s.carried_calls : 0.0);
     free(s.v);
+    free(s.row);
     return 0;
 }

@@ -228,6 +228,13 @@ void cg_buffer_sizes(cg_emitter *e)
                     for (uint32_t j = 0; j < n; j++)
                         wsize = max64(wsize, len[j] + 1);
                 }
+                if (d->kind == REC_KIND_NC_VLEN_LENGTHS) { /* VLEN(n) of each: n elements of the base type */
+                    uint32_t n = 0;
+                    const int64_t *len = cg_arr(m, v, &n);
+                    for (uint32_t j = 1; j < n && len[0] > 0; j++)
+                        if (len[j] > 0 && len[j] <= INT64_MAX / len[0])
+                            wsize = max64(wsize, len[0] * len[j]);
+                }
                 if (d->kind == REC_KIND_FORMAT)
                     wsize = max64(wsize, cg_inst_values(in, f->nargs)[k] + 1);
                 if (d->kind == REC_KIND_STRING_OUT ||

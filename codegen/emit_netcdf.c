@@ -1,6 +1,7 @@
 /* emit_netcdf.c: what kernels write of netCDF's own values: attribute and
  * fill values as typed literals, the NC_STRING values a put writes as
- * pattern strings of their lengths, out pointers the program passed NULL,
+ * pattern strings of their lengths, its variable-length values as
+ * nc_vlen_t of theirs, out pointers the program passed NULL,
  * the rows of PnetCDF's varn and multi-variable calls and their buffers. */
 #include "emit.h"
 
@@ -99,12 +100,17 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 }
 
 static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
+static void nc_vlens_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
 
 void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
                          sb *out)
 {
     if (f->args[field].kind == REC_KIND_NC_STRING_LENGTHS) {
         nc_strings_render(e, cat, name, out);
+        return;
+    }
+    if (f->args[field].kind == REC_KIND_NC_VLEN_LENGTHS) {
+        nc_vlens_render(e, cat, name, out);
         return;
     }
     cg_var_ctype(f, field, nc_values_elem, sizeof nc_values_elem);
@@ -221,10 +227,9 @@ int cg_nc_buffer_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem,
     return layout;
 }
 
-int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s)
+/* Field field of s, if some rank recorded values in it (-1 otherwise). */
+static int recorded_somewhere(cg_emitter *e, cg_stmtinfo *s, int field)
 {
-    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
-    int field = rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED);
     for (uint32_t u = 0; field >= 0 && u < s->node->ninsts; u++) {
         const cg_inst *in = &e->m->insts[s->node->insts[u]];
         const int64_t *v = cg_inst_values(in, (unsigned)field);
@@ -236,6 +241,14 @@ int cg_nc_strings_field(cg_emitter *e, cg_stmtinfo *s)
         }
     }
     return -1;
+}
+
+int cg_nc_pointers_field(cg_emitter *e, cg_stmtinfo *s)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    int strings = recorded_somewhere(e, s, rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED));
+    return strings >= 0 ? strings
+                        : recorded_somewhere(e, s, rec_arg_with_kind(f, REC_KIND_NC_VLEN_LENGTHS, REC_ARG_DERIVED));
 }
 
 /* One rank's strings: (const char *[]){TEXT(52), NULL}; none (a put of no element, a failed one):
@@ -265,6 +278,30 @@ static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name
 {
     e->uses_text = 1;
     cg_render_cat(e, cat, REC_KIND_NC_STRING_LENGTHS, name, "const char **", nc_strings_text, out);
+}
+
+/* One rank's variable-length values: (const nc_vlen_t[]){VLEN(3), VLEN(0)} (the field: the base type's
+ * element size, then each one's length); none (a put of no element, a failed one): the pattern buffer,
+ * which the library does not read then. */
+static void nc_vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+{
+    (void)kind;
+    uint32_t n = 0;
+    const int64_t *len = cg_arr(e->m, v, &n);
+    if (n < 2) {
+        sb_puts(out, "(const nc_vlen_t *)(void *)wbuf");
+        return;
+    }
+    sb_puts(out, "(const nc_vlen_t[]){");
+    for (uint32_t k = 1; k < n; k++)
+        sb_printf(out, "%sVLEN(%lld)", k > 1 ? ", " : "", (long long)(len[k] > 0 ? len[k] : 0));
+    sb_putc(out, '}');
+}
+
+static void nc_vlens_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out)
+{
+    e->uses_vlen = 1;
+    cg_render_cat(e, cat, REC_KIND_NC_VLEN_LENGTHS, name, "const nc_vlen_t *", nc_vlens_text, out);
 }
 
 int cg_nc_data(cg_emitter *e, cg_stmtinfo *s, const rec_arg_desc *a, sb *out)

@@ -392,6 +392,8 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_NC_REQUEST_ARRAY:
     case REC_KIND_NC_DIMID_ARRAY:
     case REC_KIND_NC_STRING_LENGTHS:
+    case REC_KIND_ROW_BYTES:
+    case REC_KIND_NC_VLEN_LENGTHS:
     case REC_KIND_NC_VARID_ARRAY:
     case REC_KIND_BUFFER_ARRAY:
     case REC_KIND_NC_OFFSET_ROWS: emit_array(&o, kind, v); break;

@@ -86,6 +86,13 @@ static void check_table(void)
                 int data;
                 if (arg->kind == REC_KIND_OP_CALLS && gen_counted_operator(f, &data) < 0)
                     table_error(f, "an OP_CALLS field must name an operator argument followed by its void * data");
+                if (arg->kind == REC_KIND_ROW_BYTES && rec_arg_with_role(f, REC_AROLE_ROWS) < 0)
+                    table_error(f, "a ROW_BYTES field (a row's bytes, rt_k's) needs a ROWS argument");
+                if (arg->kind == REC_KIND_NC_VLEN_LENGTHS &&
+                    (rec_arg_with_kind(f, REC_KIND_BUFFER, REC_ARG_IN) < 0 ||
+                     rec_arg_with_kind(f, REC_KIND_NC_ID, REC_ARG_IN) < 0 ||
+                     rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN) < 0))
+                    table_error(f, "an NC_VLEN_LENGTHS field needs an IN BUFFER, NC_ID and NC_VARID argument");
                 continue;
             }
             int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT ||

@@ -146,7 +146,9 @@ typedef enum rec_class {
     X(NC_VARID_ARRAY, 104, ARRAY, "array of variable ids (PnetCDF mput's varids)") \
     X(BUFFER_ARRAY, 105, ARRAY, "data buffers, one a row of the call's ROWS argument (PnetCDF mput's bufs): each one's distance in bytes from the first's, their layout") \
     X(NC_STRING_LENGTHS, 106, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters") \
-    X(PTHREAD_BARRIER, 107, INT, "pthread_barrier_t (per-rank handle id of the object at its address)")
+    X(PTHREAD_BARRIER, 107, INT, "pthread_barrier_t (per-rank handle id of the object at its address)") \
+    X(ROW_BYTES, 110, ARRAY, "the bytes each row of the call's ROWS argument moved (PnetCDF mput's and mget's: a variable each)") \
+    X(NC_VLEN_LENGTHS, 111, ARRAY, "the nc_vlen_t values a netCDF put writes: the size of an element of their base type, then each one's length in elements, never their data")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past
@@ -341,7 +343,7 @@ typedef enum rec_header {
     X(DELIMITER, "the byte that ends what a line-oriented read reads")                        \
     X(CACHE_CONFIG, "an HDF5 metadata cache configuration, a get fills, a set takes")            \
     X(REF_TYPE, "an HDF5 reference's type (H5R_OBJECT, H5R_DATASET_REGION): its memory type") \
-    X(ROWS, "how many rows the call's NC_OFFSET_ROWS arrays and its BUFFER_ARRAY hold (PnetCDF varn's num, mput's nvars)")
+    X(ROWS, "how many rows the call's NC_OFFSET_ROWS arrays, its BUFFER_ARRAY and its ROW_BYTES hold (PnetCDF varn's num, mput's nvars)")
 
 typedef enum rec_arole {
 #define REC_AROLE_ENUM_(name, doc) REC_AROLE_##name,
@@ -502,8 +504,9 @@ int rec_arg_with_kind(const rec_func_desc *f, unsigned kind, unsigned flags);
 const char *rec_shape_name(unsigned shape);      /* "TYPE_VECTOR", ... or NULL */
 const char *rec_arole_name(unsigned role);       /* "OLDTYPE", ... or NULL */
 /* Gives a trace's table entry the roles of the compiled-in entry of the
- * same id, name and argument kinds (none otherwise). `args` is the entry's
- * own, writable argument array. */
+ * same id, name and argument kinds (none otherwise; the compiled-in one may
+ * have DERIVED fields more, after the entry's: a trace made before them).
+ * `args` is the entry's own, writable argument array. */
 void rec_func_adopt_roles(rec_func_desc *f, rec_arg_desc *args);
 
 /* What the descriptors leave out, kept beside them (the compiled-in entry's,

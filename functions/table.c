@@ -339,16 +339,20 @@ const char *rec_combiner_name(unsigned combiner)
 }
 
 /* The compiled-in entry f is, or the one a trace's entry f (its arguments
- * `args`) stands for: the same id, name, return and argument kinds; NULL. */
+ * `args`) stands for: the same id, name, return and argument kinds, but
+ * DERIVED fields the compiled-in one adds after f's (a trace made before
+ * them: its arguments are the first ones, in the same places); NULL. */
 static const rec_func_desc *compiled_entry(const rec_func_desc *f, const rec_arg_desc *args)
 {
     const rec_func_desc *mine = rec_function_by_id(f->id);
     if (mine == f)
         return mine;
-    int same = mine && f->name && strcmp(mine->name, f->name) == 0 && mine->nargs == f->nargs &&
+    int same = mine && f->name && strcmp(mine->name, f->name) == 0 && mine->nargs >= f->nargs &&
                mine->ret_kind == f->ret_kind;
     for (unsigned a = 0; same && a < f->nargs; a++)
         same = mine->args[a].kind == args[a].kind;
+    for (unsigned a = f->nargs; same && a < mine->nargs; a++)
+        same = (mine->args[a].flags & REC_ARG_DERIVED) != 0;
     return same ? mine : NULL;
 }
 

@@ -280,13 +280,14 @@ static inline int rt_nc_widest_rank(int ncid)
 
 /* Bytes a multi-variable call (mput, mget) moves: each variable's elements
  * (its whole extent, 1, or its count row's product) as a flexible call
- * (bufcounts and buftypes) or in elements of elem_size bytes (a typed one). */
-static inline MPI_Offset rt_nc_multi_bytes(int ncid, int nvars, const int *varids, int whole,
+ * (bufcounts and buftypes) or in elements of elem_size bytes (a typed one);
+ * all rows' (row -1) or row row's alone (ROW_BYTES). */
+static inline MPI_Offset rt_nc_multi_bytes(int ncid, int nvars, const int *varids, long row, int whole,
                                            MPI_Offset *const *counts, const MPI_Offset *bufcounts,
                                            const MPI_Datatype *buftypes, MPI_Offset elem_size)
 {
     MPI_Offset total = 0;
-    for (int i = 0; varids && i < nvars; i++) {
+    for (int i = row < 0 ? 0 : (int)row; varids && i < nvars && (row < 0 || i == row); i++) {
         MPI_Offset elements = whole ? rt_nc_elements(ncid, varids[i], NULL)
                               : counts ? (counts[i] ? rt_nc_elements(ncid, varids[i], counts[i]) : 0)
                                        : 1;
@@ -386,6 +387,56 @@ static inline long long rt_ncc_var_type_size(int ncid, int varid)
 {
     nc_type type = NC_NAT;
     return REC_NCC(inq_vartype)(ncid, varid, &type) == NC_NOERR ? rt_ncc_type_size(ncid, type) : 0;
+}
+
+/* Whether values of a type hold pointers: NC_STRING's, a variable-length
+ * type's (nc_vlen_t), a compound's with a field of either (depth: its
+ * nesting so far). */
+static inline int rt_ncc_holds_pointers_at(int ncid, nc_type type, int depth)
+{
+    size_t nfields = 0;
+    int cls = 0;
+    if (type == NC_STRING)
+        return 1;
+    if (type < NC_FIRSTUSERTYPEID || depth > 16 ||
+        REC_NCC(inq_user_type)(ncid, type, NULL, NULL, NULL, &nfields, &cls) != NC_NOERR)
+        return 0;
+    if (cls == NC_VLEN)
+        return 1;
+    for (size_t i = 0; cls == NC_COMPOUND && i < nfields; i++) {
+        nc_type field = NC_NAT;
+        if (REC_NCC(inq_compound_field)(ncid, type, (int)i, NULL, NULL, &field, NULL, NULL) == NC_NOERR &&
+            rt_ncc_holds_pointers_at(ncid, field, depth + 1))
+            return 1;
+    }
+    return 0;
+}
+
+static inline int rt_ncc_holds_pointers(int ncid, nc_type type)
+{
+    return rt_ncc_holds_pointers_at(ncid, type, 0);
+}
+
+/* The size of an element of a variable's base type, where its type is a
+ * variable-length one whose elements hold no pointers (0 otherwise). */
+static inline long long rt_ncc_vlen_base_size(int ncid, int varid)
+{
+    nc_type type = rt_ncc_var_type(ncid, varid), base = NC_NAT;
+    int cls = 0;
+    if (type < NC_FIRSTUSERTYPEID || REC_NCC(inq_user_type)(ncid, type, NULL, NULL, &base, NULL, &cls) != NC_NOERR ||
+        cls != NC_VLEN || rt_ncc_holds_pointers(ncid, base))
+        return 0;
+    return rt_ncc_type_size(ncid, base);
+}
+
+/* An NC_VLEN_LENGTHS field of n values at buf (nc_vlen_t): v[0] their base
+ * type's element size, v[1 + k] value k's length in elements. */
+static inline void rt_ncc_vlen_lengths(int64_t *v, long n, int ncid, int varid, const void *buf)
+{
+    const nc_vlen_t *vl = (const nc_vlen_t *)buf;
+    v[0] = rt_ncc_vlen_base_size(ncid, varid);
+    for (long k = 0; k < n; k++)
+        v[1 + k] = (int64_t)vl[k].len;
 }
 #endif
 

@@ -145,6 +145,10 @@ const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_spac
 #ifdef RECORDER_HAVE_NETCDF
 #include "ncfill.c.tmpl"
 
+_Static_assert(sizeof(rp_nc_vlen) == sizeof(nc_vlen_t) && offsetof(rp_nc_vlen, len) == offsetof(nc_vlen_t, len) &&
+                   offsetof(rp_nc_vlen, p) == offsetof(nc_vlen_t, p),
+               "rp_nc_vlen is netCDF's nc_vlen_t");
+
 const void *rp_nc_filtered(rp_ctx *x, int ncid, int varid, const size_t *start, const size_t *count,
                            const ptrdiff_t *stride, size_t size, int real, int is_signed, const void *fallback)
 {

@@ -203,6 +203,14 @@ void *rp_nc_values(rp_ctx *x, const rp_value *v);
 void *rp_nc_attribute_strings(rp_ctx *x, const rp_value *v);
 /* NC_STRING values of the recorded lengths (NULL for -1), of pattern characters; NULL for none. */
 char **rp_nc_strings(rp_ctx *x, const rp_value *v);
+/* netCDF's nc_vlen_t, as netcdf.h lays it out (h5fill.c checks where it sees netcdf.h). */
+typedef struct rp_nc_vlen {
+    size_t len;
+    void *p;
+} rp_nc_vlen;
+/* Variable-length values of the recorded lengths (NC_VLEN_LENGTHS: the size of an element of their base
+ * type, then each one's length in elements), of pattern elements; NULL for none or no room. */
+rp_nc_vlen *rp_nc_vlens(rp_ctx *x, const rp_value *v);
 /* PnetCDF varn's starts or counts: rows pointers into the recorded values, rows of them (NULL: none). */
 MPI_Offset **rp_nc_offset_rows(rp_ctx *x, const rp_value *v, int64_t rows);
 /* PnetCDF mput's buffers: as many pointers as the record's argument rows says (at least one), laid out

@@ -297,6 +297,24 @@ char **rp_nc_strings(rp_ctx *x, const rp_value *v)
     return s;
 }
 
+rp_nc_vlen *rp_nc_vlens(rp_ctx *x, const rp_value *v)
+{
+    if (v->len < 2 || v->a[0] <= 0)
+        return NULL;
+    int64_t most = 0; /* every value's elements are the pattern's first ones */
+    for (uint32_t k = 1; k < v->len; k++)
+        most = v->a[k] > most ? v->a[k] : most;
+    if (most > (int64_t)(RP_BUFFER_LIMIT / (uint64_t)v->a[0]))
+        return NULL;
+    void *data = rp_scratch(x, 1, (size_t)(most * v->a[0]) + 1);
+    if (!data)
+        return NULL;
+    rp_nc_vlen *values = rp_alloc(x, (v->len - 1) * sizeof *values);
+    for (uint32_t k = 1; k < v->len; k++)
+        values[k - 1] = (rp_nc_vlen){(size_t)(v->a[k] > 0 ? v->a[k] : 0), data};
+    return values;
+}
+
 struct iovec *rp_iovec(rp_ctx *x, const rp_value *v, int in)
 {
     size_t total = 0;

@@ -168,6 +168,25 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
                     "        r->args[%u].ptr = rt_v;\n        r->args[%u].len = (uint32_t)rt_n;\n"
                     "        r->args[%u].encoded = 0;\n    }\n",
                     a->len, f->args[rec_arg_with_kind(f, REC_KIND_BUFFER, 0)].name, i, i, i, i);
+        else if (a->kind == REC_KIND_NC_VLEN_LENGTHS) /* len values of the buffer: the base size, each length */
+            fprintf(out,
+                    "    {\n        long rt_n = (long)(%s);\n        if (rt_n < 0 || !%s)\n            rt_n = 0;\n"
+                    "        int64_t *rt_v = rt_n ? rt_array(&call, %u, (size_t)rt_n + 1) : NULL;\n"
+                    "        if (rt_v)\n            rt_ncc_vlen_lengths(rt_v, rt_n, %s, %s, %s);\n"
+                    "        r->args[%u].ptr = rt_v;\n        r->args[%u].len = rt_v ? (uint32_t)rt_n + 1 : 0;\n"
+                    "        r->args[%u].encoded = 0;\n    }\n",
+                    a->len, f->args[rec_arg_with_kind(f, REC_KIND_BUFFER, 0)].name, i,
+                    f->args[rec_arg_with_kind(f, REC_KIND_NC_ID, REC_ARG_IN)].name,
+                    f->args[rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN)].name,
+                    f->args[rec_arg_with_kind(f, REC_KIND_BUFFER, 0)].name, i, i, i);
+        else if (a->kind == REC_KIND_ROW_BYTES) /* len, row rt_k's bytes, for each row of a call that succeeded */
+            fprintf(out,
+                    "    {\n        long rt_n = ok ? (long)(%s) : 0;\n        if (rt_n < 0)\n            rt_n = 0;\n"
+                    "        int64_t *rt_v = rt_array(&call, %u, (size_t)rt_n);\n        if (!rt_v)\n            rt_n = 0;\n"
+                    "        for (long rt_k = 0; rt_k < rt_n; rt_k++)\n            rt_v[rt_k] = (int64_t)(%s);\n"
+                    "        r->args[%u].ptr = rt_v;\n        r->args[%u].len = (uint32_t)rt_n;\n"
+                    "        r->args[%u].encoded = 0;\n    }\n",
+                    f->args[rec_arg_with_role(f, REC_AROLE_ROWS)].name, i, a->len, i, i, i);
         else if (rec_kind_is_handle(a->kind)) /* the stream no argument names (stdout), an id under the lock */
             fprintf(out, "    call.raw[%u] = (uint64_t)(uintptr_t)(%s);\n", i, a->len);
         else

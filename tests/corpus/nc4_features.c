@@ -14,19 +14,31 @@
  * every one, collectively (the deflated one's file size is the values': a
  * kernel's data must deflate alike). OUTDIR/strings.nc, by rank 0 alone (HDF5 writes
  * no variable-length data in parallel): NC_STRING values of several
- * lengths (nc_put_vara_string, nc_put_var1 untyped). Then every rank
+ * lengths (nc_put_vara_string, nc_put_var1 untyped); a variable-length type
+ * of ints (nc_def_vlen) and a variable of it, whose values of several
+ * lengths, one empty, one made by nc_put_vlen_element, go in one untyped
+ * nc_put_vara. Then every rank
  * opens both in parallel and asks what netCDF-4 reads from the file at the
  * first query of a variable (nc_inq_var_deflate with NULL outs,
  * nc_inq_var_quantize, nc_inq_var_fill with and without a buffer, nc_inq_var_chunking,
  * nc_inq_varname, nc_inq_natts, nc_inq_attname, the chunk cache the file
- * was opened with), and reads its block back. Same bytes on every run. */
+ * was opened with), and reads its block back, and the strings and
+ * variable-length values back (nc_get_vara, nc_free_vlens). Same bytes on
+ * every run. */
 #include "corpus.h"
 
 #include <netcdf.h>
 #include <netcdf_par.h>
 #include <stddef.h>
 
-enum { PER_RANK = 6, TYPES = 5, VARS = TYPES + 5, LINES = 5, RECORDS = 3, CELLS = 256 };
+enum { PER_RANK = 6, TYPES = 5, VARS = TYPES + 5, LINES = 5, RECORDS = 3, CELLS = 256, VOYAGES = 4 };
+
+/* The ports of call of each voyage (a variable-length value of ints): how many, and the k-th's number. */
+static const size_t calls_of[VOYAGES] = {3, 0, 7, 1};
+static int port(int voyage, int k)
+{
+    return 100 * voyage + k;
+}
 
 /* netCDF's internal the parallel tests call (hdf5internal.h): the chunk cache of an open netCDF-4 file. */
 int nc4_hdf5_get_chunk_cache(int ncid, size_t *sizep, size_t *nelemsp, float *preemptionp);
@@ -127,11 +139,15 @@ static void write_features(const char *path, size_t y0, size_t rows)
 
 static void write_strings(const char *path)
 {
-    int ncid, dim, lines, motto;
+    int ncid, dim, lines, motto, voyage, ports;
+    nc_type ports_t;
     NC(nc_create(path, NC_NETCDF4 | NC_CLOBBER, &ncid));
     NC(nc_def_dim(ncid, "line", LINES, &dim));
     NC(nc_def_var(ncid, "story", NC_STRING, 1, &dim, &lines));
     NC(nc_def_var(ncid, "motto", NC_STRING, 0, NULL, &motto));
+    NC(nc_def_vlen(ncid, "ports_of_call", NC_INT, &ports_t));
+    NC(nc_def_dim(ncid, "voyage", VOYAGES, &voyage));
+    NC(nc_def_var(ncid, "ports", ports_t, 1, &voyage, &ports));
     NC(nc_enddef(ncid));
     const char *story[LINES] = {"We had sailed seven years", "", "when the measles broke out",
                                 "and the ship lost its way in the fog", "x"};
@@ -140,6 +156,16 @@ static void write_strings(const char *path)
     const char *words = "the last of the Irish Rover";
     const size_t at = 0;
     NC(nc_put_var1(ncid, motto, &at, &words));
+    int numbers[VOYAGES][8];
+    nc_vlen_t values[VOYAGES];
+    for (int v = 0; v < VOYAGES; v++) {
+        for (size_t k = 0; k < calls_of[v]; k++)
+            numbers[v][k] = port(v, (int)k);
+        values[v] = (nc_vlen_t){calls_of[v], calls_of[v] ? numbers[v] : NULL};
+    }
+    NC(nc_put_vlen_element(ncid, ports_t, &values[3], calls_of[3], numbers[3])); /* memory alone */
+    const size_t first = 0, voyages = VOYAGES;
+    NC(nc_put_vara(ncid, ports, &first, &voyages, values));
     NC(nc_close(ncid));
 }
 
@@ -192,6 +218,18 @@ static void read_strings(const char *path)
     if (strcmp(story[2], "when the measles broke out"))
         corpus_fail("%s: story[2] is \"%s\"", path, story[2]);
     NC(nc_free_string(LINES, story));
+    nc_vlen_t values[VOYAGES];
+    const size_t first = 0, voyages = VOYAGES;
+    NC(nc_get_vara(ncid, 2, &first, &voyages, values));
+    for (int v = 0; v < VOYAGES; v++) {
+        if (values[v].len != calls_of[v])
+            corpus_fail("%s: ports[%d] holds %zu ports, written %zu", path, v, values[v].len, calls_of[v]);
+        for (size_t k = 0; k < values[v].len; k++)
+            if (((const int *)values[v].p)[k] != port(v, (int)k))
+                corpus_fail("%s: ports[%d][%zu] is %d, written %d", path, v, k, ((const int *)values[v].p)[k],
+                            port(v, (int)k));
+    }
+    NC(nc_free_vlens(VOYAGES, values));
     NC(nc_close(ncid));
 }
 

@@ -623,13 +623,41 @@ RK_TEST(functions, pnetcdf_families_expand_to_every_form)
     f = rec_function_by_name("ncmpi_mput_vara_all"); /* family 32: nvars variables, a row and a buffer each */
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     CU_ASSERT_EQUAL(f->id, 4224 + 32 * 32 + 1);
-    CU_ASSERT_EQUAL(f->nargs, 9); /* ncid, nvars, varids, starts, counts, bufs, bufcounts, buftypes, bytes */
+    CU_ASSERT_EQUAL(f->nargs, 10); /* ncid, nvars, varids, starts, counts, bufs, bufcounts, buftypes, bytes, row_bytes */
     CU_ASSERT_EQUAL(rec_arg_with_role(f, REC_AROLE_ROWS), 1);
     CU_ASSERT_EQUAL(f->args[2].kind, REC_KIND_NC_VARID_ARRAY);
     CU_ASSERT_EQUAL(f->args[4].kind, REC_KIND_NC_OFFSET_ROWS);
     CU_ASSERT_EQUAL(f->args[5].kind, REC_KIND_BUFFER_ARRAY);
     CU_ASSERT_EQUAL(f->args[7].kind, REC_KIND_MPI_DATATYPE_ARRAY);
     CU_ASSERT_EQUAL(f->args[8].flags, REC_ARG_OUT | REC_ARG_DERIVED);
+    CU_ASSERT_EQUAL(f->args[9].kind, REC_KIND_ROW_BYTES); /* each variable's bytes */
+    CU_ASSERT_EQUAL(f->args[9].flags, REC_ARG_OUT | REC_ARG_DERIVED);
+    CU_ASSERT_EQUAL(rec_kind_class(REC_KIND_ROW_BYTES), REC_CLASS_ARRAY);
+    {
+        /* a trace's entry of before row_bytes (one field fewer) still adopts the entry's roles; one
+         * whose field is of another kind, none */
+        rec_arg_desc args[9];
+        memcpy(args, f->args, sizeof args);
+        rec_func_desc old = *f;
+        old.args = args;
+        old.nargs = 9;
+        for (unsigned a = 0; a < 9; a++)
+            args[a].role = 0;
+        old.roles = 0;
+        rec_func_adopt_roles(&old, args);
+        CU_ASSERT_EQUAL(rec_arg_with_role(&old, REC_AROLE_ROWS), 1);
+        CU_ASSERT_EQUAL(rec_arg_with_role(&old, REC_AROLE_COUNT), 4);
+        args[8].kind = REC_KIND_COUNT;
+        rec_func_adopt_roles(&old, args);
+        CU_ASSERT_EQUAL(rec_arg_with_role(&old, REC_AROLE_ROWS), -1);
+        old.nargs = 8; /* missing a field that is no DERIVED one: bytes is, buftypes not */
+        args[8].kind = f->args[8].kind;
+        rec_func_adopt_roles(&old, args);
+        CU_ASSERT_EQUAL(rec_arg_with_role(&old, REC_AROLE_ROWS), 1);
+        old.nargs = 7;
+        rec_func_adopt_roles(&old, args);
+        CU_ASSERT_EQUAL(rec_arg_with_role(&old, REC_AROLE_ROWS), -1);
+    }
     CU_ASSERT_EQUAL(f->flags & (REC_FN_COLLECTIVE | REC_FN_WRITE), REC_FN_COLLECTIVE | REC_FN_WRITE);
     CU_ASSERT_EQUAL(rec_kind_element(REC_KIND_NC_VARID_ARRAY), REC_KIND_NC_VARID);
     f = rec_function_by_name("ncmpi_mget_varm_double"); /* family 39, type 9, independent */

@@ -114,6 +114,14 @@ if [ "$program" = nc4_features ]; then
     fail "the trace lacks the strings' lengths: $(grep nc_put_vara_string "$logs/original-text.txt" | head -n 1)"
   grep -q '(const char \*\[\]){TEXT(25), TEXT(0), TEXT(26), TEXT(36), TEXT(1)}' "$work/kernel.c" ||
     fail "the kernel writes no strings of the traced lengths: $(grep -m1 'nc_put_vara_string' "$work/kernel.c")"
+  # variable-length values by their base type's size and lengths, never their data; the kernel defines
+  # the type and writes values of those lengths (the files' sizes below: HDF5 stores them alike)
+  grep -q 'nc_def_vlen(ncid=ncid#[0-9]*, name="ports_of_call", base_typeid=NC_INT, xtypep=32) = NC_NOERR' "$logs/original-text.txt" &&
+    grep -q 'nc_put_vara(ncid=ncid#[0-9]*, varid=2, .*, vlens=\[4,3,0,7,1\]) = NC_NOERR' "$logs/original-text.txt" ||
+    fail "the trace lacks nc_def_vlen or the values' lengths: $(grep -E 'nc_def_vlen|vlens=\[[0-9]' "$logs/original-text.txt" | head -n 2)"
+  grep -qE 'nc_def_vlen\(ncid[_0-9]*, "ports_of_call", NC_INT, ' "$work/kernel.c" &&
+    grep -q '(const nc_vlen_t\[\]){VLEN(3), VLEN(0), VLEN(7), VLEN(1)}' "$work/kernel.c" ||
+    fail "the kernel defines no variable-length type or writes no values of the traced lengths: $(grep -m2 -E 'nc_def_vlen|VLEN\(' "$work/kernel.c")"
   # fill values of each type's length, by iteration: a table of typed literals (the kernel compiled)
   grep -q 'nc_def_var_fill(ncid, i + 2, 0, fill_value_by_iter\[i\])' "$work/kernel.c" ||
     fail "the kernel sets the fill values from no table by iteration: $(grep -m1 nc_def_var_fill "$work/kernel.c")"
@@ -189,12 +197,22 @@ if [ "$program" = pnc_climate ]; then
   grep -qE '^TS +16 +0 +0 +16 +2048 +0 ' "$logs/summary.txt" || fail "recorder-summary: TS (varn): $(grep -E '^TS ' "$logs/summary.txt")"
   grep -q '^Nonblocking requests: 168 completed by 32 calls (65600 bytes posted)' "$logs/summary.txt" ||
     fail "recorder-summary: $(grep '^Nonblocking' "$logs/summary.txt")"
+  # the multi-variable calls' variables, each row's bytes its variable's: FLNT and FSNT a call of each
+  # ncmpi_mput_vara_all (4 records x 4 ranks, 128 bytes each) and of each rank's ncmpi_mget_vara_float_all
+  # (4, 128 bytes), date of each mput (4 bytes) and of rank 0's mget; area by vard, 4 ranks' write and read
+  for row in 'FLNT +20 +20 +0 +0 +2048 +512' 'FSNT +20 +20 +0 +0 +2048 +512' 'date +17 +17 +0 +0 +64 +4' \
+    'area +8 +8 +0 +0 +1024 +1024'; do
+    [ "$(grep -cE "^$row +\".*/out/climate(_cdf2)?\.nc\"\$" "$logs/summary.txt")" = 2 ] ||
+      fail "recorder-summary: ${row%% *} in each file as $(echo "$row" | tr -d '+'): $(grep -E "^${row%% *} " "$logs/summary.txt")"
+  done
   # mput, mget and vard traced as calls of their own: rank 0 makes one ncmpi_mput_vara_all a record and file
   # (two planes and the date, 260 bytes), one ncmpi_mget_vara_float_all a file (the same), a vard write and
   # read of the areas (256 bytes each); rank 1 reads no date (256 bytes); no rank's MPI-IO call is at the top
   "$build/analysis/recorder2text" "$work/trace" > "$logs/trace.txt"
   pnc_calls() { grep -cE "^$1 [0-9.]+ [0-9.]+ 0 PnetCDF $2\(.*bytes=$3\) = NC_NOERR\$" "$logs/trace.txt" || true; }
-  multi="$(pnc_calls 0 ncmpi_mput_vara_all 260) $(pnc_calls 0 ncmpi_mget_vara_float_all 260) $(pnc_calls 1 ncmpi_mget_vara_float_all 256)"
+  multi="$(pnc_calls 0 ncmpi_mput_vara_all '260, row_bytes=\[128,128,4\]')"
+  multi="$multi $(pnc_calls 0 ncmpi_mget_vara_float_all '260, row_bytes=\[128,128,4\]')"
+  multi="$multi $(pnc_calls 1 ncmpi_mget_vara_float_all '256, row_bytes=\[128,128\]')"
   vard="$(pnc_calls 0 ncmpi_put_vard_all 256) $(pnc_calls 0 ncmpi_get_vard_all 256)"
   [ "$multi $vard" = "8 2 2 2 2" ] || fail "mput, mget (rank 0, rank 1), put_vard, get_vard: $multi $vard calls, expected 8 2 2 2 2"
   top=$(awk '$4 == 0 && $5 == "MPI-IO"' "$logs/trace.txt" | head -3)
