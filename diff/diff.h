@@ -86,6 +86,7 @@ typedef struct diff_ctx {
     size_t nraces, races_cap;
     uint32_t threads[DIFF_MAX_THREADS]; /* thread ids seen on this rank (--threads) */
     size_t nthreads;
+    struct diff_pair *pairs; /* --threads: the handle ids matched so far, this rank (diff_call.c) */
 } diff_ctx;
 
 /* ---- walking (diff_side.c) ---- */
@@ -109,6 +110,8 @@ int diff_dirs_finish(diff_ctx *ctx, char *msg, size_t cap);
 int diff_field_is_link_target(const rec_func_desc *f, unsigned field);
 /* 1 when the field is never compared (getcwd's result). */
 int diff_field_ignored(const rec_func_desc *f, unsigned field);
+/* Before each rank: forgets the handle ids matched on the last. */
+void diff_pairs_reset(diff_ctx *ctx);
 
 /* ---- racing removals (diff_races.c) ---- */
 /* 1 when the calls differ only in the outcome of a removal (REMOVES_PATH):

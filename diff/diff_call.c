@@ -25,6 +25,9 @@ typedef enum diff_rule {
 /* Field index nargs is the return value. */
 static diff_rule rule_of(const rec_func_desc *f, unsigned field)
 {
+    /* which thread a barrier names its serial one (the last to come) is the scheduler's */
+    if (field == f->nargs && f->fail == REC_FAIL_NONE && rec_arg_with_kind(f, REC_KIND_PTHREAD_BARRIER, 0) >= 0)
+        return DIFF_RULE_IGNORE;
     if (field == f->nargs)
         return (f->roles & REC_ROLE_DIR_ENTRY)     ? DIFF_RULE_DIR_ENTRY
                : (f->roles & REC_ROLE_WORKING_DIR) ? DIFF_RULE_IGNORE
@@ -180,12 +183,68 @@ static void differs(diff_ctx *ctx, builder *b, const char *field, unsigned kind,
         add(b, ", expected \"%s\"", expected);
 }
 
-static int same_handle(const diff_ctx *ctx, int64_t a, int64_t b)
+/* With --threads, handle ids count the creating calls in the order they
+ * ended, which threads interleave differently in every run: two dynamic ids
+ * of a space are the same handle when they always match each other (a
+ * one-to-one pairing, made at their first comparison, for the rank). */
+struct diff_pair {
+    struct pair_key {
+        int64_t id;
+        unsigned space, side;
+    } key;
+    int64_t other;
+    UT_hash_handle hh;
+};
+
+static struct diff_pair *pair_of(diff_ctx *ctx, unsigned side, unsigned space, int64_t id)
 {
-    return a == b || (ctx->opt.ignore_handles && rec_handle_is_dynamic(a) && rec_handle_is_dynamic(b));
+    struct pair_key k;
+    memset(&k, 0, sizeof k);
+    k.id = id;
+    k.space = space;
+    k.side = side;
+    struct diff_pair *p = NULL;
+    HASH_FIND(hh, ctx->pairs, &k, sizeof k, p);
+    return p;
 }
 
-static int same_array(const diff_ctx *ctx, unsigned kind, const rec_value *va, const rec_value *vb)
+static void pair_add(diff_ctx *ctx, unsigned side, unsigned space, int64_t id, int64_t other)
+{
+    struct diff_pair *p = calloc(1, sizeof *p);
+    if (!p)
+        return;
+    p->key.id = id;
+    p->key.space = space;
+    p->key.side = side;
+    p->other = other;
+    HASH_ADD(hh, ctx->pairs, key, sizeof p->key, p);
+}
+
+void diff_pairs_reset(diff_ctx *ctx)
+{
+    struct diff_pair *p, *tmp;
+    HASH_ITER(hh, ctx->pairs, p, tmp) {
+        HASH_DEL(ctx->pairs, p);
+        free(p);
+    }
+}
+
+static int same_handle(diff_ctx *ctx, unsigned kind, int64_t a, int64_t b)
+{
+    if (ctx->opt.ignore_handles && rec_handle_is_dynamic(a) && rec_handle_is_dynamic(b))
+        return 1;
+    if (!ctx->opt.threads || !rec_handle_is_dynamic(a) || !rec_handle_is_dynamic(b))
+        return a == b;
+    unsigned space = rec_kind_handle_space(kind);
+    struct diff_pair *pa = pair_of(ctx, 0, space, a), *pb = pair_of(ctx, 1, space, b);
+    if (pa || pb)
+        return pa && pb && pa->other == b && pb->other == a;
+    pair_add(ctx, 0, space, a, b);
+    pair_add(ctx, 1, space, b, a);
+    return 1;
+}
+
+static int same_array(diff_ctx *ctx, unsigned kind, const rec_value *va, const rec_value *vb)
 {
     if (va->len != vb->len)
         return 0;
@@ -198,7 +257,7 @@ static int same_array(const diff_ctx *ctx, unsigned kind, const rec_value *va, c
         rec_value_array(vb, xb, vb->len);
         int handles = rec_kind_handle_space(kind) != 0;
         for (uint32_t k = 0; k < va->len && same; k++)
-            same = handles ? same_handle(ctx, xa[k], xb[k]) : xa[k] == xb[k];
+            same = handles ? same_handle(ctx, kind, xa[k], xb[k]) : xa[k] == xb[k];
     }
     if (xa != small_a)
         free(xa);
@@ -282,7 +341,7 @@ static void compare_field(diff_ctx *ctx, builder *b, const rec_func_desc *f, uns
     default:
         break;
     }
-    if (rec_kind_handle_space(kind) ? same_handle(ctx, va->i, vb->i) : va->i == vb->i)
+    if (rec_kind_handle_space(kind) ? same_handle(ctx, kind, va->i, vb->i) : va->i == vb->i)
         return;
     /* A name's length changes with the mapping; its sign still says whether it failed. */
     if (rule == DIFF_RULE_NAME_LENGTH && ctx->paths.active && (va->i < 0) == (vb->i < 0))

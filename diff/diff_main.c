@@ -324,6 +324,7 @@ static int by_id(const void *a, const void *b)
  * the per-file counts then come from a separate pass over all of them. */
 static void compare_rank(diff_ctx *ctx, uint32_t rank)
 {
+    diff_pairs_reset(ctx);
     if (!ctx->opt.threads) {
         compare_sequence(ctx, rank, 0, 1);
     } else {
@@ -448,6 +449,7 @@ int main(int argc, char **argv)
         status = 2;
     }
     diff_files_free(&ctx);
+    diff_pairs_reset(&ctx);
     diff_paths_free(&ctx.paths);
     for (int s = 0; s < 2; s++)
         rec_trace_close(ctx.side[s].trace);
