@@ -51,8 +51,10 @@
  *    out of step: the rest of that rank is only counted.
  *    --threads adds the other threads' calls, as one sequence per thread id
  *    (threads interleave differently in every run). Thread ids count the
- *    threads in the order they first made a traced call, so threads that
- *    start racing may be numbered differently in two runs.
+ *    threads in the order they were started (pthread_create names its new
+ *    thread's), so threads started by racing threads may be numbered
+ *    differently in two runs. Their handle ids, counting creating calls in
+ *    the order they ended, are paired one to one (diff_call.c).
  * 4. Per rank and per file (named after the mapping), the calls of step 2
  *    on it (every thread's with --threads) by category (opens by name,
  *    closes of those opens, reads, writes, metadata ops, other calls) and
