@@ -439,12 +439,19 @@ static void tell(int peer)
         pthread_mutex_unlock(&ord.mpi);
 }
 
-void rp_order_wait(uint32_t thread, uint32_t seq)
+/* The thread's steps up to seq in lists, each done with act; how many. */
+static size_t walk(steps *lists, size_t n, uint32_t thread, uint32_t seq, void (*act)(int peer))
 {
     const step *s = NULL;
-    size_t k = ord.nwaits ? take(ord.waits, ord.nwaits, thread, seq, &s) : 0;
+    size_t k = n ? take(lists, n, thread, seq, &s) : 0;
     for (size_t i = 0; i < k; i++)
-        receive((int)s[i].peer);
+        act((int)s[i].peer);
+    return k;
+}
+
+void rp_order_wait(uint32_t thread, uint32_t seq)
+{
+    size_t k = walk(ord.waits, ord.nwaits, thread, seq, receive);
     if (k) {
         pthread_mutex_lock(&ord.lock);
         ord.kept += k;
@@ -454,10 +461,7 @@ void rp_order_wait(uint32_t thread, uint32_t seq)
 
 void rp_order_done(uint32_t thread, uint32_t seq)
 {
-    const step *s = NULL;
-    size_t k = ord.ndones ? take(ord.dones, ord.ndones, thread, seq, &s) : 0;
-    for (size_t i = 0; i < k; i++)
-        tell((int)s[i].peer);
+    walk(ord.dones, ord.ndones, thread, seq, tell);
 }
 
 uint64_t rp_order_waits(void)
