@@ -489,8 +489,11 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     cg_push_locals_named(&k, c, "locals", "local", nthreads ? b : NULL); /* with threads, those main names */
     if (nthreads)
         cg_thread_functions(&k, c, threads, nthreads);
-    for (size_t i = 0; i < nthreads; i++)
+    int thread_buffers = 0; /* the threads' calls read and write the buffers too */
+    for (size_t i = 0; i < nthreads; i++) {
+        thread_buffers |= strstr(sb_str(&threads[i].text), "wbuf") || strstr(sb_str(&threads[i].text), "rbuf");
         sb_free(&threads[i].text);
+    }
     free(threads);
     includes(&k, c);
     tpl_flag(c, "uses_threads", e->uses_threads || nthreads);
@@ -507,7 +510,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     }
     if (cg_h5_inputs(e, c, k.err, sizeof k.err) < 0)
         k.failed = 1;
-    int buffers = strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_zbuf || e->uses_text || e->uses_vlen || e->uses_line ||
+    int buffers = thread_buffers || strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_zbuf || e->uses_text || e->uses_vlen || e->uses_line ||
                   e->uses_lines || e->uses_h5fill; /* filtered(): wbuf */
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);

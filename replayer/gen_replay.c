@@ -82,6 +82,11 @@ static void emit_in(const rec_func_desc *f, unsigned i)
     if (rec_kind_is_handle(k)) {
         if (rec_arg_by_pointer(a) && gen_is_out_only(a))
             return; /* phase 2 */
+        if ((a->flags & REC_ARG_CREATE) && rec_kind_pointer_is_value(k) && gen_is_pointer(a->ctype)) {
+            /* the object at the address the call is given: the replay's own, which the handle keeps */
+            fprintf(out, "    %s %s = rp_object_new(rp_x, sizeof(%s));\n    if (!%s)" SKIP, a->ctype, n, elem, n);
+            return;
+        }
         /* A destroying call frees the latest reference (handles.c). */
         int releases = i == REC_ARG_SUBJECT && (f->flags & REC_FN_DESTROYS);
         fprintf(out,
@@ -243,6 +248,13 @@ static void emit_out(const rec_func_desc *f, unsigned i)
         if (rec_arg_by_pointer(a) && gen_is_out_only(a))
             fprintf(out, "    %s rp_v_%s;\n    memset(&rp_v_%s, 0, sizeof rp_v_%s);\n    %s %s = &rp_v_%s;\n",
                     elem, n, n, n, a->ctype, n, n);
+        return;
+    }
+    if (k == REC_KIND_NONE) { /* not recorded (a pthread attribute): the default */
+        if (gen_is_pointer(a->ctype))
+            fprintf(out, "    %s %s = NULL;\n", a->ctype, n);
+        else
+            fprintf(out, "    %s %s;\n    memset(&%s, 0, sizeof %s);\n", mutable_type(a->ctype), n, n, n);
         return;
     }
     if (k == REC_KIND_MPI_STATUS && gen_is_out_only(a)) {
@@ -559,7 +571,14 @@ static void emit_post(const rec_func_desc *f)
         snprintf(key, sizeof key, "NULL");
     for (unsigned i = 0; i < f->nargs; i++) {
         const rec_arg_desc *a = &f->args[i];
-        if (rec_kind_is_handle(a->kind) && (a->flags & REC_ARG_CREATE))
+        if (rec_kind_is_handle(a->kind) && (a->flags & REC_ARG_CREATE) && rec_kind_pointer_is_value(a->kind) &&
+            gen_is_pointer(a->ctype)) /* the object the replay gave the call, kept with the handle */
+            fprintf(out,
+                    "    if (ok) {\n        rp_handle_new(rp_x, REC_KIND_%s, rp_r->args[%u].i, (uint64_t)(uintptr_t)%s, "
+                    "%s);\n        rp_handle_attach(rp_x, REC_KIND_%s, rp_r->args[%u].i, (void *)%s);\n    } else {\n"
+                    "        free((void *)%s);\n    }\n",
+                    rec_kind_name(a->kind), i, a->name, key, rec_kind_name(a->kind), i, a->name, a->name);
+        else if (rec_kind_is_handle(a->kind) && (a->flags & REC_ARG_CREATE))
             fprintf(out,
                     "    if (ok)\n        rp_handle_new(rp_x, REC_KIND_%s, rp_r->args[%u].i, "
                     "(uint64_t)(uintptr_t)rp_v_%s, %s);\n",
@@ -678,6 +697,27 @@ static void emit_call(const rec_func_desc *f, int is_void)
     fprintf(out, ");\n");
 }
 
+/* A call on a thread (its THREAD argument), by role: one that starts a thread
+ * starts the replay's for it, one that destroys a thread joins it
+ * (threads.c); no other is replayed. */
+static void emit_thread_call(const rec_func_desc *f)
+{
+    int made = rec_arg_with_kind(f, REC_KIND_THREAD_ID, REC_ARG_CREATE), used = rec_arg_with_kind(f, REC_KIND_THREAD_ID, REC_ARG_IN);
+    const char *call = NULL;
+    int arg = -1;
+    if (rec_func_sole(f) == REC_SOLE_STARTS_THREAD && made >= 0)
+        call = "rp_thread_start", arg = made;
+    else if ((f->flags & REC_FN_DESTROYS) && used >= 0)
+        call = "rp_thread_join", arg = used;
+    if (!call) {
+        fprintf(out, "    rp_x->reason = \"acts on a thread in a way the replay has no rule for\";\n"
+                     "    rp_skip(rp_x, rp_r);\n}\n");
+        return;
+    }
+    fprintf(out, "    int ok = 0;\n    if (%s(rp_x, rp_r, rp_r->args[%d].i, &ok))" SKIP
+                 "    rp_end(rp_x, rp_r, ok, 0);\n}\n", call, arg);
+}
+
 /* The guard around f's replay: none when an MPI without f can replay it through its base. */
 static const char *replay_guard_begin(const rec_func_desc *f)
 {
@@ -706,8 +746,8 @@ static void emit_function(const rec_func_desc *f)
         fprintf(out, "    rp_x->reason = \"issued by the replayer itself\";\n    rp_skip(rp_x, rp_r);\n}\n");
         return;
     }
-    if (rec_arg_with_kind(f, REC_KIND_THREAD_ID, 0) >= 0 || rec_arg_with_kind(f, REC_KIND_PTHREAD_BARRIER, 0) >= 0) {
-        fprintf(out, "    rp_x->reason = \"orders threads, which the replay does not start\";\n    rp_skip(rp_x, rp_r);\n}\n");
+    if (rec_arg_with_kind(f, REC_KIND_THREAD_ID, 0) >= 0) {
+        emit_thread_call(f);
         return;
     }
     if (f->roles & REC_ROLE_ABORTS) {
@@ -715,7 +755,7 @@ static void emit_function(const rec_func_desc *f)
         return;
     }
     if (f->flags & REC_FN_NODECL) {
-        fprintf(out, "    static %s (*rp_real)(", f->ret_ctype);
+        fprintf(out, "    static _Thread_local %s (*rp_real)(", f->ret_ctype);
         gen_print_params(out, f, 0);
         fprintf(out, ");\n    if (!rp_real)\n        *(void **)&rp_real = rp_symbol(\"%s\");\n", f->name);
         fprintf(out, "    if (!rp_real) {\n        rp_x->reason = \"not provided by this system's "

@@ -5,6 +5,7 @@
  * system calls: the replay's own trace shows only the replayed calls). */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -130,9 +131,12 @@ static void load_targets(const rp_ctx *x)
 
 static void targets_loaded(const rp_ctx *x)
 {
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static int loaded;
+    pthread_mutex_lock(&lock);
     if (!loaded++)
         load_targets(x);
+    pthread_mutex_unlock(&lock);
 }
 
 const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space,

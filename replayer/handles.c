@@ -8,9 +8,11 @@
  * hand back an id that is still live (the tracer's ids follow objects): one
  * more reference, whose handle this MPI may make the same (MPICH's
  * MPI_Comm_group) or another; every reference is freed as the trace frees it,
- * the latest first. */
+ * the latest first. A handle one thread made is used on others (a
+ * communicator, a barrier): every function here holds the lock. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@ enum space {
     SPACE_ERRHANDLER,
     SPACE_NCFILE,
     SPACE_NCREQUEST,
+    SPACE_BARRIER,
     SPACE_COUNT
 };
 
@@ -71,6 +74,8 @@ static enum space space_of(unsigned kind)
         return SPACE_NCFILE;
     case REC_KIND_NC_REQUEST:
         return SPACE_NCREQUEST;
+    case REC_KIND_PTHREAD_BARRIER:
+        return SPACE_BARRIER;
     case REC_KIND_H5_FILE:
     case REC_KIND_H5_GROUP:
     case REC_KIND_H5_DATASET:
@@ -100,6 +105,9 @@ static struct {
     entry *v;
     size_t cap;
 } spaces[SPACE_COUNT];
+
+/* Recursive: the functions here call each other. */
+static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 /* Buffers of nonblocking calls whose request the trace does not name: kept
  * to the end, since MPI may still be using them. */
@@ -153,7 +161,7 @@ static entry *lookup(unsigned kind, int64_t id, int grow)
     return &spaces[sp].v[i];
 }
 
-int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
+static int rp_handle_in_locked(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
 {
     if (rf_is_console(kind, id)) {
         x->reason = "console I/O (stdin, stdout, stderr) is not replayed";
@@ -217,7 +225,7 @@ static void mark_not_made(unsigned kind, int64_t id)
         e->not_made = 1;
 }
 
-void rp_handles_not_made(const rec_func_desc *f, const rp_rec *r)
+static void rp_handles_not_made_locked(const rec_func_desc *f, const rp_rec *r)
 {
     if (f->flags & REC_FN_CREATES)
         mark_not_made(f->ret_kind, r->ret.i);
@@ -240,7 +248,7 @@ static void add_reference(entry *e, uint64_t raw)
     e->more[e->nmore++] = raw;
 }
 
-void rp_handle_new(rp_ctx *x, unsigned kind, int64_t id, uint64_t raw, const char *pathkey)
+static void rp_handle_new_locked(rp_ctx *x, unsigned kind, int64_t id, uint64_t raw, const char *pathkey)
 {
     (void)x;
     entry *e = lookup(kind, id, 1);
@@ -266,7 +274,7 @@ static void free_bufs(entry *e)
     }
 }
 
-void rp_handle_forget(rp_ctx *x, unsigned kind, int64_t id)
+static void rp_handle_forget_locked(rp_ctx *x, unsigned kind, int64_t id)
 {
     (void)x;
     entry *e = lookup(kind, id, 0);
@@ -281,7 +289,7 @@ void rp_handle_forget(rp_ctx *x, unsigned kind, int64_t id)
     e->live = 0;
 }
 
-int rp_handle_latest(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
+static int rp_handle_latest_locked(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
 {
     entry *e = lookup(kind, id, 0);
     if (e && e->live && e->nmore) {
@@ -291,7 +299,7 @@ int rp_handle_latest(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
     return rp_handle_in(x, kind, id, raw);
 }
 
-void rp_handle_retain(rp_ctx *x, unsigned kind, int64_t id)
+static void rp_handle_retain_locked(rp_ctx *x, unsigned kind, int64_t id)
 {
     (void)x;
     entry *e = lookup(kind, id, 0);
@@ -299,7 +307,7 @@ void rp_handle_retain(rp_ctx *x, unsigned kind, int64_t id)
         add_reference(e, e->raw);
 }
 
-void rp_handle_drop(rp_ctx *x, unsigned kind, int64_t id)
+static void rp_handle_drop_locked(rp_ctx *x, unsigned kind, int64_t id)
 {
     entry *e = lookup(kind, id, 0);
     if (e && e->live && e->nmore)
@@ -308,14 +316,14 @@ void rp_handle_drop(rp_ctx *x, unsigned kind, int64_t id)
         rp_handle_forget(x, kind, id);
 }
 
-const char *rp_handle_path(rp_ctx *x, unsigned kind, int64_t id)
+static const char *rp_handle_path_locked(rp_ctx *x, unsigned kind, int64_t id)
 {
     (void)x;
     entry *e = lookup(kind, id, 0);
     return e && e->live ? e->path : NULL;
 }
 
-void rp_handle_attach(rp_ctx *x, unsigned kind, int64_t id, void *buf)
+static void rp_handle_attach_locked(rp_ctx *x, unsigned kind, int64_t id, void *buf)
 {
     (void)x;
     if (!buf)
@@ -334,7 +342,7 @@ void rp_handle_attach(rp_ctx *x, unsigned kind, int64_t id, void *buf)
     }
 }
 
-void *rp_handle_pending(rp_ctx *x, unsigned kind, int64_t id)
+static void *rp_handle_pending_locked(rp_ctx *x, unsigned kind, int64_t id)
 {
     entry *e = lookup(kind, id, 0);
     if (!e || !e->live || !e->bufs[0]) {
@@ -344,7 +352,7 @@ void *rp_handle_pending(rp_ctx *x, unsigned kind, int64_t id)
     return e->bufs[0];
 }
 
-void rp_handle_release(rp_ctx *x, unsigned kind, int64_t id)
+static void rp_handle_release_locked(rp_ctx *x, unsigned kind, int64_t id)
 {
     (void)x;
     entry *e = lookup(kind, id, 0);
@@ -352,7 +360,7 @@ void rp_handle_release(rp_ctx *x, unsigned kind, int64_t id)
         free_bufs(e);
 }
 
-void rp_requests_settle(rp_ctx *x, const rp_value *ids, const MPI_Request *reqs, size_t n)
+static void rp_requests_settle_locked(rp_ctx *x, const rp_value *ids, const MPI_Request *reqs, size_t n)
 {
     if (!reqs)
         return;
@@ -362,4 +370,93 @@ void rp_requests_settle(rp_ctx *x, const rp_value *ids, const MPI_Request *reqs,
         if (reqs[k] == MPI_REQUEST_NULL)
             rp_handle_forget(x, REC_KIND_MPI_REQUEST, id);
     }
+}
+
+/* ---- the entry points, under the lock ---- */
+int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
+{
+    pthread_mutex_lock(&lock);
+    int v = rp_handle_in_locked(x, kind, id, raw);
+    pthread_mutex_unlock(&lock);
+    return v;
+}
+
+void rp_handles_not_made(const rec_func_desc *f, const rp_rec *r)
+{
+    pthread_mutex_lock(&lock);
+    rp_handles_not_made_locked(f, r);
+    pthread_mutex_unlock(&lock);
+}
+
+void rp_handle_new(rp_ctx *x, unsigned kind, int64_t id, uint64_t raw, const char *pathkey)
+{
+    pthread_mutex_lock(&lock);
+    rp_handle_new_locked(x, kind, id, raw, pathkey);
+    pthread_mutex_unlock(&lock);
+}
+
+void rp_handle_forget(rp_ctx *x, unsigned kind, int64_t id)
+{
+    pthread_mutex_lock(&lock);
+    rp_handle_forget_locked(x, kind, id);
+    pthread_mutex_unlock(&lock);
+}
+
+int rp_handle_latest(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw)
+{
+    pthread_mutex_lock(&lock);
+    int v = rp_handle_latest_locked(x, kind, id, raw);
+    pthread_mutex_unlock(&lock);
+    return v;
+}
+
+void rp_handle_retain(rp_ctx *x, unsigned kind, int64_t id)
+{
+    pthread_mutex_lock(&lock);
+    rp_handle_retain_locked(x, kind, id);
+    pthread_mutex_unlock(&lock);
+}
+
+void rp_handle_drop(rp_ctx *x, unsigned kind, int64_t id)
+{
+    pthread_mutex_lock(&lock);
+    rp_handle_drop_locked(x, kind, id);
+    pthread_mutex_unlock(&lock);
+}
+
+const char *rp_handle_path(rp_ctx *x, unsigned kind, int64_t id)
+{
+    pthread_mutex_lock(&lock);
+    const char *v = rp_handle_path_locked(x, kind, id);
+    pthread_mutex_unlock(&lock);
+    return v;
+}
+
+void rp_handle_attach(rp_ctx *x, unsigned kind, int64_t id, void *buf)
+{
+    pthread_mutex_lock(&lock);
+    rp_handle_attach_locked(x, kind, id, buf);
+    pthread_mutex_unlock(&lock);
+}
+
+void *rp_handle_pending(rp_ctx *x, unsigned kind, int64_t id)
+{
+    pthread_mutex_lock(&lock);
+    void *v = rp_handle_pending_locked(x, kind, id);
+    pthread_mutex_unlock(&lock);
+    return v;
+}
+
+void rp_handle_release(rp_ctx *x, unsigned kind, int64_t id)
+{
+    pthread_mutex_lock(&lock);
+    rp_handle_release_locked(x, kind, id);
+    pthread_mutex_unlock(&lock);
+}
+
+void rp_requests_settle(rp_ctx *x, const rp_value *ids, const MPI_Request *reqs, size_t n)
+{
+    pthread_mutex_lock(&lock);
+    rp_requests_settle_locked(x, ids, reqs, n);
+    pthread_mutex_unlock(&lock);
 }

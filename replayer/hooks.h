@@ -27,16 +27,16 @@
 #define RP_ADDR_getcwd_buf ((size) ? rp_alloc(rp_x, (size)) : NULL)
 #define RP_ADDR___getcwd_chk_buf ((size) ? rp_alloc(rp_x, (size)) : NULL)
 
-/* getline's line: one buffer the replay keeps for every call, which getline
- * grows with realloc (never the per-record arena, nor a new one a call). */
+/* getline's line: one buffer the replay keeps for every call (of a thread),
+ * which getline grows with realloc (never the per-record arena, nor a new one a call). */
 static inline char **rp_line_buffer(void)
 {
-    static char *line;
+    static _Thread_local char *line;
     return &line;
 }
 static inline size_t *rp_line_capacity(void)
 {
-    static size_t capacity;
+    static _Thread_local size_t capacity;
     return &capacity;
 }
 #define RP_ADDR_getline_lineptr rp_line_buffer()

@@ -27,6 +27,7 @@
 #include "select.h"
 #include "summary.h"
 #include "text.h"
+#include "threads.h"
 #include "wire.h"
 
 static rp_replay_fn dispatch[REC_FUNCTION_ID_LIMIT];
@@ -167,9 +168,11 @@ static void emit(void *arg, rp_rec *r, int action)
 {
     rp_ctx *x = arg;
     const rec_func_desc *f = rec_function_by_id(r->func);
+    if (action != RP_ISSUE && f && rec_func_sole(f) == REC_SOLE_STARTS_THREAD)
+        rp_thread_not_started(f, r, "of a thread a library started inside a call (which starts it again)");
     if (action == RP_COVERED)
         return;
-    rp_order_wait(r->seq);
+    rp_order_wait(r->thread, r->seq);
     if (action == RP_OUTSIDE) {
         x->stats.filtered[f ? f->layer : 0]++;
     } else {
@@ -185,23 +188,25 @@ static void emit(void *arg, rp_rec *r, int action)
         else
             dispatch[r->func](x, r);
     }
-    rp_order_done(r->seq);
+    rp_order_done(r->thread, r->seq);
 }
 
-/* MPI_Init and MPI_Finalize are the replayer's own: they only set the clocks. */
-static int handle_opaque(rp_rec *r)
+/* MPI_Init and MPI_Finalize are the replayer's own: they only set the clocks (the main thread's). */
+static int handle_opaque(rp_ctx *x, rp_rec *r)
 {
     const rec_func_desc *f = rec_function_by_id(r->func);
     if (!f || !(f->flags & REC_FN_OPAQUE) || !r->compatible || r->depth)
         return 0;
-    if (f->roles & REC_ROLE_ENDS_MPI) {
+    if (x != &ctx) {
+        /* nothing to time on another thread */
+    } else if (f->roles & REC_ROLE_ENDS_MPI) {
         rp_begin(&ctx, r); /* the computing before it, in faithful mode */
         if (ctx.anchored && r->tstart > ctx.anchor_ticks)
             ctx.orig_end = (double)(r->tstart - ctx.anchor_ticks) * ctx.resolution;
     } else if (!ctx.anchored) {
         anchor(r->tend);
     }
-    ctx.stats.replayed[f->layer]++;
+    x->stats.replayed[f->layer]++;
     return 1;
 }
 
@@ -265,6 +270,8 @@ static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t 
         edges[i].from_seq = rp_msg_u32(&m);
         edges[i].to_rank = rp_msg_u32(&m);
         edges[i].to_seq = rp_msg_u32(&m);
+        edges[i].from_thread = rp_msg_u32(&m);
+        edges[i].to_thread = rp_msg_u32(&m);
     }
     rp_text_receive(&m, &text_blob, &text_len);
     uint32_t nlimits = rp_msg_u32(&m);
@@ -281,38 +288,39 @@ static void read_prep(rp_in *in, rp_prep_report *prep, char **unsynth, uint32_t 
     free(m.data);
 }
 
-/* The stream of this rank's records, through call-tree selection, to the dispatch. */
-static void replay(rp_in *in)
+/* Every record, as the stream passes it (threads.c: one reader at a time). */
+static void on_read(const rp_rec *r)
+{
+    if (!ctx.anchored && !has_init)
+        anchor(r->tstart);
+    if (r->tend > last_tend)
+        last_tend = r->tend;
+}
+
+/* The records of one thread, through call-tree selection, to the dispatch. */
+static void run_thread(rp_ctx *x, uint32_t thread)
 {
     rp_select *sel = rp_select_new(ctx.opt.layers);
-    for (;;) {
-        rp_msg m;
-        if (!rp_in_next(in, &m))
-            fatal("the trace loader stopped in the middle of the trace");
-        if (m.type == RP_MSG_END) {
-            free(m.data);
-            break;
-        }
-        if (m.type == RP_MSG_ERROR) {
-            char *s = rp_msg_str(&m);
-            fatal(s ? s : "the trace cannot be read");
-        }
-        rp_rec *r = m.type == RP_MSG_RECORD ? rp_msg_record(&m) : NULL;
-        free(m.data);
-        if (!r)
-            fatal("garbled message from the trace loader");
-        if (!ctx.anchored && !has_init)
-            anchor(r->tstart);
-        if (r->tend > last_tend)
-            last_tend = r->tend;
-        if (handle_opaque(r)) {
+    if (!sel)
+        fatal("out of memory");
+    for (rp_rec *r; (r = rp_thread_next(thread));) {
+        if (handle_opaque(x, r)) {
             free(r);
             continue;
         }
-        rp_select_push(sel, r, emit, &ctx);
+        rp_select_push(sel, r, emit, x);
     }
-    rp_select_flush(sel, emit, &ctx);
+    rp_select_flush(sel, emit, x);
     rp_select_free(sel);
+}
+
+/* The stream of this rank's records: the main thread's here, the others' on threads of their own. */
+static void replay(rp_in *in)
+{
+    static const rp_threads_hooks hooks = {on_read, run_thread, fatal};
+    rp_threads_init(in, &hooks, &ctx);
+    run_thread(&ctx, 0);
+    rp_threads_finish(&ctx);
     if (ctx.anchored && ctx.orig_end == 0 && last_tend > ctx.anchor_ticks)
         ctx.orig_end = (double)(last_tend - ctx.anchor_ticks) * ctx.resolution;
 }
@@ -443,7 +451,7 @@ int main(int argc, char **argv)
         edges = calloc(nedges ? nedges : 1, sizeof *edges);
     if (!edges)
         fatal("out of memory");
-    PMPI_Bcast(edges, (int)(nedges * 4), MPI_UINT32_T, 0, MPI_COMM_WORLD);
+    PMPI_Bcast(edges, (int)(nedges * RP_EDGE_WORDS), MPI_UINT32_T, 0, MPI_COMM_WORLD);
     rp_order_init(edges, nedges, ctx.rank);
     free(edges);
     /* and the delimiters (bounded by what one broadcast carries) */

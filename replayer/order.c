@@ -21,6 +21,8 @@
 
 #include <errno.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +38,7 @@ enum { PATH_KEY_MAX = 4096 };
 enum event_kind { EV_CREATE, EV_USE, EV_MISSING };
 
 typedef struct event {
-    uint32_t key, rank, seq;
+    uint32_t key, rank, seq, thread;
     uint8_t kind;
     double t0, t1;
 } event;
@@ -51,7 +53,7 @@ typedef struct path_key {
  * may be of another file of that name). */
 typedef struct creation {
     int has;
-    uint32_t rank, seq;
+    uint32_t rank, seq, thread;
     double t0, t1, next_t0;
     int existed; /* used before its first creation: an input, no edges */
 } creation;
@@ -98,7 +100,8 @@ static int intern(rp_order_scan *s, const char *key, uint32_t *id)
     return 0;
 }
 
-static void add_event(rp_order_scan *s, const char *key, uint32_t rank, uint32_t seq, int kind, double t0, double t1)
+static void add_event(rp_order_scan *s, const char *key, uint32_t rank, uint32_t seq, uint32_t thread, int kind,
+                      double t0, double t1)
 {
     if (s->nev == s->ev_cap) {
         size_t cap = s->ev_cap ? 2 * s->ev_cap : 1024;
@@ -115,7 +118,7 @@ static void add_event(rp_order_scan *s, const char *key, uint32_t rank, uint32_t
         s->failed = 1;
         return;
     }
-    s->ev[s->nev++] = (event){id, rank, seq, (uint8_t)kind, t0, t1};
+    s->ev[s->nev++] = (event){id, rank, seq, thread, (uint8_t)kind, t0, t1};
 }
 
 void rp_order_note(rp_order_scan *s, const rec_func_desc *f, const rec_record *r, uint32_t rank, uint32_t seq,
@@ -137,9 +140,9 @@ void rp_order_note(rp_order_scan *s, const rec_func_desc *f, const rec_record *r
             continue;
         int existed = !ok && rf_record_creates(f, r, k) && r->err == EEXIST;
         if (ok || existed)
-            add_event(s, key, rank, seq, ok && rf_record_creates(f, r, k) ? EV_CREATE : EV_USE, t0, t1);
+            add_event(s, key, rank, seq, r->thread, ok && rf_record_creates(f, r, k) ? EV_CREATE : EV_USE, t0, t1);
         else if (missing)
-            add_event(s, key, rank, seq, EV_MISSING, t0, t1);
+            add_event(s, key, rank, seq, r->thread, EV_MISSING, t0, t1);
     }
 }
 
@@ -173,6 +176,13 @@ static size_t ancestors(rp_order_scan *s, const char *key, uint32_t *out, size_t
     return n;
 }
 
+/* Two threads' records keep their order (seq) within each thread only. */
+static int same_threads(const rp_edge *x, const rp_edge *y)
+{
+    return x->from_rank == y->from_rank && x->to_rank == y->to_rank && x->from_thread == y->from_thread &&
+           x->to_thread == y->to_thread;
+}
+
 static int by_pair_then_target(const void *a, const void *b)
 {
     const rp_edge *x = a, *y = b;
@@ -180,6 +190,10 @@ static int by_pair_then_target(const void *a, const void *b)
         return x->from_rank < y->from_rank ? -1 : 1;
     if (x->to_rank != y->to_rank)
         return x->to_rank < y->to_rank ? -1 : 1;
+    if (x->from_thread != y->from_thread)
+        return x->from_thread < y->from_thread ? -1 : 1;
+    if (x->to_thread != y->to_thread)
+        return x->to_thread < y->to_thread ? -1 : 1;
     if (x->to_seq != y->to_seq)
         return x->to_seq < y->to_seq ? -1 : 1;
     return x->from_seq > y->from_seq ? -1 : x->from_seq < y->from_seq; /* the strongest first */
@@ -205,10 +219,12 @@ static int relate(const event *v, const creation *c, rp_edge **e, size_t *n, siz
     if (!c->has || c->existed || v->rank == c->rank)
         return 0;
     if (v->kind == EV_MISSING)
-        return v->t1 + FAIL_MARGIN < c->t0 ? push_edge(e, n, cap, (rp_edge){v->rank, v->seq, c->rank, c->seq}) : 0;
+        return v->t1 + FAIL_MARGIN < c->t0
+                   ? push_edge(e, n, cap, (rp_edge){v->rank, v->seq, c->rank, c->seq, v->thread, c->thread})
+                   : 0;
     /* After a second creation the name may be another file's. */
     if (v->t0 > c->t1 && (!c->next_t0 || v->t0 < c->next_t0))
-        return push_edge(e, n, cap, (rp_edge){c->rank, c->seq, v->rank, v->seq});
+        return push_edge(e, n, cap, (rp_edge){c->rank, c->seq, v->rank, v->seq, c->thread, v->thread});
     return 0;
 }
 
@@ -234,7 +250,7 @@ size_t rp_order_edges(rp_order_scan *s, rp_edge **out)
         if (!c->has || v->t0 < c->t0) {
             if (c->has && (!c->next_t0 || c->t0 < c->next_t0))
                 c->next_t0 = c->t0;
-            *c = (creation){1, v->rank, v->seq, v->t0, v->t1, c->next_t0, 0};
+            *c = (creation){1, v->rank, v->seq, v->thread, v->t0, v->t1, c->next_t0, 0};
         } else if (!c->next_t0 || v->t0 < c->next_t0) {
             c->next_t0 = v->t0;
         }
@@ -272,13 +288,13 @@ size_t rp_order_edges(rp_order_scan *s, rp_edge **out)
         free(e);
         return 0;
     }
-    /* Of the edges between two ranks keep those no other implies: (i -> j)
-     * implies (i' -> j') when i' <= i and j' >= j. */
+    /* Of the edges between two ranks' threads keep those no other implies:
+     * (i -> j) implies (i' -> j') when i' <= i and j' >= j. */
     if (n)
         qsort(e, n, sizeof *e, by_pair_then_target); /* e is NULL when there are none */
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
-        int same_pair = kept > 0 && e[kept - 1].from_rank == e[i].from_rank && e[kept - 1].to_rank == e[i].to_rank;
+        int same_pair = kept > 0 && same_threads(&e[kept - 1], &e[i]);
         if (same_pair && e[i].from_seq <= e[kept - 1].from_seq)
             continue;
         e[kept++] = e[i];
@@ -287,18 +303,30 @@ size_t rp_order_edges(rp_order_scan *s, rp_edge **out)
     return kept;
 }
 
-/* ---- replaying side ---- */
+/* ---- replaying side ----
+ * A thread's steps (what it waits for before its records, what it tells
+ * after them) sorted by seq, each list walked by its own thread only. With
+ * MPI below MPI_THREAD_MULTIPLE the MPI calls are serialized, and a wait
+ * polls, so that it holds nobody up. */
 
 typedef struct step {
     uint32_t seq, peer;
 } step;
 
+typedef struct steps {
+    uint32_t thread;
+    step *v;
+    size_t n, cap, next;
+} steps;
+
 static struct {
     MPI_Comm comm;
-    step *waits, *dones; /* sorted by seq */
-    size_t nwaits, ndones, next_wait, next_done;
+    steps *waits, *dones; /* one list per thread */
+    size_t nwaits, ndones;
     uint64_t kept;
-} ord = {MPI_COMM_NULL, NULL, NULL, 0, 0, 0, 0, 0};
+    int multiple; /* MPI is MPI_THREAD_MULTIPLE */
+    pthread_mutex_t lock, mpi;
+} ord = {MPI_COMM_NULL, NULL, NULL, 0, 0, 0, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
 
 static int by_seq(const void *a, const void *b)
 {
@@ -306,39 +334,134 @@ static int by_seq(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static steps *list_of(steps **lists, size_t *n, uint32_t thread, int make)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*lists)[i].thread == thread)
+            return &(*lists)[i];
+    if (!make)
+        return NULL;
+    steps *grown = realloc(*lists, (*n + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    *lists = grown;
+    grown[*n] = (steps){thread, NULL, 0, 0, 0};
+    return &grown[(*n)++];
+}
+
+static int add_step(steps **lists, size_t *n, uint32_t thread, step s)
+{
+    steps *l = list_of(lists, n, thread, 1);
+    if (!l)
+        return -1;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        step *grown = realloc(l->v, cap * sizeof *grown);
+        if (!grown)
+            return -1;
+        l->v = grown;
+        l->cap = cap;
+    }
+    l->v[l->n++] = s;
+    return 0;
+}
+
 void rp_order_init(const rp_edge *edges, size_t n, int rank)
 {
     if (n == 0)
         return;
     PMPI_Comm_dup(MPI_COMM_WORLD, &ord.comm); /* every rank has the same n */
-    ord.waits = calloc(n, sizeof *ord.waits);
-    ord.dones = calloc(n, sizeof *ord.dones);
-    if (!ord.waits || !ord.dones) {
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    ord.multiple = level == MPI_THREAD_MULTIPLE;
+    int oom = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((int)edges[i].to_rank == rank)
+            oom |= add_step(&ord.waits, &ord.nwaits, edges[i].to_thread, (step){edges[i].to_seq, edges[i].from_rank});
+        if ((int)edges[i].from_rank == rank)
+            oom |= add_step(&ord.dones, &ord.ndones, edges[i].from_thread,
+                            (step){edges[i].from_seq, edges[i].to_rank});
+    }
+    if (oom) {
         fprintf(stderr, "recorder-replay: out of memory\n");
         PMPI_Abort(MPI_COMM_WORLD, 1);
     }
-    for (size_t i = 0; i < n; i++) {
-        if ((int)edges[i].to_rank == rank)
-            ord.waits[ord.nwaits++] = (step){edges[i].to_seq, edges[i].from_rank};
-        if ((int)edges[i].from_rank == rank)
-            ord.dones[ord.ndones++] = (step){edges[i].from_seq, edges[i].to_rank};
-    }
-    qsort(ord.waits, ord.nwaits, sizeof *ord.waits, by_seq);
-    qsort(ord.dones, ord.ndones, sizeof *ord.dones, by_seq);
+    for (size_t i = 0; i < ord.nwaits; i++)
+        qsort(ord.waits[i].v, ord.waits[i].n, sizeof *ord.waits[i].v, by_seq);
+    for (size_t i = 0; i < ord.ndones; i++)
+        qsort(ord.dones[i].v, ord.dones[i].n, sizeof *ord.dones[i].v, by_seq);
 }
 
-void rp_order_wait(uint32_t seq)
+/* The thread's steps up to seq, taken from its list: [*first, *first + count). */
+static size_t take(steps *lists, size_t n, uint32_t thread, uint32_t seq, const step **first)
 {
-    for (; ord.next_wait < ord.nwaits && ord.waits[ord.next_wait].seq <= seq; ord.next_wait++) {
-        PMPI_Recv(NULL, 0, MPI_BYTE, (int)ord.waits[ord.next_wait].peer, 0, ord.comm, MPI_STATUS_IGNORE);
-        ord.kept++;
+    pthread_mutex_lock(&ord.lock);
+    steps *l = NULL;
+    for (size_t i = 0; i < n && !l; i++)
+        if (lists[i].thread == thread)
+            l = &lists[i];
+    size_t k = 0;
+    if (l) {
+        *first = l->v + l->next;
+        while (l->next < l->n && l->v[l->next].seq <= seq)
+            l->next++, k++;
+    }
+    pthread_mutex_unlock(&ord.lock);
+    return k;
+}
+
+static void receive(int peer)
+{
+    if (ord.multiple) {
+        PMPI_Recv(NULL, 0, MPI_BYTE, peer, 0, ord.comm, MPI_STATUS_IGNORE);
+        return;
+    }
+    MPI_Request req;
+    int done = 0;
+    pthread_mutex_lock(&ord.mpi);
+    PMPI_Irecv(NULL, 0, MPI_BYTE, peer, 0, ord.comm, &req);
+    for (;;) {
+        PMPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        pthread_mutex_unlock(&ord.mpi);
+        if (done)
+            return;
+        sched_yield();
+        pthread_mutex_lock(&ord.mpi);
     }
 }
 
-void rp_order_done(uint32_t seq)
+static void tell(int peer)
 {
-    for (; ord.next_done < ord.ndones && ord.dones[ord.next_done].seq <= seq; ord.next_done++)
-        PMPI_Send(NULL, 0, MPI_BYTE, (int)ord.dones[ord.next_done].peer, 0, ord.comm);
+    if (!ord.multiple)
+        pthread_mutex_lock(&ord.mpi);
+    PMPI_Send(NULL, 0, MPI_BYTE, peer, 0, ord.comm);
+    if (!ord.multiple)
+        pthread_mutex_unlock(&ord.mpi);
+}
+
+/* The thread's steps up to seq in lists, each done with act; how many. */
+static size_t walk(steps *lists, size_t n, uint32_t thread, uint32_t seq, void (*act)(int peer))
+{
+    const step *s = NULL;
+    size_t k = n ? take(lists, n, thread, seq, &s) : 0;
+    for (size_t i = 0; i < k; i++)
+        act((int)s[i].peer);
+    return k;
+}
+
+void rp_order_wait(uint32_t thread, uint32_t seq)
+{
+    size_t k = walk(ord.waits, ord.nwaits, thread, seq, receive);
+    if (k) {
+        pthread_mutex_lock(&ord.lock);
+        ord.kept += k;
+        pthread_mutex_unlock(&ord.lock);
+    }
+}
+
+void rp_order_done(uint32_t thread, uint32_t seq)
+{
+    walk(ord.dones, ord.ndones, thread, seq, tell);
 }
 
 uint64_t rp_order_waits(void)
@@ -348,11 +471,19 @@ uint64_t rp_order_waits(void)
 
 void rp_order_free(void)
 {
-    rp_order_done(UINT32_MAX); /* a rank whose stream ended early still lets the others on */
-    rp_order_wait(UINT32_MAX);
+    /* a rank whose stream ended early still lets the others on */
+    for (size_t i = 0; i < ord.ndones; i++)
+        rp_order_done(ord.dones[i].thread, UINT32_MAX);
+    for (size_t i = 0; i < ord.nwaits; i++)
+        rp_order_wait(ord.waits[i].thread, UINT32_MAX);
     if (ord.comm != MPI_COMM_NULL)
         PMPI_Comm_free(&ord.comm);
+    for (size_t i = 0; i < ord.nwaits; i++)
+        free(ord.waits[i].v);
+    for (size_t i = 0; i < ord.ndones; i++)
+        free(ord.dones[i].v);
     free(ord.waits);
     free(ord.dones);
     ord.waits = ord.dones = NULL;
+    ord.nwaits = ord.ndones = 0;
 }

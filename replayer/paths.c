@@ -11,6 +11,7 @@
  * and a path it did not create existed: the replay waits (briefly) for
  * another rank to create it. */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +62,14 @@ typedef struct missing {
     char path[];
 } missing;
 static missing *gave_up;
+static pthread_mutex_t gave_up_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void wait_for(const char *full)
 {
     missing *m = NULL;
+    pthread_mutex_lock(&gave_up_lock);
     HASH_FIND_STR(gave_up, full, m);
+    pthread_mutex_unlock(&gave_up_lock);
     if (m)
         return;
     for (int i = 0; i < 5000; i++) {
@@ -78,7 +82,14 @@ static void wait_for(const char *full)
     m = calloc(1, sizeof *m + n);
     if (m) {
         memcpy(m->path, full, n);
-        HASH_ADD_STR(gave_up, path, m);
+        missing *had = NULL;
+        pthread_mutex_lock(&gave_up_lock);
+        HASH_FIND_STR(gave_up, full, had);
+        if (!had)
+            HASH_ADD_STR(gave_up, path, m);
+        pthread_mutex_unlock(&gave_up_lock);
+        if (had)
+            free(m);
     }
 }
 

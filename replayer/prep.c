@@ -184,6 +184,8 @@ int rp_prep(rec_trace *t, const rp_options *opt, rp_out *o, char *err, size_t ca
             rp_out_u32(o, edges[i].from_seq);
             rp_out_u32(o, edges[i].to_rank);
             rp_out_u32(o, edges[i].to_seq);
+            rp_out_u32(o, edges[i].from_thread);
+            rp_out_u32(o, edges[i].to_thread);
         }
         rp_text_send(o, lines);
         rp_out_u32(o, limits ? nranks : 0);

@@ -117,6 +117,11 @@ void rp_register_hdf5(rp_replay_fn *table);
 void rp_register_pnetcdf(rp_replay_fn *table); /* where built with PnetCDF */
 void rp_register_netcdf(rp_replay_fn *table);  /* where built with netCDF */
 
+/* from's counts added to into's (a thread's to the rank's). */
+void rp_stats_add(rp_stats *into, const rp_stats *from);
+/* The memory a context holds for its calls (its arena and scratch buffers), freed. */
+void rp_ctx_release(rp_ctx *x);
+
 /* ---- the call protocol of a generated function ----
  * convert arguments (any helper may set x->reason and ask to skip);
  * rp_begin (waits for the traced time); the real call; rp_end. */

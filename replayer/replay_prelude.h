@@ -25,9 +25,11 @@
 
 #include <hdf5.h>
 #include <mpi.h>
+#include <pthread.h>
 #include "rec_mpi_versions.h"
 
 #include "replay.h"
+#include "threads.h"
 #include "hooks.h"
 
 static inline long rp_maxz(long a, long b)

@@ -15,6 +15,7 @@
 #include "fs.h"
 #include "recorder_facts.h"
 #include "replay.h"
+#include "threads.h"
 
 /* ---- per-call memory: blocks released when the next call starts ---- */
 struct rp_arena_block {
@@ -425,6 +426,8 @@ void rp_skip(rp_ctx *x, const rp_rec *r)
     const rec_func_desc *f = rec_function_by_id(r->func);
     if (f) /* what it would have made: the calls that use it are skipped too, not tried */
         rp_handles_not_made(f, r);
+    if (f && rec_func_sole(f) == REC_SOLE_STARTS_THREAD) /* and the thread it would have started */
+        rp_thread_not_started(f, r, "of a thread whose pthread_create was not replayed");
     if (f && (f->flags & REC_FN_COLLECTIVE) && (reason == too_big || reason == no_memory))
         /* Other ranks may well have issued it: said even without -v, as
          * the replay may never reach its summary. */
@@ -436,6 +439,44 @@ void rp_skip(rp_ctx *x, const rp_rec *r)
         rp_say(2, "recorder-replay: rank %d: record %u: %s skipped: %s\n", x->rank, r->seq, f ? f->name : "?",
                reason);
     x->reason = NULL;
+}
+
+void rp_stats_add(rp_stats *into, const rp_stats *from)
+{
+    for (unsigned l = 0; l < REC_LAYER_COUNT; l++) {
+        into->replayed[l] += from->replayed[l];
+        into->skipped[l] += from->skipped[l];
+        into->filtered[l] += from->filtered[l];
+        into->mismatched[l] += from->mismatched[l];
+        into->bytes_read[l] += from->bytes_read[l];
+        into->bytes_written[l] += from->bytes_written[l];
+    }
+    for (unsigned k = 0; k < REC_FUNCTION_ID_LIMIT; k++)
+        into->mismatch_by_func[k] += from->mismatch_by_func[k];
+    into->as_bytes += from->as_bytes;
+    into->rebuilt += from->rebuilt;
+    into->ordered += from->ordered;
+    for (size_t k = 0; k < from->nskips; k++) {
+        const rp_skip_entry *e = &from->skips[k];
+        size_t i = 0;
+        while (i < into->nskips && !(into->skips[i].func == e->func && strcmp(into->skips[i].reason, e->reason) == 0))
+            i++;
+        if (i == into->nskips && into->nskips < RP_MAX_REASONS)
+            into->skips[into->nskips++] = (rp_skip_entry){e->func, e->reason, 0};
+        if (i < into->nskips)
+            into->skips[i].count += e->count;
+    }
+}
+
+void rp_ctx_release(rp_ctx *x)
+{
+    rp_arena_reset(x);
+    free(x->arena);
+    free(x->wbuf);
+    free(x->rbuf);
+    x->arena = NULL;
+    x->wbuf = x->rbuf = NULL;
+    x->wcap = x->rcap = x->wfilled = 0;
 }
 
 /* ---- the HDF5 inputs no replay can synthesize ---- */

@@ -10,8 +10,10 @@
  * and so is the MPI traffic that orders them across ranks. A record whose
  * layer is not below its parent's (HDF5 under HDF5, anything under POSIX)
  * is the application's own code called back from the library: it counts
- * as a tree of its own. */
+ * as a tree of its own. The calls that order threads are issued at the top
+ * of a tree whatever the layers (threads.c), never below it. */
 #include "select.h"
+#include "threads.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +94,11 @@ static void process(rp_select *s, tree *t, rp_emit_fn emit, void *ctx)
                    (layer >= pl && !(layer == pl && layer == REC_LAYER_PNETCDF) && !callback_of_library_above) ||
                    pl == REC_LAYER_POSIX;
         covered[k] = !root && (covered[p] || issued[p]);
-        issued[k] = selected(s, layer) && !covered[k];
+        /* what orders threads (pthread_create, _join, barriers) is the program's at the top, a library's below */
+        if (rp_func_orders_threads(rec_function_by_id(t->recs[k]->func)))
+            issued[k] = t->recs[k]->depth == 0;
+        else
+            issued[k] = selected(s, layer) && !covered[k];
     }
     for (size_t k = 0; k < n; k++) {
         int action = issued[k] ? RP_ISSUE : covered[k] ? RP_COVERED : RP_OUTSIDE;

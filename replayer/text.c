@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "text.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,11 +97,14 @@ void rp_text_init(const char *blob, uint64_t len)
     rf_lines_finish(lines);
 }
 
-void rp_text_note(rp_ctx *x, const rp_rec *r)
+/* The scan follows every thread's records as they are replayed, one at a time. */
+static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void note(rp_ctx *x, const rp_rec *r)
 {
     x->text_known = 0;
     const rec_func_desc *f = scan ? rec_function_by_id(r->func) : NULL;
-    if (!f || !r->compatible || r->thread != 0)
+    if (!f || !r->compatible)
         return;
     rec_record rec;
     memset(&rec, 0, sizeof rec);
@@ -123,6 +127,17 @@ void rp_text_note(rp_ctx *x, const rp_rec *r)
     x->text_off = span.offset;
     x->text_n = rf_lines_in(lines, file, span.offset, span.bytes, &x->text_at);
     x->text_delim = rf_lines_delim(lines, file);
+}
+
+void rp_text_note(rp_ctx *x, const rp_rec *r)
+{
+    if (!scan) {
+        x->text_known = 0;
+        return;
+    }
+    pthread_mutex_lock(&scan_lock);
+    note(x, r);
+    pthread_mutex_unlock(&scan_lock);
 }
 
 void rp_text_free(void)

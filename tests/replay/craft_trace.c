@@ -10,7 +10,10 @@
  *                                    element of an hindexed memory type
  *                                    that spans 64 GiB on rank 0 only, then
  *                                    of one that reaches below its buffer;
- *                                    an MPI_Allreduce of a 64 GiB type */
+ *                                    an MPI_Allreduce of a 64 GiB type
+ *   craft_trace threads DIR          1 rank: a thread the main one starts,
+ *                                    joins and meets at a barrier, one never
+ *                                    started in the trace, one a call started */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +32,8 @@
 
 static rec_writer *w;
 static uint64_t now_ticks;
+static uint32_t on_thread; /* the thread and depth of the calls call() writes */
+static uint8_t at_depth;
 
 static void die(const char *what, const rec_error *err)
 {
@@ -54,6 +59,8 @@ static void call(const char *name, int64_t ret, int64_t err, ...)
     rec_record r;
     memset(&r, 0, sizeof r);
     r.func = f->id;
+    r.thread = on_thread;
+    r.depth = at_depth;
     r.tstart = now_ticks;
     r.tend = now_ticks + 100;
     now_ticks += 200;
@@ -247,6 +254,43 @@ static void farapart(const char *dir)
     }
 }
 
+/* Records in the order the calls ended, as the tracer writes them:
+ * thread 1's first records come before the pthread_create that started it;
+ * thread 2 has no pthread_create (started before tracing); thread 3's is
+ * made inside an fsync (a library's thread). Thread 1 writes to the fd the
+ * main thread opened, after the barrier both meet at; the main thread waits
+ * there first, so thread 1 must read on past the main thread's records. */
+static void threads(const char *dir)
+{
+    const int64_t create = O_WRONLY | O_CREAT | O_TRUNC;
+    global_meta(dir, 1);
+    open_rank(dir, 0);
+#define ON(t, d) (on_thread = (t), at_depth = (d))
+    ON(0, 0), call("pthread_barrier_init", 0, 0, (int64_t)64, (int64_t)2);
+    ON(0, 0), call("open", 65, 0, path("/data/shared"), create, (int64_t)0644);
+    ON(1, 0), call("open", 64, 0, path("/data/a.1"), create, (int64_t)0644);
+    ON(1, 0), call("write", 100, 0, (int64_t)64, (int64_t)100);
+    ON(0, 0), call("pthread_create", 0, 0, (int64_t)1);
+    ON(2, 0), call("open", 66, 0, path("/data/b.2"), create, (int64_t)0644);
+    ON(2, 0), call("write", 10, 0, (int64_t)66, (int64_t)10);
+    ON(2, 0), call("close", 0, 0, (int64_t)66);
+    ON(3, 0), call("open", 67, 0, path("/data/c.3"), create, (int64_t)0644);
+    ON(0, 1), call("pthread_create", 0, 0, (int64_t)3);
+    ON(0, 0), call("fsync", 0, 0, (int64_t)65);
+    ON(3, 0), call("write", 10, 0, (int64_t)67, (int64_t)10);
+    ON(3, 0), call("close", 0, 0, (int64_t)67);
+    ON(0, 0), call("pthread_barrier_wait", -1, 0, (int64_t)64);
+    ON(1, 0), call("pthread_barrier_wait", 0, 0, (int64_t)64);
+    ON(1, 0), call("pwrite", 50, 0, (int64_t)65, (int64_t)50, (int64_t)0);
+    ON(1, 0), call("close", 0, 0, (int64_t)64);
+    ON(0, 0), call("pthread_join", 0, 0, (int64_t)1);
+    ON(0, 0), call("pthread_barrier_destroy", 0, 0, (int64_t)64);
+    ON(0, 0), call("pwrite", 20, 0, (int64_t)65, (int64_t)20, (int64_t)50);
+    ON(0, 0), call("close", 0, 0, (int64_t)65);
+#undef ON
+    close_rank();
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && !strcmp(argv[1], "safety"))
@@ -259,9 +303,11 @@ int main(int argc, char **argv)
         barrier_trace(argv[3], (uint32_t)atoi(argv[2]), 0.001, 0.002);
     else if (argc == 3 && !strcmp(argv[1], "farapart"))
         farapart(argv[2]);
+    else if (argc == 3 && !strcmp(argv[1], "threads"))
+        threads(argv[2]);
     else {
         fprintf(stderr, "usage: craft_trace safety SANDBOX DIR | h5input DIR | timing DIR | ranks N DIR | "
-                        "farapart DIR\n");
+                        "farapart DIR | threads DIR\n");
         return 2;
     }
     return 0;

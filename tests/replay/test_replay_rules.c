@@ -85,15 +85,16 @@ RK_TEST(replay_rules, sys_make_file_sets_the_size)
 
 /* ---- the order between ranks of a trace without MPI calls (order.c) ---- */
 
-/* One top-level call of `name` on `path` by `rank`, noted at seq. */
-static void note(rp_order_scan *s, const char *name, const char *path, int64_t flags, int failed_errno,
-                 uint32_t rank, uint32_t seq, double t0, double t1)
+/* One top-level call of `name` on `path` by `rank` (its thread `thread`), noted at seq. */
+static void note_on(rp_order_scan *s, uint32_t thread, const char *name, const char *path, int64_t flags,
+                    int failed_errno, uint32_t rank, uint32_t seq, double t0, double t1)
 {
     const rec_func_desc *f = rec_function_by_name(name);
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
     rec_record r;
     memset(&r, 0, sizeof r);
     r.func = f->id;
+    r.thread = thread;
     const char *paths[REC_MAX_ARGS] = {0};
     int placed = 0;
     for (unsigned k = 0; k < f->nargs; k++) {
@@ -105,6 +106,12 @@ static void note(rp_order_scan *s, const char *name, const char *path, int64_t f
     r.ret.i = failed_errno ? -1 : 3;
     r.err = failed_errno;
     rp_order_note(s, f, &r, rank, seq, t0, t1, paths);
+}
+
+static void note(rp_order_scan *s, const char *name, const char *path, int64_t flags, int failed_errno,
+                 uint32_t rank, uint32_t seq, double t0, double t1)
+{
+    note_on(s, 0, name, path, flags, failed_errno, rank, seq, t0, t1);
 }
 
 RK_TEST(replay_rules, ranks_keep_the_order_their_files_show)
@@ -124,6 +131,26 @@ RK_TEST(replay_rules, ranks_keep_the_order_their_files_show)
     /* by (from rank, to rank) */
     CU_ASSERT(e[0].from_rank == 0 && e[0].from_seq == 5 && e[0].to_rank == 2 && e[0].to_seq == 3);
     CU_ASSERT(e[1].from_rank == 1 && e[1].from_seq == 2 && e[1].to_rank == 0 && e[1].to_seq == 5);
+    free(e);
+}
+
+/* A rank's threads keep their own order only: an edge to one thread's record
+ * implies nothing of another thread's later records. */
+RK_TEST(replay_rules, each_thread_keeps_its_own_edges)
+{
+    rp_order_scan *s = rp_order_scan_new();
+    note_on(s, 0, "mkdir", "/w/out", 0, 0, 0, 5, 1.00, 1.10);
+    note_on(s, 2, "open", "/w/out/a", O_CREAT | O_WRONLY, 0, 1, 3, 2.0, 2.1);
+    note_on(s, 0, "open", "/w/out/b", O_CREAT | O_WRONLY, 0, 1, 7, 3.0, 3.1);
+    note_on(s, 2, "open", "/w/out/c", O_CREAT | O_WRONLY, 0, 1, 9, 4.0, 4.1); /* implied: thread 2 after seq 3 */
+    rp_edge *e;
+    size_t n = rp_order_edges(s, &e);
+    CU_ASSERT_EQUAL_FATAL(n, 2);
+    /* by (from rank, to rank, from thread, to thread) */
+    CU_ASSERT(e[0].from_rank == 0 && e[0].from_seq == 5 && e[0].from_thread == 0 && e[0].to_rank == 1 &&
+              e[0].to_seq == 7 && e[0].to_thread == 0);
+    CU_ASSERT(e[1].from_rank == 0 && e[1].from_seq == 5 && e[1].from_thread == 0 && e[1].to_rank == 1 &&
+              e[1].to_seq == 3 && e[1].to_thread == 2);
     free(e);
 }
 
