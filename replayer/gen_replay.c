@@ -19,6 +19,8 @@ static FILE *out;
 
 /* The layer's operators and callbacks' stand-ins (gen_replay_callbacks.c). */
 void gen_replay_callbacks(FILE *to, unsigned layer);
+/* The replay of a call on a thread (its THREAD_ID argument), by role (gen_replay_callbacks.c). */
+void gen_replay_thread_call(FILE *to, const rec_func_desc *f);
 
 /* The parameter's type without a leading const (locals we fill in). */
 static const char *mutable_type(const char *ctype)
@@ -697,27 +699,6 @@ static void emit_call(const rec_func_desc *f, int is_void)
     fprintf(out, ");\n");
 }
 
-/* A call on a thread (its THREAD argument), by role: one that starts a thread
- * starts the replay's for it, one that destroys a thread joins it
- * (threads.c); no other is replayed. */
-static void emit_thread_call(const rec_func_desc *f)
-{
-    int made = rec_arg_with_kind(f, REC_KIND_THREAD_ID, REC_ARG_CREATE), used = rec_arg_with_kind(f, REC_KIND_THREAD_ID, REC_ARG_IN);
-    const char *call = NULL;
-    int arg = -1;
-    if (rec_func_sole(f) == REC_SOLE_STARTS_THREAD && made >= 0)
-        call = "rp_thread_start", arg = made;
-    else if ((f->flags & REC_FN_DESTROYS) && used >= 0)
-        call = "rp_thread_join", arg = used;
-    if (!call) {
-        fprintf(out, "    rp_x->reason = \"acts on a thread in a way the replay has no rule for\";\n"
-                     "    rp_skip(rp_x, rp_r);\n}\n");
-        return;
-    }
-    fprintf(out, "    int ok = 0;\n    if (%s(rp_x, rp_r, rp_r->args[%d].i, &ok))" SKIP
-                 "    rp_end(rp_x, rp_r, ok, 0);\n}\n", call, arg);
-}
-
 /* The guard around f's replay: none when an MPI without f can replay it through its base. */
 static const char *replay_guard_begin(const rec_func_desc *f)
 {
@@ -747,7 +728,7 @@ static void emit_function(const rec_func_desc *f)
         return;
     }
     if (rec_arg_with_kind(f, REC_KIND_THREAD_ID, 0) >= 0) {
-        emit_thread_call(f);
+        gen_replay_thread_call(out, f);
         return;
     }
     if (f->roles & REC_ROLE_ABORTS) {

@@ -1,7 +1,7 @@
 /* gen_replay_callbacks.c: gen_replay's code for what a layer's functions
  * call back (functions/operators.def): the operators an iteration is
- * replayed with, and the stand-ins for the application's reductions and
- * error handlers. */
+ * replayed with, the stand-ins for the application's reductions and
+ * error handlers, and the threads its start routines run (threads.c). */
 #include "gen_support.h"
 
 #include <stdio.h>
@@ -84,4 +84,25 @@ void gen_replay_callbacks(FILE *to, unsigned layer)
     out = to;
     gen_each_operator(layer, 0, emit_operator);
     emit_callbacks(layer);
+}
+
+/* A call on a thread (its THREAD_ID argument), by role: one that starts a thread
+ * starts the replay's for it (the start routine the program passed is its code), one that destroys a thread joins it
+ * (threads.c); no other is replayed. */
+void gen_replay_thread_call(FILE *out, const rec_func_desc *f)
+{
+    int made = rec_arg_with_kind(f, REC_KIND_THREAD_ID, REC_ARG_CREATE), used = rec_arg_with_kind(f, REC_KIND_THREAD_ID, REC_ARG_IN);
+    const char *call = NULL;
+    int arg = -1;
+    if (rec_func_sole(f) == REC_SOLE_STARTS_THREAD && made >= 0)
+        call = "rp_thread_start", arg = made;
+    else if ((f->flags & REC_FN_DESTROYS) && used >= 0)
+        call = "rp_thread_join", arg = used;
+    if (!call) {
+        fprintf(out, "    rp_x->reason = \"acts on a thread in a way the replay has no rule for\";\n"
+                     "    rp_skip(rp_x, rp_r);\n}\n");
+        return;
+    }
+    fprintf(out, "    int ok = 0;\n    if (%s(rp_x, rp_r, rp_r->args[%d].i, &ok)) {\n        rp_skip(rp_x, rp_r);\n        return;\n    }\n"
+                 "    rp_end(rp_x, rp_r, ok, 0);\n}\n", call, arg);
 }
