@@ -11,11 +11,9 @@
  * joins an MPI_Barrier; the threads meet at a pthread barrier, and each
  * opens the file of the next id (across ranks), reads its first record and
  * grid back and checks them. */
-#include "corpus.h"
+#include "corpus_threads.h"
 
 #include <pnetcdf.h>
-#include <pthread.h>
-#include <stdint.h>
 
 enum { THREADS = 3, NX = 6, NY = 4 };
 
@@ -60,9 +58,7 @@ static void *member(void *arg)
     PNC(ncmpi_close(ncid));
     if (id % THREADS == 0)
         MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* every rank's members are written */
-    int serial = pthread_barrier_wait(&written);
-    if (serial != 0 && serial != PTHREAD_BARRIER_SERIAL_THREAD)
-        corpus_fail("pthread_barrier_wait: %s", strerror(serial));
+    corpus_barrier_wait(&written);
     int next = (id + 1) % (corpus_size * THREADS);
     corpus_path(path, "member.%d.nc", next);
     PNC(ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, &ncid));
@@ -84,16 +80,6 @@ static void *member(void *arg)
 int main(int argc, char **argv)
 {
     corpus_init_thread(&argc, &argv, "pnc_threads", MPI_THREAD_MULTIPLE);
-    pthread_t threads[THREADS];
-    int err = pthread_barrier_init(&written, NULL, THREADS);
-    if (err)
-        corpus_fail("pthread_barrier_init: %s", strerror(err));
-    for (int t = 0; t < THREADS; t++)
-        if ((err = pthread_create(&threads[t], NULL, member, (void *)(intptr_t)(corpus_rank * THREADS + t))))
-            corpus_fail("pthread_create: %s", strerror(err));
-    for (int t = 0; t < THREADS; t++)
-        if ((err = pthread_join(threads[t], NULL)))
-            corpus_fail("pthread_join: %s", strerror(err));
-    pthread_barrier_destroy(&written);
+    corpus_run_threads(THREADS, member, &written);
     return corpus_finish();
 }

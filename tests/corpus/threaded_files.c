@@ -8,11 +8,9 @@
  * pthread_barrier_wait, and each reads back the POSIX file of the next id
  * (round robin across ranks, as the PnetCDF example does) and checks its
  * bytes. The main thread joins them and writes OUTDIR/summary.<rank>. */
-#include "corpus.h"
+#include "corpus_threads.h"
 
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdint.h>
 #include <unistd.h>
 
 enum { THREADS = 3, BLOCK = 4096, BLOCKS = 3 };
@@ -47,9 +45,7 @@ static void *thread_main(void *arg)
     MPI_CHECK(MPI_File_close(&fh));
     if (id % THREADS == 0)
         MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); /* every rank's files are written */
-    int serial = pthread_barrier_wait(&written);
-    if (serial != 0 && serial != PTHREAD_BARRIER_SERIAL_THREAD)
-        corpus_fail("pthread_barrier_wait: %s", strerror(serial));
+    corpus_barrier_wait(&written);
     int next = (id + 1) % (corpus_size * THREADS);
     corpus_path(path, "part.%d", next);
     fd = open(path, O_RDONLY);
@@ -67,17 +63,7 @@ static void *thread_main(void *arg)
 int main(int argc, char **argv)
 {
     corpus_init_thread(&argc, &argv, "threaded_files", MPI_THREAD_MULTIPLE);
-    pthread_t threads[THREADS];
-    int err = pthread_barrier_init(&written, NULL, THREADS);
-    if (err)
-        corpus_fail("pthread_barrier_init: %s", strerror(err));
-    for (int t = 0; t < THREADS; t++)
-        if ((err = pthread_create(&threads[t], NULL, thread_main, (void *)(intptr_t)(corpus_rank * THREADS + t))))
-            corpus_fail("pthread_create: %s", strerror(err));
-    for (int t = 0; t < THREADS; t++)
-        if ((err = pthread_join(threads[t], NULL)))
-            corpus_fail("pthread_join: %s", strerror(err));
-    pthread_barrier_destroy(&written);
+    corpus_run_threads(THREADS, thread_main, &written);
     char path[CORPUS_PATH_MAX];
     corpus_path(path, "summary.%d", corpus_rank);
     FILE *f = fopen(path, "w");
