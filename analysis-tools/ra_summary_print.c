@@ -135,7 +135,8 @@ static void print_files(ra_summary *s, FILE *out, double res, size_t limit)
             continue;
         const rec_func_desc *f = fn(s, r->func);
         int fresh;
-        uint64_t *slot = ra_map_insert(&index, (uint64_t)r->file << 2 | f->layer, &fresh);
+        _Static_assert(REC_LAYER_COUNT <= 8, "a file and a layer in one key");
+        uint64_t *slot = ra_map_insert(&index, (uint64_t)r->file << 3 | f->layer, &fresh);
         if (fresh) {
             if (n == cap)
                 tot = ra_xrealloc(tot, (cap = cap ? cap * 2 : 64) * sizeof *tot);

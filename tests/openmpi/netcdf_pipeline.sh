@@ -108,6 +108,14 @@ ids_die_with_their_info() { # NAME TRACE
 ids_die_with_their_info original "$work/trace"
 ids_die_with_their_info kernel "$work/ktrace"
 
+if [ "$program" = pnc_threads ]; then
+  # every member file its own: created and opened once, 3 writes and 2 reads at the PnetCDF layer, whichever
+  # thread made them (the Files table keys a file and a layer apart: PnetCDF's once fell on the next file's POSIX)
+  "$build/analysis/recorder-summary" "$work/trace" | sed -n '/^Files/,/^$/p' |
+    awk '$1 == "PnetCDF" { n++; if ($2 != 2 || $3 != 2 || $4 != 3) bad = bad " " $NF ": " $2 " opens, " $3 " reads, " $4 " writes" }
+      END { if (n != 12 || bad != "") { print n " PnetCDF files;" bad; exit 1 } }' > "$logs/summary-files.txt" ||
+    fail "recorder-summary's files: $(cat "$logs/summary-files.txt")"
+fi
 if [ "$program" = nc4_features ]; then
   # NC_STRING values by their lengths, never their characters; the kernel writes strings of them
   grep -q 'nc_put_vara_string(.*lengths=\[25,0,26,36,1\])' "$logs/original-text.txt" ||
