@@ -468,6 +468,12 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     cg_render_block(&k, t->top, nmain, everyone, 0, &body);
     thread_body *threads;
     size_t nthreads = cg_render_threads(&k, nmain, everyone, &threads);
+    if (nthreads && o->elastic && !k.failed) { /* the threads' bodies carry no spans to fit across runs */
+        snprintf(k.err, sizeof k.err, "%s: --elastic: the program's calls are made by %zu threads of its own, "
+                 "which elastic kernels do not make yet (a kernel for this rank count does)",
+                 m->trace_dir, nthreads);
+        k.failed = 1;
+    }
     if (!nthreads) /* its tables' references are in main only */
         cg_prefix_tables(e, &body);
     while (body.len && body.s[body.len - 1] == '\n')
