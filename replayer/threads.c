@@ -200,11 +200,12 @@ static void deliver(rp_rec *r)
     S.hooks->read(r);
     const rec_func_desc *f = rec_function_by_id(r->func);
     thread *t = get(r->thread);
+    /* read before r goes: its thread (or the skipping) frees it, maybe at once */
+    int64_t joined = r->compatible ? joined_id(f, r) : -1;
     if (t->fate == SKIPPED)
         skip_record(t, r);
     else
         push(t, r);
-    int64_t joined = r->compatible ? joined_id(f, r) : -1;
     if (joined >= 0 && (uint64_t)joined < UINT32_MAX) { /* nothing of that thread follows */
         thread *j = get((uint32_t)joined);
         j->ended = 1;
