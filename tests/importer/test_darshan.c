@@ -2,8 +2,9 @@
  * tests/data/darshan is read, and everything Darshan 3.5.0's darshan-parser
  * and darshan-dxt-parser read in it (NAME.figures, bench/real-apps/darshan.sh)
  * must be what the reader read: the header, the regions and their module
- * versions, the mount table, every record of the POSIX, MPI-IO and STDIO
- * modules with every counter (those the figures leave out are 0, as %f
+ * versions, the mount table, every record of the POSIX, MPI-IO, STDIO,
+ * H5F, H5D, PNETCDF_FILE and PNETCDF_VAR modules with every counter (and
+ * the file record id of each dataset and variable) (those the figures leave out are 0, as %f
  * prints them), every
  * DXT record and segment. */
 #define _GNU_SOURCE
@@ -119,6 +120,11 @@ static void check_log(const char *name)
             int m = module_id(mod), is_float = -1;
             CU_ASSERT_TRUE_FATAL(m >= 0);
             long r = find_record(&log->modules[m], id, rank);
+            if (strstr(a, "_FILE_REC_ID")) { /* H5D's, PNETCDF_VAR's file */
+                CU_ASSERT_TRUE_FATAL(r >= 0);
+                CU_ASSERT_EQUAL(log->modules[m].records[r].file_id, strtoull(strrchr(rest, ' ') + 1, NULL, 10));
+                continue;
+            }
             int c = ri_darshan_counter_index((unsigned)m, a, &is_float);
             CU_ASSERT_TRUE_FATAL(r >= 0 && c >= 0);
             CU_ASSERT_EQUAL(is_float, key[0] == 'f');
@@ -164,8 +170,10 @@ static void check_log(const char *name)
         present += log->modules[m].region.length > 0;
     CU_ASSERT_EQUAL(regions, present);
     CU_ASSERT_EQUAL(mounts, log->nmounts);
-    static const unsigned counted[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO};
-    for (size_t k = 0; k < 3; k++) {
+    static const unsigned counted[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO,        RI_DARSHAN_STDIO,
+                                       RI_DARSHAN_H5F,   RI_DARSHAN_H5D,          RI_DARSHAN_PNETCDF_FILE,
+                                       RI_DARSHAN_PNETCDF_VAR};
+    for (size_t k = 0; k < sizeof counted / sizeof counted[0]; k++) {
         unsigned m = counted[k];
         const ri_darshan_module *mo = &log->modules[m];
         CU_ASSERT_EQUAL(records[m], mo->nrecords);
