@@ -90,7 +90,7 @@ figures() {
     /^# jobid: / { sub(/^# jobid: /, ""); print "jobid", $0; next }
     /^# start_time: / { sub(/^# start_time: /, ""); print "start_time", $0; next }
     /^# end_time: / { sub(/^# end_time: /, ""); print "end_time", $0; next }
-    /^# [A-Z_/-]+ module: [0-9]+ bytes/ { split($0, w, " "); v = w[7]; sub(/^ver=/, "", v); print "region", w[2], w[4], v; next }
+    /^# [A-Z0-9_/-]+ module: [0-9]+ bytes/ { split($0, w, " "); v = w[7]; sub(/^ver=/, "", v); print "region", w[2], w[4], v; next }
     /^# mount entry:/ { print "mount", $2, $3; next }
     /^#/ || NF < 6 || $1 == "HEATMAP" { next }
     {

@@ -190,7 +190,11 @@ static void check_log(const char *name)
         for (size_t r = 0; r < log->modules[m].nrecords; r++)
             dxt_segments += log->modules[m].dxt[r].nwrites + log->modules[m].dxt[r].nreads;
     CU_ASSERT_EQUAL(segments, dxt_segments);
-    CU_ASSERT_TRUE(dxt_segments > 0);
+    if (strstr(name, "nodxt")) {
+        CU_ASSERT_EQUAL(dxt_segments, 0);
+    } else {
+        CU_ASSERT_TRUE(dxt_segments > 0);
+    }
     for (unsigned m = 0; m < RI_DARSHAN_KNOWN_MODULES; m++) {
         free(seen.ints[m]);
         free(seen.floats[m]);
@@ -225,4 +229,14 @@ RK_TEST(darshan, bzip2_log_is_what_darshan_reads)
         return;
     }
     check_log("ior-indep-bzip2");
+}
+
+/* The upper layers: Darshan's HDF5 module (H5F, H5D) over vpic-like and
+ * h5-chunked, with DXT and without. */
+RK_TEST(darshan, hdf5_module_logs_are_what_darshan_reads)
+{
+    check_log("h5-vpic");
+    check_log("h5-vpic-nodxt");
+    check_log("h5-chunked");
+    check_log("h5-chunked-nodxt");
 }
