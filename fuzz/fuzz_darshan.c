@@ -60,6 +60,7 @@ static uint64_t walk(const ri_darshan_log *log)
         const ri_darshan_module *mod = &log->modules[m];
         for (size_t r = 0; r < mod->nrecords; r++) {
             if (mod->records) {
+                sum += mod->records[r].file_id;
                 for (unsigned c = 0; c < mod->ncounters; c++)
                     sum += (uint64_t)mod->records[r].counters[c];
                 for (unsigned c = 0; c < mod->nfcounters; c++)

@@ -24,7 +24,9 @@
 # libhdf5-mpich-dev) runs the MPICH kernels, DARSHAN_PNC_PREFIX (default
 # /tmp/darshan-pnc; --enable-pnetcdf-mod, mpicc.openmpi: Debian's libpnetcdf-dev
 # is built on Open MPI) the PnetCDF programs of the Open MPI tree
-# (RECORDER_OMPI_BUILD, default build/openmpi) under mpirun.openmpi.
+# (RECORDER_OMPI_BUILD, default build/openmpi) under mpirun.openmpi, through
+# Open MPI's ROMIO (OMPI_MCA_io=romio321: ompio's shared-file-pointer
+# components would add files of their own beside each netCDF file).
 # The logs hold the run's own paths (a directory under /tmp): they differ
 # from one run of this script to the next, as their times do.
 set -euo pipefail
@@ -156,7 +158,7 @@ for entry in "${cases[@]}"; do
     dxt_env=()
     [ "$dxt" = 1 ] && dxt_env=(-x DXT_ENABLE_IO_TRACE=1)
     (cd "$work" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-      OMPI_MCA_sharedfp=^lockedfile mpirun.openmpi -np $np -x LD_PRELOAD="$pnc_prefix/lib/libdarshan.so" \
+      OMPI_MCA_io=romio321 mpirun.openmpi -np $np -x LD_PRELOAD="$pnc_prefix/lib/libdarshan.so" \
       "${dxt_env[@]}" -x DARSHAN_LOGFILE="$work/$name.darshan" "$ompi_build/tests/corpus/$kernel" "$work/$name") \
       > "$work/$name.out" 2>&1 || { cat "$work/$name.out" >&2; exit 1; }
     install -m 644 "$work/$name.darshan" "$out/$name.darshan"

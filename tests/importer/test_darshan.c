@@ -240,3 +240,11 @@ RK_TEST(darshan, hdf5_module_logs_are_what_darshan_reads)
     check_log("h5-chunked");
     check_log("h5-chunked-nodxt");
 }
+
+/* Darshan's PnetCDF module (PNETCDF_FILE, PNETCDF_VAR) over pnc_climate
+ * (Open MPI), with DXT and without. */
+RK_TEST(darshan, pnetcdf_module_logs_are_what_darshan_reads)
+{
+    check_log("pnc-climate");
+    check_log("pnc-climate-nodxt");
+}
