@@ -63,6 +63,18 @@ static double cf(const ri_darshan_log *log, unsigned m, const char *name)
     return log->modules[m].records[0].fcounters[c];
 }
 
+/* The log l is refused with the message want. */
+static void refused(dm_log *l, const char *name, const char *want)
+{
+    size_t n;
+    uint8_t *data = dm_write(l, &n);
+    dm_release(l);
+    rec_error err = {{0}};
+    CU_ASSERT_PTR_NULL(ri_darshan_read(data, n, name, &err));
+    CU_ASSERT_STRING_EQUAL(err.msg, want);
+    free(data);
+}
+
 static void job(dm_log *l, const char *version, int swap)
 {
     static const char *const mounts[] = {"ext4", "/"};
@@ -169,14 +181,8 @@ RK_TEST(darshan_layers, h5d_2_and_pnetcdf_var_1_name_their_file)
     job(&l, "3.41", 0);
     record(&l, RI_DARSHAN_H5D, ID_D, 1, 0, 94, 17, 0); /* no file id: 8 bytes short */
     l.versions[RI_DARSHAN_H5D] = 2;
-    size_t n;
-    uint8_t *data = dm_write(&l, &n);
-    dm_release(&l);
-    rec_error err = {{0}};
-    CU_ASSERT_PTR_NULL(ri_darshan_read(data, n, "short.darshan", &err));
-    CU_ASSERT_STRING_EQUAL(err.msg,
-                           "short.darshan: corrupt H5D region: 904 bytes are not whole 912-byte records (module version 2)");
-    free(data);
+    refused(&l, "short.darshan",
+            "short.darshan: corrupt H5D region: 904 bytes are not whole 912-byte records (module version 2)");
 }
 
 /* A version newer than the reader knows is refused, naming the ones it does. */
@@ -186,12 +192,5 @@ RK_TEST(darshan_layers, unknown_versions_are_refused)
     job(&l, "3.41", 0);
     record(&l, RI_DARSHAN_PNETCDF_VAR, ID_V, 0, ID_P, 120, 17, 0);
     l.versions[RI_DARSHAN_PNETCDF_VAR] = 2;
-    size_t n;
-    uint8_t *data = dm_write(&l, &n);
-    dm_release(&l);
-    rec_error err = {{0}};
-    CU_ASSERT_PTR_NULL(ri_darshan_read(data, n, "new.darshan", &err));
-    CU_ASSERT_STRING_EQUAL(err.msg,
-                           "new.darshan: the PNETCDF_VAR module's version 2 is none this reader knows (1 to 1)");
-    free(data);
+    refused(&l, "new.darshan", "new.darshan: the PNETCDF_VAR module's version 2 is none this reader knows (1 to 1)");
 }
