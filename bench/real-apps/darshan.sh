@@ -56,6 +56,7 @@ darshan_with() {
   local pfx=$1 bdir=$2 cc=$3; shift 3
   [ -x "$pfx/bin/darshan-parser" ] && [ -f "$pfx/lib/libdarshan.so" ] && return 0
   echo "== Darshan 3.5.0 into $pfx ($*)"
+  [ -x "$dsrc/configure" ] || (cd "$dsrc" && ./prepare.sh) > "$pfx.build.log" 2>&1
   mkdir -p "$bdir"
   (cd "$bdir" && "$dsrc/configure" --prefix="$pfx" --with-log-path-by-env=DARSHAN_LOGPATH --with-jobid-env=NONE \
     "$@" CC="$cc" && make -j 2 && make install) > "$pfx.build.log" 2>&1 || { tail -n 20 "$pfx.build.log" >&2; exit 1; }

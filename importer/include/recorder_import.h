@@ -168,7 +168,9 @@ typedef struct ri_import_summary {
  * DXT kept no access of (every file, without DXT), its calls made from its
  * counters alone, all marked inferred: as many of each as counted, sizes
  * in the access-size histogram's bins adding up to its bytes (the trace's
- * RECORDER_IMPORT_METHOD says how). 0, or -1 with err. */
+ * RECORDER_IMPORT_METHOD says how). What Darshan's HDF5 and PnetCDF
+ * modules counted is said file by file (RECORDER_IMPORT_UPPER_LAYERS); no
+ * call is placed at those layers yet. 0, or -1 with err. */
 int ri_import_darshan(const ri_darshan_log *log, const char *dir, const ri_import_options *o,
                       ri_import_summary *sum, rec_error *err);
 
