@@ -60,6 +60,7 @@ static uint64_t walk(const ri_darshan_log *log)
         const ri_darshan_module *mod = &log->modules[m];
         for (size_t r = 0; r < mod->nrecords; r++) {
             if (mod->records) {
+                sum += mod->records[r].file_id;
                 for (unsigned c = 0; c < mod->ncounters; c++)
                     sum += (uint64_t)mod->records[r].counters[c];
                 for (unsigned c = 0; c < mod->nfcounters; c++)
@@ -78,6 +79,11 @@ static uint64_t walk(const ri_darshan_log *log)
 
 static void check_plan(const ri_darshan_log *log)
 {
+    /* the upper layers' line of the trace's metadata: NUL-terminated within its buffer */
+    char upper[512];
+    size_t files = ri_upper_layers(log, upper, sizeof upper);
+    if (strnlen(upper, sizeof upper) == sizeof upper || (files > 0) != (upper[0] != 0))
+        abort();
     ri_plan p;
     rec_error err = {{0}};
     if (ri_plan_build(log, 1e-7, &p, &err) != 0) {

@@ -1,9 +1,11 @@
-/* darshan_modules.c: the records of Darshan's POSIX, MPI-IO and STDIO
- * modules, every version of them, and the segments of DXT_POSIX and
- * DXT_MPIIO.
+/* darshan_modules.c: the records of Darshan's POSIX, MPI-IO, STDIO, H5F,
+ * H5D, PNETCDF_FILE and PNETCDF_VAR modules, every version of them, and
+ * the segments of DXT_POSIX and DXT_MPIIO.
  *
  * A counter record is the record id and rank (int64 each), then the
- * module's integer counters, then its floating-point ones, 8 bytes each.
+ * module's integer counters, then its floating-point ones, 8 bytes each
+ * (H5D 2 and PNETCDF_VAR: the file's record id between the rank and the
+ * counters).
  * Older module versions lack some of today's counters (POSIX 3 the
  * fileno, dup and rename counters, POSIX 2 and MPI-IO 2 the first close
  * and last open times, STDIO 1 the fdopens) and POSIX 1 held four stdio
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "darshan_counters.h"
+#include "darshan_counters_hl.h"
 #include "darshan_internal.h"
 
 #define NAME_(n) #n,
@@ -27,6 +30,14 @@ static const char *const mpiio_names[] = {RI_MPIIO_COUNTERS(NAME_)};
 static const char *const mpiio_fnames[] = {RI_MPIIO_F_COUNTERS(NAME_)};
 static const char *const stdio_names[] = {RI_STDIO_COUNTERS(NAME_)};
 static const char *const stdio_fnames[] = {RI_STDIO_F_COUNTERS(NAME_)};
+static const char *const h5f_names[] = {RI_H5F_COUNTERS(NAME_)};
+static const char *const h5f_fnames[] = {RI_H5F_F_COUNTERS(NAME_)};
+static const char *const h5d_names[] = {RI_H5D_COUNTERS(NAME_)};
+static const char *const h5d_fnames[] = {RI_H5D_F_COUNTERS(NAME_)};
+static const char *const pncf_names[] = {RI_PNETCDF_FILE_COUNTERS(NAME_)};
+static const char *const pncf_fnames[] = {RI_PNETCDF_FILE_F_COUNTERS(NAME_)};
+static const char *const pncv_names[] = {RI_PNETCDF_VAR_COUNTERS(NAME_)};
+static const char *const pncv_fnames[] = {RI_PNETCDF_VAR_F_COUNTERS(NAME_)};
 #undef NAME_
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -44,9 +55,23 @@ typedef struct counter_names {
     unsigned nints, nfloats;
 } counter_names;
 
+#define NAMES_(i, f) (counter_names){i, f, COUNT_OF(i), COUNT_OF(f)}
+
 static int names_of(unsigned module, counter_names *out)
 {
     switch (module) {
+    case RI_DARSHAN_H5F:
+        *out = NAMES_(h5f_names, h5f_fnames);
+        return 0;
+    case RI_DARSHAN_H5D:
+        *out = NAMES_(h5d_names, h5d_fnames);
+        return 0;
+    case RI_DARSHAN_PNETCDF_FILE:
+        *out = NAMES_(pncf_names, pncf_fnames);
+        return 0;
+    case RI_DARSHAN_PNETCDF_VAR:
+        *out = NAMES_(pncv_names, pncv_fnames);
+        return 0;
     case RI_DARSHAN_POSIX:
         *out = (counter_names){posix_names, posix_fnames, COUNT_OF(posix_names), COUNT_OF(posix_fnames)};
         return 0;
@@ -91,29 +116,46 @@ const char *ri_darshan_counter_name(unsigned module, unsigned index, int is_floa
 
 /* ---- counter modules: one layout a version ---- */
 
-enum { MAX_MISSING = 6, NO_COUNTER = -1 };
+enum { MAX_MISSING = 10, NO_COUNTER = -1, MAX_INTS = 128, MAX_FLOATS = 32 };
 
 typedef struct layout {
     unsigned module, version;
     /* today's counters this version lacks, in increasing order */
     signed char missing_ints[MAX_MISSING], missing_floats[MAX_MISSING];
-    unsigned extra_at, extra; /* POSIX 1: `extra` stream counters stored from integer `extra_at` */
+    unsigned extra_at, extra; /* `extra` stored integers from `extra_at` today's layout lacks */
+    unsigned file_id;         /* 1: the record id of the file follows the rank (H5D 2, PNETCDF_VAR) */
 } layout;
 
 /* POSIX: 1 FILENOS, 2 DUPS, 10 RENAME_SOURCES, 11 RENAME_TARGETS, 12
  * RENAMED_FROM; floats 3 CLOSE_START_TIMESTAMP, 4 OPEN_END_TIMESTAMP.
- * STDIO: 1 FDOPENS. */
+ * STDIO: 1 FDOPENS. H5F: 1 FLUSHES, 2 USE_MPIIO; floats 1
+ * CLOSE_START_TIMESTAMP, 2 OPEN_END_TIMESTAMP, 4 META_TIME. H5D 1: no file
+ * record id (it reads 0, as darshan-util sets it). PNETCDF_FILE 1 and 2:
+ * INDEP_OPENS and COLL_OPENS where today's CREATES and OPENS are, their
+ * sum today's OPENS (as darshan-util adds them), 0 CREATES and 2 REDEFS to
+ * 8 WAIT_FAILURES missing; floats 2 WAIT_START, 5 WAIT_END, 6 META_TIME, 7
+ * WAIT_TIME, and in 1 also 1 CLOSE_START and 3 OPEN_END. */
 static const layout layouts[] = {
-    {RI_DARSHAN_POSIX, 4, {-1}, {-1}, 0, 0},
-    {RI_DARSHAN_POSIX, 3, {1, 2, 10, 11, 12, -1}, {-1}, 0, 0},
-    {RI_DARSHAN_POSIX, 2, {1, 2, 10, 11, 12, -1}, {3, 4, -1}, 0, 0},
-    {RI_DARSHAN_POSIX, 1, {1, 2, 10, 11, 12, -1}, {3, 4, -1}, 6, 4},
-    {RI_DARSHAN_MPIIO, 3, {-1}, {-1}, 0, 0},
-    {RI_DARSHAN_MPIIO, 2, {-1}, {3, 4, -1}, 0, 0},
-    {RI_DARSHAN_MPIIO, 1, {-1}, {3, 4, -1}, 0, 0},
-    {RI_DARSHAN_STDIO, 2, {-1}, {-1}, 0, 0},
-    {RI_DARSHAN_STDIO, 1, {1, -1}, {-1}, 0, 0},
+    {RI_DARSHAN_POSIX, 4, {-1}, {-1}, 0, 0, 0},
+    {RI_DARSHAN_POSIX, 3, {1, 2, 10, 11, 12, -1}, {-1}, 0, 0, 0},
+    {RI_DARSHAN_POSIX, 2, {1, 2, 10, 11, 12, -1}, {3, 4, -1}, 0, 0, 0},
+    {RI_DARSHAN_POSIX, 1, {1, 2, 10, 11, 12, -1}, {3, 4, -1}, 6, 4, 0},
+    {RI_DARSHAN_MPIIO, 3, {-1}, {-1}, 0, 0, 0},
+    {RI_DARSHAN_MPIIO, 2, {-1}, {3, 4, -1}, 0, 0, 0},
+    {RI_DARSHAN_MPIIO, 1, {-1}, {3, 4, -1}, 0, 0, 0},
+    {RI_DARSHAN_STDIO, 2, {-1}, {-1}, 0, 0, 0},
+    {RI_DARSHAN_STDIO, 1, {1, -1}, {-1}, 0, 0, 0},
+    {RI_DARSHAN_H5F, 3, {-1}, {-1}, 0, 0, 0},
+    {RI_DARSHAN_H5F, 2, {1, 2, -1}, {4, -1}, 0, 0, 0},
+    {RI_DARSHAN_H5F, 1, {1, 2, -1}, {1, 2, 4, -1}, 0, 0, 0},
+    {RI_DARSHAN_H5D, 2, {-1}, {-1}, 0, 0, 1},
+    {RI_DARSHAN_H5D, 1, {-1}, {-1}, 0, 0, 0},
+    {RI_DARSHAN_PNETCDF_FILE, 3, {-1}, {-1}, 0, 0, 0},
+    {RI_DARSHAN_PNETCDF_FILE, 2, {0, 2, 3, 4, 5, 6, 7, 8, -1}, {2, 5, 6, 7, -1}, 0, 1, 0},
+    {RI_DARSHAN_PNETCDF_FILE, 1, {0, 2, 3, 4, 5, 6, 7, 8, -1}, {1, 2, 3, 5, 6, 7, -1}, 0, 1, 0},
+    {RI_DARSHAN_PNETCDF_VAR, 1, {-1}, {-1}, 0, 0, 1},
 };
+enum { PNCF_OPENS_INDEX = 1 };
 enum { POSIX_RENAMED_FROM_INDEX = 12 };
 
 /* Where each stored counter goes in today's layout (NO_COUNTER: dropped). */
@@ -153,10 +195,11 @@ static int read_counter_module(ri_darshan_log *log, unsigned id, const uint8_t *
                        mod->version, newest);
     counter_names c = {0};
     names_of(id, &c);
-    int int_map[96], float_map[32];
+    int int_map[MAX_INTS], float_map[MAX_FLOATS];
     unsigned nint = stored_map(lay->missing_ints, c.nints, lay->extra_at, lay->extra, int_map);
     unsigned nfloat = stored_map(lay->missing_floats, c.nfloats, 0, 0, float_map);
-    size_t size = 16 + 8 * (size_t)(nint + nfloat);
+    size_t head = 16 + 8 * (size_t)lay->file_id;
+    size_t size = head + 8 * (size_t)(nint + nfloat);
     if (n % size != 0)
         return dl_fail(log, err,
                        "corrupt %s region: %zu bytes are not whole %zu-byte records (module version %u)",
@@ -172,7 +215,7 @@ static int read_counter_module(ri_darshan_log *log, unsigned id, const uint8_t *
     size_t kept = 0;
     for (size_t r = 0; r < count; r++) {
         const uint8_t *p = b + r * size;
-        if (lay->extra && (int64_t)dl_u64(log, p + 16 + 8 * lay->extra_at) > 0)
+        if (id == RI_DARSHAN_POSIX && lay->extra && (int64_t)dl_u64(log, p + 16 + 8 * lay->extra_at) > 0)
             continue; /* POSIX 1 counted a stream here: no POSIX record of it survives */
         ri_darshan_record *rec = &mod->records[kept];
         int64_t *ci = ints + kept * c.nints;
@@ -185,11 +228,14 @@ static int read_counter_module(ri_darshan_log *log, unsigned id, const uint8_t *
             ci[POSIX_RENAMED_FROM_INDEX] = 0;
         rec->id = dl_u64(log, p);
         rec->rank = (int64_t)dl_u64(log, p + 8);
+        rec->file_id = lay->file_id ? dl_u64(log, p + 16) : 0;
         for (unsigned i = 0; i < nint; i++)
             if (int_map[i] != NO_COUNTER)
-                ci[int_map[i]] = (int64_t)dl_u64(log, p + 16 + 8 * i);
+                ci[int_map[i]] = (int64_t)dl_u64(log, p + head + 8 * i);
         for (unsigned i = 0; i < nfloat; i++)
-            cf[float_map[i]] = dl_f64(log, p + 16 + 8 * (nint + i));
+            cf[float_map[i]] = dl_f64(log, p + head + 8 * (nint + i));
+        if (id == RI_DARSHAN_PNETCDF_FILE && lay->extra) /* INDEP_OPENS + COLL_OPENS */
+            ci[PNCF_OPENS_INDEX] += (int64_t)dl_u64(log, p + head);
         rec->counters = ci;
         rec->fcounters = cf;
         if (rec->rank < -1 || rec->rank >= log->nprocs)
@@ -267,8 +313,9 @@ static int read_dxt_module(ri_darshan_log *log, unsigned id, const uint8_t *b, s
 
 int dl_read_modules(ri_darshan_log *log, const uint8_t *file, size_t size, rec_error *err)
 {
-    static const unsigned decoded[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO,
-                                       RI_DARSHAN_DXT_POSIX, RI_DARSHAN_DXT_MPIIO};
+    static const unsigned decoded[] = {RI_DARSHAN_POSIX,        RI_DARSHAN_MPIIO,       RI_DARSHAN_STDIO,
+                                       RI_DARSHAN_H5F,          RI_DARSHAN_H5D,         RI_DARSHAN_PNETCDF_FILE,
+                                       RI_DARSHAN_PNETCDF_VAR,  RI_DARSHAN_DXT_POSIX,   RI_DARSHAN_DXT_MPIIO};
     for (size_t i = 0; i < COUNT_OF(decoded); i++) {
         unsigned m = decoded[i];
         if (log->modules[m].region.length == 0)

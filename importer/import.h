@@ -62,6 +62,10 @@ typedef struct ri_plan {
     uint64_t stat_files, stat_even, stat_stdio, stat_partitioned, stat_replicated;
 } ri_plan;
 
+/* What Darshan's HDF5 and PnetCDF modules counted, file by file, as one
+ * line of the trace's metadata (import_layers.c); how many files. */
+size_t ri_upper_layers(const ri_darshan_log *log, char *out, size_t cap);
+
 int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_error *err);
 void ri_plan_free(ri_plan *p);
 /* Writes the plan as the trace DIR (which must exist, empty of traces). */

@@ -273,8 +273,10 @@ static void method_of(const ri_plan *p, char *out, size_t cap)
 static int write_global(const ri_plan *p, const ri_darshan_log *log, const char *dir, double resolution,
                         rec_error *err)
 {
-    char jobid[32], nprocs[32], partial[512], files[160], metadata[1100], method[1600];
+    char jobid[32], nprocs[32], partial[512], files[160], metadata[1100], method[1600], upper[4096];
     method_of(p, method, sizeof method);
+    if (!ri_upper_layers(log, upper, sizeof upper))
+        snprintf(upper, sizeof upper, "none: the log has no HDF5 or PnetCDF module records");
     /* Darshan's "key=value" lines, on one line */
     snprintf(metadata, sizeof metadata, "%s", log->metadata);
     size_t len = strlen(metadata);
@@ -299,6 +301,7 @@ static int write_global(const ri_plan *p, const ri_darshan_log *log, const char 
         {"DARSHAN_PARTIAL_MODULES", partial_modules(log, partial, sizeof partial)},
         {"RECORDER_IMPORT_FILES", files},
         {"RECORDER_IMPORT_METHOD", method},
+        {"RECORDER_IMPORT_UPPER_LAYERS", upper},
         {"RECORDER_IMPORT_SEEN",
          "every read and write DXT_POSIX and DXT_MPIIO kept, with its offset, length, "
          "start and end: POSIX ones as pread and pwrite, MPI-IO ones as MPI_File_read_at and "

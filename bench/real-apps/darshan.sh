@@ -18,6 +18,15 @@
 #   3. NAME.figures from darshan-parser (every counter of every record, the
 #      header, regions and mount table) and darshan-dxt-parser (every
 #      segment); one log is also converted to bzip2 by darshan-convert.
+# The logs of the upper layers (h5-*, pnc-*) come from two more Darshan 3.5.0
+# builds of the same source, made unless there: DARSHAN_H5_PREFIX (default
+# /tmp/darshan-h5; --enable-hdf5-mod on Debian's parallel HDF5 1.10 for MPICH,
+# libhdf5-mpich-dev) runs the MPICH kernels, DARSHAN_PNC_PREFIX (default
+# /tmp/darshan-pnc; --enable-pnetcdf-mod, mpicc.openmpi: Debian's libpnetcdf-dev
+# is built on Open MPI) the PnetCDF programs of the Open MPI tree
+# (RECORDER_OMPI_BUILD, default build/openmpi) under mpirun.openmpi, through
+# Open MPI's ROMIO (OMPI_MCA_io=romio321: ompio's shared-file-pointer
+# components would add files of their own beside each netCDF file).
 # The logs hold the run's own paths (a directory under /tmp): they differ
 # from one run of this script to the next, as their times do.
 set -euo pipefail
@@ -42,6 +51,26 @@ if [ ! -x "$prefix/bin/darshan-parser" ] || [ ! -f "$prefix/lib/libdarshan.so" ]
     make -j 2 && make install) > "$prefix.build.log" 2>&1 || { tail -n 20 "$prefix.build.log" >&2; exit 1; }
 fi
 
+# darshan_with PREFIX BUILDDIR CC CONFIGURE-OPTIONS...: a Darshan of the upper layers.
+darshan_with() {
+  local pfx=$1 bdir=$2 cc=$3; shift 3
+  [ -x "$pfx/bin/darshan-parser" ] && [ -f "$pfx/lib/libdarshan.so" ] && return 0
+  echo "== Darshan 3.5.0 into $pfx ($*)"
+  [ -x "$dsrc/configure" ] || (cd "$dsrc" && ./prepare.sh) > "$pfx.build.log" 2>&1
+  mkdir -p "$bdir"
+  (cd "$bdir" && "$dsrc/configure" --prefix="$pfx" --with-log-path-by-env=DARSHAN_LOGPATH --with-jobid-env=NONE \
+    "$@" CC="$cc" && make -j 2 && make install) > "$pfx.build.log" 2>&1 || { tail -n 20 "$pfx.build.log" >&2; exit 1; }
+}
+h5_prefix=${DARSHAN_H5_PREFIX:-/tmp/darshan-h5}
+pnc_prefix=${DARSHAN_PNC_PREFIX:-/tmp/darshan-pnc}
+ompi_build=${RECORDER_OMPI_BUILD:-$build/openmpi}
+# Darshan finds HDF5 by its h5dump: a prefix of Debian's MPICH HDF5 with one.
+h5_home=/tmp/darshan-hdf5-mpich
+mkdir -p "$h5_home/bin"
+ln -sfn /usr/bin/h5dump "$h5_home/bin/h5dump"
+ln -sfn /usr/include/hdf5/mpich "$h5_home/include"
+ln -sfn /usr/lib/x86_64-linux-gnu/hdf5/mpich "$h5_home/lib"
+
 # figures LOG: what Darshan reads in LOG, one fact a line:
 #   version V | compression C | exe E | nprocs N | jobid J | start_time S | end_time E
 #   region MODULE BYTES VERSION        a module's region (compressed bytes)
@@ -49,6 +78,8 @@ fi
 #   record MODULE RANK ID PATH         (HEATMAP's left out: the reader keeps its region only)
 #   counter MODULE RANK ID NAME VALUE  (fcounter for floating-point ones, %f;
 #                                       the counters a record does not list are 0)
+#                                       (H5D_FILE_REC_ID, PNETCDF_VAR_FILE_REC_ID:
+#                                       the record id of a dataset's or variable's file)
 #   dxt MODULE RANK ID HOSTNAME WRITES READS
 #   segment MODULE RANK ID write|read INDEX OFFSET LENGTH START END   (%.4f seconds)
 figures() {
@@ -62,7 +93,7 @@ figures() {
     /^# jobid: / { sub(/^# jobid: /, ""); print "jobid", $0; next }
     /^# start_time: / { sub(/^# start_time: /, ""); print "start_time", $0; next }
     /^# end_time: / { sub(/^# end_time: /, ""); print "end_time", $0; next }
-    /^# [A-Z_/-]+ module: [0-9]+ bytes/ { split($0, w, " "); v = w[7]; sub(/^ver=/, "", v); print "region", w[2], w[4], v; next }
+    /^# [A-Z0-9_/-]+ module: [0-9]+ bytes/ { split($0, w, " "); v = w[7]; sub(/^ver=/, "", v); print "region", w[2], w[4], v; next }
     /^# mount entry:/ { print "mount", $2, $3; next }
     /^#/ || NF < 6 || $1 == "HEATMAP" { next }
     {
@@ -87,7 +118,8 @@ shift || true
 wanted=" $* "
 # wants NAME: no NAMEs given, or NAME among them
 wants() { [ "$wanted" = "  " ] || [[ "$wanted" == *" $1 "* ]]; }
-# name|DXT (1 on, 0 off)|kernel and options (the kernel's OUTDIR is added)|its setup step's options
+# name|DXT (1 on, 0 off)|kernel and options (the kernel's OUTDIR is added)|its setup step's options|
+#   layer (hdf5: the Darshan of the HDF5 module; pnetcdf: the PnetCDF one, an Open MPI program)
 cases=(
   "ior-indep|1|ior-like --collective 0 --segments 1 --block-size 32768|"
   "ior-coll|1|ior-like --collective 1 --segments 2 --block-size 32768|"
@@ -98,10 +130,42 @@ cases=(
   "vpic-nodxt|0|vpic-like --particles 1024 --steps 2|"
   "fpp-nodxt|0|checkpoint-fpp --steps 2 --size 32768 --chunk 16384|"
   "serial-nodxt|0|serial-io --chunk 3000 --block 4096|--setup --size 20000"
+  "h5-vpic|1|vpic-like --particles 256 --steps 2||hdf5"
+  "h5-vpic-nodxt|0|vpic-like --particles 256 --steps 2||hdf5"
+  "h5-chunked|1|h5-chunked||hdf5"
+  "h5-chunked-nodxt|0|h5-chunked||hdf5"
+  "pnc-climate|1|pnc_climate||pnetcdf"
+  "pnc-climate-nodxt|0|pnc_climate||pnetcdf"
 )
 for entry in "${cases[@]}"; do
-  IFS='|' read -r name dxt kernel setup <<< "$entry"
+  IFS='|' read -r name dxt kernel setup layer <<< "$entry"
   wants "$name" || continue
+  if [ "$layer" = hdf5 ]; then
+    darshan_with "$h5_prefix" "$h5_prefix.build" mpicc.mpich --enable-hdf5-mod --with-hdf5="$h5_home"
+    read -ra cmd <<< "$kernel"
+    echo "== $name: ${cmd[*]} (HDF5 module, $([ "$dxt" = 1 ] && echo "DXT on" || echo "no DXT"))"
+    dxt_env=()
+    [ "$dxt" = 1 ] && dxt_env=(-genv DXT_ENABLE_IO_TRACE 1)
+    (cd "$work" && mpirun.mpich -np $np -genv LD_PRELOAD "$h5_prefix/lib/libdarshan.so" "${dxt_env[@]}" \
+      -genv DARSHAN_LOGFILE "$work/$name.darshan" "$build/kernels/${cmd[0]}" "${cmd[@]:1}" "$work/$name") \
+      > "$work/$name.out" 2>&1 || { cat "$work/$name.out" >&2; exit 1; }
+    install -m 644 "$work/$name.darshan" "$out/$name.darshan"
+    prefix=$h5_prefix figures "$out/$name.darshan" > "$out/$name.figures"
+    continue
+  fi
+  if [ "$layer" = pnetcdf ]; then
+    darshan_with "$pnc_prefix" "$pnc_prefix.build" mpicc.openmpi --enable-pnetcdf-mod --with-pnetcdf=/usr
+    echo "== $name: $kernel (PnetCDF module, Open MPI, $([ "$dxt" = 1 ] && echo "DXT on" || echo "no DXT"))"
+    dxt_env=()
+    [ "$dxt" = 1 ] && dxt_env=(-x DXT_ENABLE_IO_TRACE=1)
+    (cd "$work" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+      OMPI_MCA_io=romio321 mpirun.openmpi -np $np -x LD_PRELOAD="$pnc_prefix/lib/libdarshan.so" \
+      "${dxt_env[@]}" -x DARSHAN_LOGFILE="$work/$name.darshan" "$ompi_build/tests/corpus/$kernel" "$work/$name") \
+      > "$work/$name.out" 2>&1 || { cat "$work/$name.out" >&2; exit 1; }
+    install -m 644 "$work/$name.darshan" "$out/$name.darshan"
+    prefix=$pnc_prefix figures "$out/$name.darshan" > "$out/$name.figures"
+    continue
+  fi
   read -ra cmd <<< "$kernel"
   echo "== $name: ${cmd[*]} ($([ "$dxt" = 1 ] && echo "DXT on" || echo "no DXT"))"
   if [ -n "$setup" ]; then

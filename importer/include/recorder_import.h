@@ -3,7 +3,8 @@
  * A Darshan log (format 3.00 to 3.41: Darshan 3.0 to 3.5) is read whole by
  * a reader of our own: its header, the job record with the executable and
  * the mount table, the name records (record id -> path), the counter
- * records of the POSIX, MPI-IO and STDIO modules (every module version,
+ * records of the POSIX, MPI-IO, STDIO, H5F, H5D, PNETCDF_FILE and
+ * PNETCDF_VAR modules (every module version,
  * mapped onto the current layout) and the segments of the DXT_POSIX and
  * DXT_MPIIO modules; zlib or bzip2 regions, logs of either byte order.
  * ri_import_darshan then writes a recorder-kit trace of it through the
@@ -52,7 +53,8 @@ typedef struct ri_darshan_region {
     uint64_t offset, length;
 } ri_darshan_region;
 
-/* A record of a counter module (POSIX, MPI-IO, STDIO): one file on one
+/* A record of a counter module (POSIX, MPI-IO, STDIO, H5F, PNETCDF_FILE; and
+ * H5D, PNETCDF_VAR: a dataset or variable, named "FILE:/NAME"): one file on one
  * rank, or on every rank (rank -1: Darshan reduced the records of a file
  * all ranks opened to one). Counters are in the current layout
  * (ri_darshan_counter_index); a counter the log's version lacks is -1, as
@@ -60,6 +62,8 @@ typedef struct ri_darshan_region {
 typedef struct ri_darshan_record {
     uint64_t id;
     int64_t rank;
+    uint64_t file_id; /* H5D, PNETCDF_VAR: the record id of the dataset's or variable's file (0:
+                       * H5D version 1 kept none); 0 in the other modules */
     const int64_t *counters;
     const double *fcounters;
 } ri_darshan_record;
@@ -87,7 +91,7 @@ typedef struct ri_darshan_module {
     int partial;      /* the module ran out of memory: records are missing */
     ri_darshan_region region;
     size_t nrecords;
-    ri_darshan_record *records; /* POSIX, MPI-IO, STDIO */
+    ri_darshan_record *records; /* the counter modules */
     ri_darshan_dxt *dxt;        /* DXT_POSIX, DXT_MPIIO */
     unsigned ncounters, nfcounters;
 } ri_darshan_module;
@@ -119,7 +123,8 @@ typedef struct ri_darshan_log {
     size_t nnames;
     const ri_darshan_name *names; /* sorted by id */
     ri_darshan_module
-        modules[RI_DARSHAN_MAX_MODULES]; /* decoded: POSIX, MPI-IO, STDIO, DXT_*; others: region only */
+        modules[RI_DARSHAN_MAX_MODULES]; /* decoded: POSIX, MPI-IO, STDIO, H5F, H5D, PNETCDF_*, DXT_*;
+                                            others: region only */
     void *mem;                           /* the reader's allocations */
 } ri_darshan_log;
 
@@ -163,7 +168,9 @@ typedef struct ri_import_summary {
  * DXT kept no access of (every file, without DXT), its calls made from its
  * counters alone, all marked inferred: as many of each as counted, sizes
  * in the access-size histogram's bins adding up to its bytes (the trace's
- * RECORDER_IMPORT_METHOD says how). 0, or -1 with err. */
+ * RECORDER_IMPORT_METHOD says how). What Darshan's HDF5 and PnetCDF
+ * modules counted is said file by file (RECORDER_IMPORT_UPPER_LAYERS); no
+ * call is placed at those layers yet. 0, or -1 with err. */
 int ri_import_darshan(const ri_darshan_log *log, const char *dir, const ri_import_options *o,
                       ri_import_summary *sum, rec_error *err);
 

@@ -172,14 +172,21 @@ void dm_of_log(const ri_darshan_log *log, int swap, dm_log *out)
     free(mounts);
     for (size_t i = 0; i < log->nnames; i++)
         dm_name(&l, log->names[i].id, log->names[i].name);
-    static const unsigned counted[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO};
-    for (size_t k = 0; k < 3; k++) {
+    /* today's layouts, in today's versions (H5D 2 and PNETCDF_VAR 1 with the file's id) */
+    static const unsigned counted[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO,        RI_DARSHAN_STDIO,
+                                       RI_DARSHAN_H5F,   RI_DARSHAN_H5D,          RI_DARSHAN_PNETCDF_FILE,
+                                       RI_DARSHAN_PNETCDF_VAR};
+    static const uint32_t newest[] = {4, 3, 2, 3, 2, 3, 1};
+    for (size_t k = 0; k < sizeof counted / sizeof counted[0]; k++) {
         const ri_darshan_module *m = &log->modules[counted[k]];
         dm_buf *b = &l.modules[counted[k]];
-        l.versions[counted[k]] = m->version;
+        l.versions[counted[k]] = m->version ? newest[k] : 0;
+        int file_id = counted[k] == RI_DARSHAN_H5D || counted[k] == RI_DARSHAN_PNETCDF_VAR;
         for (size_t r = 0; r < m->nrecords; r++) {
             dm_u64(b, m->records[r].id, l.swap);
             dm_u64(b, (uint64_t)m->records[r].rank, l.swap);
+            if (file_id)
+                dm_u64(b, m->records[r].file_id, l.swap);
             for (unsigned c = 0; c < m->ncounters; c++)
                 dm_u64(b, (uint64_t)m->records[r].counters[c], l.swap);
             for (unsigned c = 0; c < m->nfcounters; c++)

@@ -2,8 +2,9 @@
  * tests/data/darshan is read, and everything Darshan 3.5.0's darshan-parser
  * and darshan-dxt-parser read in it (NAME.figures, bench/real-apps/darshan.sh)
  * must be what the reader read: the header, the regions and their module
- * versions, the mount table, every record of the POSIX, MPI-IO and STDIO
- * modules with every counter (those the figures leave out are 0, as %f
+ * versions, the mount table, every record of the POSIX, MPI-IO, STDIO,
+ * H5F, H5D, PNETCDF_FILE and PNETCDF_VAR modules with every counter (and
+ * the file record id of each dataset and variable) (those the figures leave out are 0, as %f
  * prints them), every
  * DXT record and segment. */
 #define _GNU_SOURCE
@@ -119,6 +120,11 @@ static void check_log(const char *name)
             int m = module_id(mod), is_float = -1;
             CU_ASSERT_TRUE_FATAL(m >= 0);
             long r = find_record(&log->modules[m], id, rank);
+            if (strstr(a, "_FILE_REC_ID")) { /* H5D's, PNETCDF_VAR's file */
+                CU_ASSERT_TRUE_FATAL(r >= 0);
+                CU_ASSERT_EQUAL(log->modules[m].records[r].file_id, strtoull(strrchr(rest, ' ') + 1, NULL, 10));
+                continue;
+            }
             int c = ri_darshan_counter_index((unsigned)m, a, &is_float);
             CU_ASSERT_TRUE_FATAL(r >= 0 && c >= 0);
             CU_ASSERT_EQUAL(is_float, key[0] == 'f');
@@ -164,8 +170,10 @@ static void check_log(const char *name)
         present += log->modules[m].region.length > 0;
     CU_ASSERT_EQUAL(regions, present);
     CU_ASSERT_EQUAL(mounts, log->nmounts);
-    static const unsigned counted[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO, RI_DARSHAN_STDIO};
-    for (size_t k = 0; k < 3; k++) {
+    static const unsigned counted[] = {RI_DARSHAN_POSIX, RI_DARSHAN_MPIIO,        RI_DARSHAN_STDIO,
+                                       RI_DARSHAN_H5F,   RI_DARSHAN_H5D,          RI_DARSHAN_PNETCDF_FILE,
+                                       RI_DARSHAN_PNETCDF_VAR};
+    for (size_t k = 0; k < sizeof counted / sizeof counted[0]; k++) {
         unsigned m = counted[k];
         const ri_darshan_module *mo = &log->modules[m];
         CU_ASSERT_EQUAL(records[m], mo->nrecords);
@@ -182,7 +190,11 @@ static void check_log(const char *name)
         for (size_t r = 0; r < log->modules[m].nrecords; r++)
             dxt_segments += log->modules[m].dxt[r].nwrites + log->modules[m].dxt[r].nreads;
     CU_ASSERT_EQUAL(segments, dxt_segments);
-    CU_ASSERT_TRUE(dxt_segments > 0);
+    if (strstr(name, "nodxt")) {
+        CU_ASSERT_EQUAL(dxt_segments, 0);
+    } else {
+        CU_ASSERT_TRUE(dxt_segments > 0);
+    }
     for (unsigned m = 0; m < RI_DARSHAN_KNOWN_MODULES; m++) {
         free(seen.ints[m]);
         free(seen.floats[m]);
@@ -217,4 +229,22 @@ RK_TEST(darshan, bzip2_log_is_what_darshan_reads)
         return;
     }
     check_log("ior-indep-bzip2");
+}
+
+/* The upper layers: Darshan's HDF5 module (H5F, H5D) over vpic-like and
+ * h5-chunked, with DXT and without. */
+RK_TEST(darshan, hdf5_module_logs_are_what_darshan_reads)
+{
+    check_log("h5-vpic");
+    check_log("h5-vpic-nodxt");
+    check_log("h5-chunked");
+    check_log("h5-chunked-nodxt");
+}
+
+/* Darshan's PnetCDF module (PNETCDF_FILE, PNETCDF_VAR) over pnc_climate
+ * (Open MPI), with DXT and without. */
+RK_TEST(darshan, pnetcdf_module_logs_are_what_darshan_reads)
+{
+    check_log("pnc-climate");
+    check_log("pnc-climate-nodxt");
 }

@@ -34,7 +34,8 @@ static int same_counters(const ri_darshan_module *a, const ri_darshan_module *b)
         return 0;
     for (size_t r = 0; r < a->nrecords; r++) {
         const ri_darshan_record *x = &a->records[r], *y = &b->records[r];
-        if (x->id != y->id || x->rank != y->rank || memcmp(x->counters, y->counters, a->ncounters * 8) ||
+        if (x->id != y->id || x->rank != y->rank || x->file_id != y->file_id ||
+            memcmp(x->counters, y->counters, a->ncounters * 8) ||
             memcmp(x->fcounters, y->fcounters, a->nfcounters * 8))
             return 0;
     }
@@ -94,6 +95,8 @@ static void check_swapped(const char *name)
     CU_ASSERT_TRUE(same_counters(&other->modules[RI_DARSHAN_POSIX], &log->modules[RI_DARSHAN_POSIX]));
     CU_ASSERT_TRUE(same_counters(&other->modules[RI_DARSHAN_MPIIO], &log->modules[RI_DARSHAN_MPIIO]));
     CU_ASSERT_TRUE(same_counters(&other->modules[RI_DARSHAN_STDIO], &log->modules[RI_DARSHAN_STDIO]));
+    for (unsigned m = RI_DARSHAN_H5F; m <= RI_DARSHAN_PNETCDF_VAR; m++)
+        CU_ASSERT_TRUE(same_counters(&other->modules[m], &log->modules[m]));
     CU_ASSERT_TRUE(same_dxt(&other->modules[RI_DARSHAN_DXT_POSIX], &log->modules[RI_DARSHAN_DXT_POSIX]));
     CU_ASSERT_TRUE(same_dxt(&other->modules[RI_DARSHAN_DXT_MPIIO], &log->modules[RI_DARSHAN_DXT_MPIIO]));
     CU_ASSERT_TRUE(log->modules[RI_DARSHAN_DXT_POSIX].nrecords > 0);
@@ -108,6 +111,8 @@ RK_TEST(darshan, other_byte_order_reads_the_same)
     check_swapped("ior-coll");
     check_swapped("vpic");
     check_swapped("fpp");
+    check_swapped("h5-vpic");
+    check_swapped("pnc-climate");
 }
 
 /* ---- older formats, written by the test ---- */
