@@ -15,19 +15,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const bins[10] = {"0_100",  "100_1K",  "1K_10K",    "10K_100K",  "100K_1M",
-                                     "1M_4M",  "4M_10M",  "10M_100M", "100M_1G",   "1G_PLUS"};
+static const char *const bins[10] = {"0_100", "100_1K", "1K_10K",   "10K_100K", "100K_1M",
+                                     "1M_4M", "4M_10M", "10M_100M", "100M_1G",  "1G_PLUS"};
 
 /* Our counter indices, per module. */
-enum { P_OPENS, P_READS, P_WRITES, P_SEEKS, P_STATS, P_FSYNCS, P_FDSYNCS, P_BYTES_READ, P_BYTES_WRITTEN,
-       P_MAX_BYTE_READ, P_MAX_BYTE_WRITTEN, P_CONSEC_READS, P_CONSEC_WRITES, P_SEQ_READS, P_SEQ_WRITES,
-       P_RW_SWITCHES, P_SIZE_READ, P_SIZE_WRITE = P_SIZE_READ + 10, P_ACCESS = P_SIZE_WRITE + 10,
-       P_N = P_ACCESS + 8 };
-enum { M_INDEP_OPENS, M_COLL_OPENS, M_INDEP_READS, M_INDEP_WRITES, M_COLL_READS, M_COLL_WRITES, M_SPLIT_READS,
-       M_SPLIT_WRITES, M_NB_READS, M_NB_WRITES, M_SYNCS, M_BYTES_READ, M_BYTES_WRITTEN, M_RW_SWITCHES,
-       M_SIZE_READ, M_SIZE_WRITE = M_SIZE_READ + 10, M_ACCESS = M_SIZE_WRITE + 10, M_N = M_ACCESS + 8 };
-enum { S_OPENS, S_READS, S_WRITES, S_SEEKS, S_FLUSHES, S_BYTES_READ, S_BYTES_WRITTEN, S_MAX_BYTE_READ,
-       S_MAX_BYTE_WRITTEN, S_N };
+enum {
+    P_OPENS,
+    P_READS,
+    P_WRITES,
+    P_SEEKS,
+    P_STATS,
+    P_FSYNCS,
+    P_FDSYNCS,
+    P_BYTES_READ,
+    P_BYTES_WRITTEN,
+    P_MAX_BYTE_READ,
+    P_MAX_BYTE_WRITTEN,
+    P_CONSEC_READS,
+    P_CONSEC_WRITES,
+    P_SEQ_READS,
+    P_SEQ_WRITES,
+    P_RW_SWITCHES,
+    P_SIZE_READ,
+    P_SIZE_WRITE = P_SIZE_READ + 10,
+    P_ACCESS = P_SIZE_WRITE + 10,
+    P_N = P_ACCESS + 8
+};
+enum {
+    M_INDEP_OPENS,
+    M_COLL_OPENS,
+    M_INDEP_READS,
+    M_INDEP_WRITES,
+    M_COLL_READS,
+    M_COLL_WRITES,
+    M_SPLIT_READS,
+    M_SPLIT_WRITES,
+    M_NB_READS,
+    M_NB_WRITES,
+    M_SYNCS,
+    M_BYTES_READ,
+    M_BYTES_WRITTEN,
+    M_RW_SWITCHES,
+    M_SIZE_READ,
+    M_SIZE_WRITE = M_SIZE_READ + 10,
+    M_ACCESS = M_SIZE_WRITE + 10,
+    M_N = M_ACCESS + 8
+};
+enum {
+    S_OPENS,
+    S_READS,
+    S_WRITES,
+    S_SEEKS,
+    S_FLUSHES,
+    S_BYTES_READ,
+    S_BYTES_WRITTEN,
+    S_MAX_BYTE_READ,
+    S_MAX_BYTE_WRITTEN,
+    S_N
+};
 
 static dd_module modules[DD_NMODULES];
 
@@ -64,21 +109,21 @@ const dd_module *dd_module_of(int module)
 {
     if (!modules[DD_POSIX].n) {
         dd_module *p = &modules[DD_POSIX], *m = &modules[DD_MPIIO], *s = &modules[DD_STDIO];
-        static const char *const pn[] = {"POSIX_OPENS", "POSIX_READS", "POSIX_WRITES", "POSIX_SEEKS",
-                                         "POSIX_STATS", "POSIX_FSYNCS", "POSIX_FDSYNCS", "POSIX_BYTES_READ",
-                                         "POSIX_BYTES_WRITTEN", "POSIX_MAX_BYTE_READ", "POSIX_MAX_BYTE_WRITTEN",
-                                         "POSIX_CONSEC_READS", "POSIX_CONSEC_WRITES", "POSIX_SEQ_READS",
-                                         "POSIX_SEQ_WRITES", "POSIX_RW_SWITCHES"};
+        static const char *const pn[] = {
+            "POSIX_OPENS",         "POSIX_READS",         "POSIX_WRITES",           "POSIX_SEEKS",
+            "POSIX_STATS",         "POSIX_FSYNCS",        "POSIX_FDSYNCS",          "POSIX_BYTES_READ",
+            "POSIX_BYTES_WRITTEN", "POSIX_MAX_BYTE_READ", "POSIX_MAX_BYTE_WRITTEN", "POSIX_CONSEC_READS",
+            "POSIX_CONSEC_WRITES", "POSIX_SEQ_READS",     "POSIX_SEQ_WRITES",       "POSIX_RW_SWITCHES"};
         *p = (dd_module){.name = "POSIX", .darshan = RI_DARSHAN_POSIX, .access = -1};
         for (unsigned i = 0; i < sizeof pn / sizeof pn[0]; i++)
             add(p, pn[i], i == P_MAX_BYTE_READ || i == P_MAX_BYTE_WRITTEN ? DD_MAX : DD_SUM);
         add_bins(p, "POSIX_SIZE_READ_%s");
         add_bins(p, "POSIX_SIZE_WRITE_%s");
         add_access(p, "POSIX");
-        static const char *const mn[] = {"MPIIO_INDEP_OPENS", "MPIIO_COLL_OPENS", "MPIIO_INDEP_READS",
-                                         "MPIIO_INDEP_WRITES", "MPIIO_COLL_READS", "MPIIO_COLL_WRITES",
-                                         "MPIIO_SPLIT_READS", "MPIIO_SPLIT_WRITES", "MPIIO_NB_READS",
-                                         "MPIIO_NB_WRITES", "MPIIO_SYNCS", "MPIIO_BYTES_READ",
+        static const char *const mn[] = {"MPIIO_INDEP_OPENS",   "MPIIO_COLL_OPENS",   "MPIIO_INDEP_READS",
+                                         "MPIIO_INDEP_WRITES",  "MPIIO_COLL_READS",   "MPIIO_COLL_WRITES",
+                                         "MPIIO_SPLIT_READS",   "MPIIO_SPLIT_WRITES", "MPIIO_NB_READS",
+                                         "MPIIO_NB_WRITES",     "MPIIO_SYNCS",        "MPIIO_BYTES_READ",
                                          "MPIIO_BYTES_WRITTEN", "MPIIO_RW_SWITCHES"};
         *m = (dd_module){.name = "MPI-IO", .darshan = RI_DARSHAN_MPIIO, .access = -1};
         for (unsigned i = 0; i < sizeof mn / sizeof mn[0]; i++)
@@ -86,9 +131,10 @@ const dd_module *dd_module_of(int module)
         add_bins(m, "MPIIO_SIZE_READ_AGG_%s");
         add_bins(m, "MPIIO_SIZE_WRITE_AGG_%s");
         add_access(m, "MPIIO");
-        static const char *const sn[] = {"STDIO_OPENS", "STDIO_READS", "STDIO_WRITES", "STDIO_SEEKS",
-                                         "STDIO_FLUSHES", "STDIO_BYTES_READ", "STDIO_BYTES_WRITTEN",
-                                         "STDIO_MAX_BYTE_READ", "STDIO_MAX_BYTE_WRITTEN"};
+        static const char *const sn[] = {
+            "STDIO_OPENS",         "STDIO_READS",         "STDIO_WRITES",
+            "STDIO_SEEKS",         "STDIO_FLUSHES",       "STDIO_BYTES_READ",
+            "STDIO_BYTES_WRITTEN", "STDIO_MAX_BYTE_READ", "STDIO_MAX_BYTE_WRITTEN"};
         *s = (dd_module){.name = "STDIO", .darshan = RI_DARSHAN_STDIO, .access = -1};
         for (unsigned i = 0; i < sizeof sn / sizeof sn[0]; i++)
             add(s, sn[i], i == S_MAX_BYTE_READ || i == S_MAX_BYTE_WRITTEN ? DD_MAX : DD_SUM);
@@ -99,7 +145,8 @@ const dd_module *dd_module_of(int module)
 /* DARSHAN_BUCKET_INC's bin of a size. */
 static int bin_of(int64_t v)
 {
-    static const int64_t below[9] = {101, 1025, 10241, 102401, 1048577, 4194305, 10485761, 104857601, 1073741825};
+    static const int64_t below[9] = {101,     1025,     10241,     102401,    1048577,
+                                     4194305, 10485761, 104857601, 1073741825};
     int b = 0;
     while (b < 9 && v >= below[b])
         b++;
@@ -281,7 +328,8 @@ static int arg_of(const rec_func_desc *f, unsigned kind)
     return rec_arg_with_kind(f, kind, REC_ARG_IN);
 }
 
-static dd_record *rec_of_arg(dd_walk *w, const rec_func_desc *f, const rec_record *r, unsigned kind, dd_file **file)
+static dd_record *rec_of_arg(dd_walk *w, const rec_func_desc *f, const rec_record *r, unsigned kind,
+                             dd_file **file)
 {
     int a = arg_of(f, kind);
     dd_handle *h = a >= 0 ? find_handle(w, kind, r->args[a].i) : NULL;
@@ -467,7 +515,8 @@ static void count_call(dd_walk *w, const rec_func_desc *f, const rec_record *r, 
             rec->offset += off;
         else if (whence == 2)
             rec->offset = (rec->c[S_MAX_BYTE_WRITTEN] > rec->c[S_MAX_BYTE_READ] ? rec->c[S_MAX_BYTE_WRITTEN]
-                                                                                  : rec->c[S_MAX_BYTE_READ]) + 1 + off;
+                                                                                : rec->c[S_MAX_BYTE_READ]) +
+                          1 + off;
         else
             rec->offset = off;
         rec->c[S_SEEKS]++;
@@ -502,7 +551,8 @@ static void count_call(dd_walk *w, const rec_func_desc *f, const rec_record *r, 
         if (ok && (rec = rec_of_arg(w, f, r, REC_KIND_MPI_FILE, NULL)))
             rec->c[M_SYNCS]++;
         return;
-    default: return;
+    default:
+        return;
     }
 }
 
@@ -537,8 +587,9 @@ int dd_count_trace(rec_trace *t, dd_trace *out, rec_error *err)
         while ((rc = rec_cursor_next(w->cursor, &r, err)) == 1) {
             const rec_func_desc *f = rec_table_lookup(table, r.func);
             if (!f) {
-                snprintf(err->msg, sizeof err->msg, "%s/%u.rec: record of function id %u, which its table lacks",
-                         rec_trace_dir(t), rank, r.func);
+                snprintf(err->msg, sizeof err->msg,
+                         "%s/%u.rec: record of function id %u, which its table lacks", rec_trace_dir(t), rank,
+                         r.func);
                 rc = -1;
                 break;
             }
@@ -549,12 +600,14 @@ int dd_count_trace(rec_trace *t, dd_trace *out, rec_error *err)
             released(w, f, &r);
         }
         if (!rec_cursor_complete(w->cursor))
-            fprintf(stderr, "%s: warning: %s/%u.rec: the rank did not close its trace (crash or kill?): "
-                            "counted up to its last complete block\n",
+            fprintf(stderr,
+                    "%s: warning: %s/%u.rec: the rank did not close its trace (crash or kill?): "
+                    "counted up to its last complete block\n",
                     DIFF_TOOL, rec_trace_dir(t), rank);
         rec_cursor_close(w->cursor);
         dd_handle *h, *tmp;
-        HASH_ITER(hh, w->handles, h, tmp) {
+        HASH_ITER(hh, w->handles, h, tmp)
+        {
             HASH_DEL(w->handles, h);
             free(h);
         }
@@ -567,7 +620,8 @@ int dd_count_trace(rec_trace *t, dd_trace *out, rec_error *err)
 void dd_trace_free(dd_trace *t)
 {
     dd_file *f, *tmp;
-    HASH_ITER(hh, t->files, f, tmp) {
+    HASH_ITER(hh, t->files, f, tmp)
+    {
         HASH_DEL(t->files, f);
         for (uint32_t r = 0; r < t->nranks; r++)
             free(f->rank[r]);

@@ -17,7 +17,7 @@
 
 static int module_of(unsigned darshan)
 {
-    return darshan == RI_DARSHAN_POSIX ? DD_POSIX
+    return darshan == RI_DARSHAN_POSIX   ? DD_POSIX
            : darshan == RI_DARSHAN_MPIIO ? DD_MPIIO
            : darshan == RI_DARSHAN_STDIO ? DD_STDIO
                                          : -1;
@@ -40,7 +40,8 @@ static dd_file *by_tail(dd_trace *t, int module, const char *tail, int whole_com
 {
     dd_file *f, *tmp, *best = NULL;
     size_t n = strlen(tail);
-    HASH_ITER(hh, t->files, f, tmp) {
+    HASH_ITER(hh, t->files, f, tmp)
+    {
         size_t m = strlen(f->path);
         if (f->module != module || m < n || strcmp(f->path + m - n, tail))
             continue;
@@ -77,7 +78,7 @@ static void infer(const ri_darshan_log *log, dd_trace *t, diff_paths *paths)
                 if (!name || console(name))
                     continue;
                 rf_path_normalize(name, norm, sizeof norm, 0);
-                dd_file *f = pass == 0 ? find_file(t, module, norm)
+                dd_file *f = pass == 0   ? find_file(t, module, norm)
                              : pass == 1 ? by_tail(t, module, norm[0] == '/' ? norm : norm, 1)
                                          : by_tail(t, module, base_name(norm), 1);
                 if (!f)
@@ -87,8 +88,8 @@ static void infer(const ri_darshan_log *log, dd_trace *t, diff_paths *paths)
                 if (diff_paths_infer(paths, norm, f->path) == 0) {
                     char how[2 * DIFF_PATH_MAX + 64];
                     diff_paths_describe(paths, how, sizeof how);
-                    printf("%s: paths: %s (inferred from the log's \"%s\" and the trace's \"%s\")\n", DIFF_TOOL, how,
-                           norm, f->path);
+                    printf("%s: paths: %s (inferred from the log's \"%s\" and the trace's \"%s\")\n",
+                           DIFF_TOOL, how, norm, f->path);
                     return;
                 }
             }
@@ -120,8 +121,9 @@ static int check_counters(const char *list)
                 hit = fnmatch(tok, m->c[c].name, 0) == 0;
         }
         if (!hit) {
-            fprintf(stderr, "%s: --counters: %s names none of the counters --darshan compares "
-                            "(docs/user/recorder-diff.md lists them)\n",
+            fprintf(stderr,
+                    "%s: --counters: %s names none of the counters --darshan compares "
+                    "(docs/user/recorder-diff.md lists them)\n",
                     DIFF_TOOL, tok);
             return -1;
         }
@@ -166,8 +168,8 @@ int diff_darshan_main(diff_ctx *ctx, const char *log_path, const char *trace_dir
             continue;
         const dd_module *m = dd_module_of(module);
         if (lm->partial)
-            printf("%s: darshan: warning: the log's %s module ran out of memory: it lacks records\n", DIFF_TOOL,
-                   m->name);
+            printf("%s: darshan: warning: the log's %s module ran out of memory: it lacks records\n",
+                   DIFF_TOOL, m->name);
         for (size_t i = 0; i < lm->nrecords; i++) {
             const ri_darshan_record *lr = &lm->records[i];
             const char *name = ri_darshan_name_of(log, lr->id);
@@ -213,17 +215,21 @@ int diff_darshan_main(diff_ctx *ctx, const char *log_path, const char *trace_dir
     /* Files the trace's run would have given Darshan records of that the log lacks. */
     dd_file *f, *tmp;
     uint64_t unmatched = 0;
-    HASH_ITER(hh, t.files, f, tmp) {
+    HASH_ITER(hh, t.files, f, tmp)
+    {
         if (!f->matched)
             unmatched++;
     }
     if (shared)
-        printf("%s: darshan: %llu rank -1 record%s (a file every rank opened) compared with the trace's ranks "
-               "reduced as Darshan reduces them: counts summed, MAX_BYTE_* the largest, the ACCESS sizes merged\n",
-               DIFF_TOOL, (unsigned long long)shared, shared == 1 ? "" : "s");
+        printf(
+            "%s: darshan: %llu rank -1 record%s (a file every rank opened) compared with the trace's ranks "
+            "reduced as Darshan reduces them: counts summed, MAX_BYTE_* the largest, the ACCESS sizes "
+            "merged\n",
+            DIFF_TOOL, (unsigned long long)shared, shared == 1 ? "" : "s");
     if (unmatched)
-        printf("%s: darshan: note: %llu file%s of the trace %s no record in the log (not compared)\n", DIFF_TOOL,
-               (unsigned long long)unmatched, unmatched == 1 ? "" : "s", unmatched == 1 ? "has" : "have");
+        printf("%s: darshan: note: %llu file%s of the trace %s no record in the log (not compared)\n",
+               DIFF_TOOL, (unsigned long long)unmatched, unmatched == 1 ? "" : "s",
+               unmatched == 1 ? "has" : "have");
     printf("%s: darshan: %llu of %llu counters equal, %llu files\n", DIFF_TOOL, (unsigned long long)equal,
            (unsigned long long)compared, (unsigned long long)files);
     int status = equal == compared && !status_diff ? 0 : 1;

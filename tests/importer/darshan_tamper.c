@@ -24,7 +24,8 @@ int main(int argc, char **argv)
     unsigned module = 0;
     while (ri_darshan_module_name(module) && strcmp(ri_darshan_module_name(module), argv[3]))
         module++;
-    int is_float = 0, at = ri_darshan_module_name(module) ? ri_darshan_counter_index(module, argv[6], &is_float) : -1;
+    int is_float = 0,
+        at = ri_darshan_module_name(module) ? ri_darshan_counter_index(module, argv[6], &is_float) : -1;
     long long rank = atoll(argv[5]);
     int done = 0;
     for (size_t i = 0; at >= 0 && !is_float && i < log->modules[module].nrecords; i++) {
@@ -36,8 +37,8 @@ int main(int argc, char **argv)
         }
     }
     if (!done) {
-        fprintf(stderr, "darshan_tamper: %s: no %s record of %s on rank %lld with a counter %s\n", argv[1], argv[3],
-                argv[4], rank, argv[6]);
+        fprintf(stderr, "darshan_tamper: %s: no %s record of %s on rank %lld with a counter %s\n", argv[1],
+                argv[3], argv[4], rank, argv[6]);
         return 1;
     }
     dm_log parts;
