@@ -79,7 +79,7 @@ static void infer(const ri_darshan_log *log, dd_trace *t, diff_paths *paths)
                     continue;
                 rf_path_normalize(name, norm, sizeof norm, 0);
                 dd_file *f = pass == 0   ? find_file(t, module, norm)
-                             : pass == 1 ? by_tail(t, module, norm[0] == '/' ? norm : norm, 1)
+                             : pass == 1 ? by_tail(t, module, norm, 1)
                                          : by_tail(t, module, base_name(norm), 1);
                 if (!f)
                     continue;
