@@ -417,10 +417,36 @@ static void stdio_access(dd_record *rec, int write, int flush, int64_t n)
     rec->c[flush ? S_FLUSHES : write ? S_WRITES : S_READS]++;
 }
 
-static void opened(dd_record *rec, int reset)
+/* An open of the path the call names, making a handle (of kind made,
+ * returned): the record's position and last bytes reset. */
+static void opened(dd_walk *w, const rec_func_desc *f, const rec_record *r, int module, int counter,
+                   unsigned made)
 {
-    if (reset)
-        rec->offset = rec->last_byte_read = rec->last_byte_written = 0;
+    char buf[DIFF_PATH_MAX];
+    const char *path = path_of(w, f, r, buf, sizeof buf);
+    dd_record *rec;
+    dd_file *file = path ? file_of(w, module, path, &rec) : NULL;
+    if (!file)
+        return;
+    rec->offset = rec->last_byte_read = rec->last_byte_written = 0;
+    rec->c[counter]++;
+    bind(w, made, r->ret.i, file, rec);
+}
+
+/* A handle (of kind made, returned) of the file another handle (of kind
+ * from) is of: dup's, fileno's and fdopen's; its record the same one, or
+ * that file's record of another module. An open that resets nothing. */
+static void reopened(dd_walk *w, const rec_func_desc *f, const rec_record *r, unsigned from, int module,
+                     int counter, unsigned made)
+{
+    dd_file *file;
+    dd_record *rec = rec_of_arg(w, f, r, from, &file);
+    if (rec && file && module >= 0)
+        file = file_of(w, module, file->path, &rec);
+    if (rec && file) {
+        rec->c[counter]++;
+        bind(w, made, r->ret.i, file, rec);
+    }
 }
 
 static void count_call(dd_walk *w, const rec_func_desc *f, const rec_record *r, unsigned what)
@@ -429,46 +455,34 @@ static void count_call(dd_walk *w, const rec_func_desc *f, const rec_record *r, 
     const char *path;
     dd_record *rec = NULL;
     dd_file *file = NULL;
-    int ok = rf_succeeded(f, r) && r->err == 0;
     int write = (f->flags & REC_FN_WRITE) != 0;
+    if (!rf_succeeded(f, r) || r->err != 0)
+        return; /* Darshan counts the calls that succeeded */
     switch (what) {
     case REC_DARSHAN_POSIX_OPEN:
-        if (!ok || !(path = path_of(w, f, r, buf, sizeof buf)) || !(file = file_of(w, DD_POSIX, path, &rec)))
-            return;
-        opened(rec, 1);
-        rec->c[P_OPENS]++;
-        bind(w, REC_KIND_FD, r->ret.i, file, rec);
+        opened(w, f, r, DD_POSIX, P_OPENS, REC_KIND_FD);
         return;
     case REC_DARSHAN_POSIX_DUP:
-        if (ok && (rec = rec_of_arg(w, f, r, REC_KIND_FD, &file))) {
-            rec->c[P_OPENS]++;
-            bind(w, REC_KIND_FD, r->ret.i, file, rec);
-        }
+        reopened(w, f, r, REC_KIND_FD, -1, P_OPENS, REC_KIND_FD);
         return;
     case REC_DARSHAN_POSIX_FILENO:
-        if (ok && rec_of_arg(w, f, r, REC_KIND_FILE_STREAM, &file) && file &&
-            (file = file_of(w, DD_POSIX, file->path, &rec))) {
-            rec->c[P_OPENS]++;
-            bind(w, REC_KIND_FD, r->ret.i, file, rec);
-        }
+        reopened(w, f, r, REC_KIND_FILE_STREAM, DD_POSIX, P_OPENS, REC_KIND_FD);
         return;
     case REC_DARSHAN_POSIX_READ:
     case REC_DARSHAN_POSIX_WRITE: {
-        if (!ok || r->ret.i < 0 || !(rec = rec_of_arg(w, f, r, REC_KIND_FD, NULL)))
+        if (r->ret.i < 0 || !(rec = rec_of_arg(w, f, r, REC_KIND_FD, NULL)))
             return;
         int at = arg_of(f, REC_KIND_OFFSET);
         posix_access(rec, what == REC_DARSHAN_POSIX_WRITE, at >= 0 ? r->args[at].i : rec->offset, r->ret.i);
         return;
     }
     case REC_DARSHAN_POSIX_SEEK:
-        if (ok && r->ret.i >= 0 && (rec = rec_of_arg(w, f, r, REC_KIND_FD, NULL))) {
+        if (r->ret.i >= 0 && (rec = rec_of_arg(w, f, r, REC_KIND_FD, NULL))) {
             rec->offset = r->ret.i;
             rec->c[P_SEEKS]++;
         }
         return;
     case REC_DARSHAN_POSIX_STAT:
-        if (!ok)
-            return;
         if ((path = path_of(w, f, r, buf, sizeof buf)))
             file_of(w, DD_POSIX, path, &rec);
         else
@@ -478,26 +492,18 @@ static void count_call(dd_walk *w, const rec_func_desc *f, const rec_record *r, 
         return;
     case REC_DARSHAN_POSIX_FSYNC:
     case REC_DARSHAN_POSIX_FDSYNC:
-        if (ok && (rec = rec_of_arg(w, f, r, REC_KIND_FD, NULL)))
+        if ((rec = rec_of_arg(w, f, r, REC_KIND_FD, NULL)))
             rec->c[what == REC_DARSHAN_POSIX_FSYNC ? P_FSYNCS : P_FDSYNCS]++;
         return;
     case REC_DARSHAN_STDIO_OPEN:
-        if (!ok || !(path = path_of(w, f, r, buf, sizeof buf)) || !(file = file_of(w, DD_STDIO, path, &rec)))
-            return;
-        opened(rec, 1);
-        rec->c[S_OPENS]++;
-        bind(w, REC_KIND_FILE_STREAM, r->ret.i, file, rec);
+        opened(w, f, r, DD_STDIO, S_OPENS, REC_KIND_FILE_STREAM);
         return;
     case REC_DARSHAN_STDIO_FDOPEN:
-        if (ok && rec_of_arg(w, f, r, REC_KIND_FD, &file) && file &&
-            (file = file_of(w, DD_STDIO, file->path, &rec))) {
-            rec->c[S_OPENS]++;
-            bind(w, REC_KIND_FILE_STREAM, r->ret.i, file, rec);
-        }
+        reopened(w, f, r, REC_KIND_FD, DD_STDIO, S_OPENS, REC_KIND_FILE_STREAM);
         return;
     case REC_DARSHAN_STDIO_READ:
     case REC_DARSHAN_STDIO_WRITE: {
-        if (!ok || !(rec = rec_of_arg(w, f, r, REC_KIND_FILE_STREAM, NULL)))
+        if (!(rec = rec_of_arg(w, f, r, REC_KIND_FILE_STREAM, NULL)))
             return;
         if (f->ret_kind == REC_KIND_COUNT && r->ret.i <= 0)
             return; /* fread, fwrite: counted when they moved an item */
@@ -505,7 +511,7 @@ static void count_call(dd_walk *w, const rec_func_desc *f, const rec_record *r, 
         return;
     }
     case REC_DARSHAN_STDIO_SEEK: {
-        if (!ok || !(rec = rec_of_arg(w, f, r, REC_KIND_FILE_STREAM, NULL)))
+        if (!(rec = rec_of_arg(w, f, r, REC_KIND_FILE_STREAM, NULL)))
             return;
         int at = arg_of(f, REC_KIND_OFFSET), wh = arg_of(f, REC_KIND_WHENCE);
         int64_t whence = wh >= 0 ? r->args[wh].i : 0, off = at >= 0 ? r->args[at].i : 0;
@@ -523,12 +529,12 @@ static void count_call(dd_walk *w, const rec_func_desc *f, const rec_record *r, 
         return;
     }
     case REC_DARSHAN_STDIO_FLUSH:
-        if (ok && (rec = rec_of_arg(w, f, r, REC_KIND_FILE_STREAM, NULL)))
+        if ((rec = rec_of_arg(w, f, r, REC_KIND_FILE_STREAM, NULL)))
             stdio_access(rec, 1, 1, 0);
         return;
     case REC_DARSHAN_MPIIO_OPEN: {
         int c = arg_of(f, REC_KIND_MPI_COMM), fh = rec_arg_with_kind(f, REC_KIND_MPI_FILE, REC_ARG_OUT);
-        if (!ok || fh < 0 || !(path = path_of(w, f, r, buf, sizeof buf)))
+        if (fh < 0 || !(path = path_of(w, f, r, buf, sizeof buf)))
             return;
         path += rf_path_fs_prefix(path);
         if (!(file = file_of(w, DD_MPIIO, path, &rec)))
@@ -544,11 +550,11 @@ static void count_call(dd_walk *w, const rec_func_desc *f, const rec_record *r, 
     case REC_DARSHAN_MPIIO_COLL:
     case REC_DARSHAN_MPIIO_SPLIT:
     case REC_DARSHAN_MPIIO_NB:
-        if (ok && (rec = rec_of_arg(w, f, r, REC_KIND_MPI_FILE, NULL)))
+        if ((rec = rec_of_arg(w, f, r, REC_KIND_MPI_FILE, NULL)))
             mpiio_access(rec, what, write, diff_bytes_moved(f, r));
         return;
     case REC_DARSHAN_MPIIO_SYNC:
-        if (ok && (rec = rec_of_arg(w, f, r, REC_KIND_MPI_FILE, NULL)))
+        if ((rec = rec_of_arg(w, f, r, REC_KIND_MPI_FILE, NULL)))
             rec->c[M_SYNCS]++;
         return;
     default:
