@@ -145,6 +145,11 @@ void diff_handles_clear(diff_side *s);
 /* Prints one difference (a line, then optional detail lines); sets stopped at --max. */
 void diff_report(diff_ctx *ctx, const char *line, const char *detail);
 
+/* ---- recorder-diff --darshan LOG TRACE (diff_darshan_cmp.c) ---- */
+/* Compares a Darshan log's counters with those the trace implies (counters:
+ * --counters' list, NULL for all); the exit status: 0 equal, 1 not, 2 error. */
+int diff_darshan_main(diff_ctx *ctx, const char *log, const char *trace, const char *counters);
+
 /* Bytes a data call moved (0 for other calls), as the kernels' --expect counts them. */
 int64_t diff_bytes_moved(const rec_func_desc *f, const rec_record *r);
 

@@ -108,8 +108,12 @@ static void usage(FILE *out)
             "                    barriers, queries)\n"
             "  --threads         also compare calls of threads other than the main one\n"
             "  --ignore-handles  accept any two application-created handle ids\n"
-            "  --max N           list at most N differences (default 10, 0: all)\n",
-            DIFF_TOOL);
+            "  --max N           list at most N differences (default 10, 0: all)\n"
+            "       %s --darshan [--counters LIST] [--map OLD=NEW | --no-map] LOG TRACE\n"
+            "Compares the counters of a Darshan log (POSIX, MPI-IO, STDIO) with those Darshan would\n"
+            "keep of the traced run: one line per differing counter, exit 0 when all are equal.\n"
+            "  --counters LIST   compare only these counters (comma-separated; patterns: POSIX_SIZE_*)\n",
+            DIFF_TOOL, DIFF_TOOL);
 }
 
 void diff_report(diff_ctx *ctx, const char *line, const char *detail)
@@ -403,7 +407,8 @@ static int parse_max(const char *s, uint64_t *out)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_MAP = 256, OPT_NO_MAP, OPT_COUNTERS, OPT_ALL_MPI, OPT_THREADS, OPT_IGNORE_HANDLES, OPT_MAX };
+    enum { OPT_MAP = 256, OPT_NO_MAP, OPT_COUNTERS, OPT_ALL_MPI, OPT_THREADS, OPT_IGNORE_HANDLES, OPT_MAX,
+           OPT_DARSHAN, OPT_DARSHAN_COUNTERS };
     static const struct option options[] = {{"map", required_argument, 0, OPT_MAP},
                                             {"no-map", no_argument, 0, OPT_NO_MAP},
                                             {"counters-only", no_argument, 0, OPT_COUNTERS},
@@ -411,11 +416,14 @@ int main(int argc, char **argv)
                                             {"threads", no_argument, 0, OPT_THREADS},
                                             {"ignore-handles", no_argument, 0, OPT_IGNORE_HANDLES},
                                             {"max", required_argument, 0, OPT_MAX},
+                                            {"darshan", no_argument, 0, OPT_DARSHAN},
+                                            {"counters", required_argument, 0, OPT_DARSHAN_COUNTERS},
                                             {"help", no_argument, 0, 'h'},
                                             {0, 0, 0, 0}};
     static diff_ctx ctx;
     ctx.opt.max_diffs = 10;
-    int opt;
+    int opt, darshan = 0;
+    const char *counters = NULL;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         switch (opt) {
         case OPT_MAP: {
@@ -440,6 +448,8 @@ int main(int argc, char **argv)
                 return 2;
             }
             break;
+        case OPT_DARSHAN: darshan = 1; break;
+        case OPT_DARSHAN_COUNTERS: counters = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -451,6 +461,15 @@ int main(int argc, char **argv)
     if (ctx.opt.no_map && ctx.opt.explicit_map) {
         fprintf(stderr, "%s: --map and --no-map exclude each other\n", DIFF_TOOL);
         return 2;
+    }
+    if (counters && !darshan) {
+        fprintf(stderr, "%s: --counters is --darshan's: it lists the Darshan counters to compare\n", DIFF_TOOL);
+        return 2;
+    }
+    if (darshan) {
+        int status = diff_darshan_main(&ctx, argv[optind], argv[optind + 1], counters);
+        diff_paths_free(&ctx.paths);
+        return status;
     }
     rec_error err;
     for (int s = 0; s < 2; s++) {

@@ -579,6 +579,28 @@ static void write_wrap_options(const char *dir)
     gen_close("gen_functions", out, dir, "recorder-wrap.opts");
 }
 
+/* darshan.def names functions of the table, each once. */
+static void check_darshan_marks(void)
+{
+    static const char *const names[] = {
+#define DARSHAN(name, what) #name,
+#include "darshan.def"
+#undef DARSHAN
+    };
+    size_t n = sizeof names / sizeof names[0];
+    for (size_t i = 0; i < n; i++) {
+        if (!rec_function_by_name(names[i])) {
+            fprintf(stderr, "gen_functions: darshan.def: %s is not in the table\n", names[i]);
+            errors++;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(names[i], names[j]) == 0) {
+                fprintf(stderr, "gen_functions: darshan.def: %s is listed twice\n", names[i]);
+                errors++;
+            }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -588,6 +610,7 @@ int main(int argc, char **argv)
     check_table();
     check_sole_roles_taken();
     check_handles();
+    check_darshan_marks();
     if (errors) {
         fprintf(stderr, "gen_functions: %d error(s) in the function table\n", errors);
         return 1;

@@ -532,6 +532,40 @@ rec_contents rec_arg_contents(const rec_func_desc *f, unsigned arg);
 /* The position of the argument an array argument's length names (its "len"
  * is exactly that argument's name: "count", "ndims"), or -1. */
 int rec_arg_length(const rec_func_desc *f, unsigned arg);
+/* What Darshan's counter modules count of a call (functions/darshan.def):
+ * REC_DARSHAN_*, NONE for a function Darshan does not wrap. */
+#define REC_DARSHAN_LIST(X)                                                                      \
+    X(NONE, "not counted: Darshan does not wrap it")                                             \
+    X(POSIX_OPEN, "POSIX_OPENS: opens its PATH, a new FD (the record's position reset)")         \
+    X(POSIX_DUP, "POSIX_OPENS: a new FD (returned) of its FD's file")                            \
+    X(POSIX_FILENO, "POSIX_OPENS: the FD (returned) of a FILE_STREAM's file")                    \
+    X(POSIX_READ, "POSIX_READS: reads its FD, at its OFFSET or the file's position")              \
+    X(POSIX_WRITE, "POSIX_WRITES: writes its FD, at its OFFSET or the file's position")           \
+    X(POSIX_SEEK, "POSIX_SEEKS: the file's position becomes its result")                          \
+    X(POSIX_STAT, "POSIX_STATS: asks the status of a regular file, by PATH or FD")                \
+    X(POSIX_FSYNC, "POSIX_FSYNCS")                                                               \
+    X(POSIX_FDSYNC, "POSIX_FDSYNCS")                                                             \
+    X(STDIO_OPEN, "STDIO_OPENS: opens its PATH, a new FILE_STREAM")                              \
+    X(STDIO_FDOPEN, "STDIO_OPENS: a new FILE_STREAM of its FD's file")                           \
+    X(STDIO_READ, "STDIO_READS: reads its FILE_STREAM at the file's position")                   \
+    X(STDIO_WRITE, "STDIO_WRITES: writes its FILE_STREAM at the file's position")                \
+    X(STDIO_SEEK, "STDIO_SEEKS: moves its FILE_STREAM's position")                               \
+    X(STDIO_FLUSH, "STDIO_FLUSHES")                                                              \
+    X(MPIIO_OPEN, "MPIIO_INDEP_OPENS (a communicator of one rank) or MPIIO_COLL_OPENS")         \
+    X(MPIIO_INDEP, "MPIIO_INDEP_READS or _WRITES")                                               \
+    X(MPIIO_COLL, "MPIIO_COLL_READS or _WRITES")                                                 \
+    X(MPIIO_SPLIT, "MPIIO_SPLIT_READS or _WRITES (a split collective's begin)")                  \
+    X(MPIIO_NB, "MPIIO_NB_READS or _WRITES")                                                     \
+    X(MPIIO_SYNC, "MPIIO_SYNCS")
+
+typedef enum rec_darshan {
+#define REC_DARSHAN_ENUM_(name, doc) REC_DARSHAN_##name,
+    REC_DARSHAN_LIST(REC_DARSHAN_ENUM_)
+#undef REC_DARSHAN_ENUM_
+    REC_DARSHAN_LIMIT
+} rec_darshan;
+/* A trace's entry answers as the compiled-in entry of the same id, name and kinds. */
+unsigned rec_func_darshan(const rec_func_desc *f);
 const char *rec_sole_name(unsigned sole);         /* "COMMITS_TYPE", ... or NULL */
 const char *rec_combiner_name(unsigned combiner); /* "VECTOR", ... or NULL */
 

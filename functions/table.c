@@ -418,6 +418,23 @@ int rec_func_fortified(const rec_func_desc *f)
     return mine && beside[mine - rec_functions].fortified;
 }
 
+unsigned rec_func_darshan(const rec_func_desc *f)
+{
+    static const struct {
+        const char *name;
+        uint8_t what;
+    } marks[] = {
+#define DARSHAN(name, what) {#name, REC_DARSHAN_##what},
+#include "darshan.def"
+#undef DARSHAN
+    };
+    const rec_func_desc *mine = f ? compiled_entry(f, f->args) : NULL;
+    for (size_t i = 0; mine && i < sizeof marks / sizeof marks[0]; i++)
+        if (strcmp(marks[i].name, mine->name) == 0)
+            return marks[i].what;
+    return REC_DARSHAN_NONE;
+}
+
 /* __X_chk and __X_2 (_FORTIFY_SOURCE), __isoc99_X (C99 scanf): X. */
 const rec_func_desc *rec_func_plain_twin(const rec_func_desc *f)
 {
