@@ -35,14 +35,29 @@ static int64_t positive(int64_t v)
     return v > 0 ? v : 0;
 }
 
+/* The independent opens of a file every rank opened collectively too, fewer
+ * than its ranks (IOR's rank 0 checking it, or asking its size, over
+ * MPI_COMM_SELF): rank 0's own, outside the collective sessions. */
+static uint64_t lone_opens(const builder *b, const scope *s)
+{
+    const counters *c = &b->c;
+    if (!s->world || !s->rec || s->rec->rank >= 0 || b->p->nranks < 2 || ri_counter(s->rec, c->coll_opens) <= 0)
+        return 0;
+    return (uint64_t)(positive(ri_counter(s->rec, c->indep_opens)) % b->p->nranks);
+}
+
 /* Opens one rank made: the rank -1 record counts every rank's. */
 static uint64_t opens_of(const builder *b, const scope *s)
 {
     const counters *c = &b->c;
     int64_t n;
-    if (s->layer == REC_LAYER_MPIIO)
-        n = positive(ri_counter(s->rec, c->indep_opens)) + positive(ri_counter(s->rec, c->coll_opens));
-    else
+    if (s->layer == REC_LAYER_MPIIO) {
+        int64_t indep = positive(ri_counter(s->rec, c->indep_opens));
+        n = indep + positive(ri_counter(s->rec, c->coll_opens));
+        if (s->world && lone_opens(b, s) > 0) /* the rank -1 record's whole sessions, rounded */
+            n = (positive(ri_counter(s->rec, c->coll_opens)) + b->p->nranks / 2) / b->p->nranks * b->p->nranks +
+                indep / b->p->nranks * b->p->nranks;
+    } else
         n = positive(positive(ri_counter(s->rec, c->opens)) - positive(ri_counter(s->rec, c->filenos)) -
                      positive(ri_counter(s->rec, c->dups)));
     if (s->rec && s->rec->rank < 0 && b->p->nranks > 0)
@@ -374,6 +389,25 @@ static int place(builder *b, const scope *s)
             n++;
         rc = place_rank(b, s, rank, n ? f->acc + at : NULL, n, ss, k);
         at += n;
+    }
+    /* rank 0's lone opens, over MPI_COMM_SELF, accessing nothing, after the sessions */
+    uint64_t lone = rc == 0 ? lone_opens(b, s) : 0;
+    if (lone > 0) {
+        scope self = *s;
+        self.world = 0;
+        session *alone = calloc(lone, sizeof *alone);
+        if (!alone) {
+            free(ss);
+            return ri_fail(b, "out of memory");
+        }
+        for (uint64_t j = 0; j < lone; j++) {
+            alone[j].start = (j ? alone[j - 1].end : ss[k - 1].end) + 2;
+            alone[j].end = alone[j].start + 1;
+            alone[j].split = 0;
+            alone[j].reads = 1;
+        }
+        rc = place_rank(b, &self, 0, NULL, 0, alone, lone);
+        free(alone);
     }
     free(ss);
     return rc;
