@@ -132,6 +132,7 @@ static void find_counters(counters *c)
     POSIX_(mode, "POSIX_MODE");
     POSIX_(open_start, "POSIX_F_OPEN_START_TIMESTAMP");
     POSIX_(close_end, "POSIX_F_CLOSE_END_TIMESTAMP");
+    POSIX_(seeks, "POSIX_SEEKS");
     MPIIO_(indep_opens, "MPIIO_INDEP_OPENS");
     MPIIO_(coll_opens, "MPIIO_COLL_OPENS");
     MPIIO_(mpi_mode, "MPIIO_MODE");

@@ -227,12 +227,21 @@ static int open_close(builder *b, uint32_t rank, const scope *s, int layer, int 
 /* The rank's accesses of one session, in their order; a POSIX access of an
  * MPI-IO file inside the MPI-IO call it started in ends with it. */
 static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *acc, size_t n,
-                    int64_t mpifile, int64_t fd)
+                    int64_t mpifile, int64_t fd, int64_t *seeks)
 {
     uint64_t parent_start = 0, parent_end = 0, position = 0;
     int has_parent = 0;
     for (size_t i = 0; i < n; i++) {
         const ri_access *a = &acc[i];
+        if (*seeks > 0 && a->layer == REC_LAYER_POSIX && s->layer == REC_LAYER_POSIX) {
+            ri_event *k = call(b, rank, s, RI_CALL_SEEK, REC_LAYER_POSIX, a->tstart, a->tstart);
+            if (!k)
+                return -1;
+            k->inferred = 1;
+            k->handle = fd;
+            k->offset = a->offset > 0 ? a->offset : 0;
+            --*seeks;
+        }
         ri_event *e = call(b, rank, s, a->write ? RI_CALL_WRITE : RI_CALL_READ, a->layer, a->tstart, a->tend);
         if (!e)
             return -1;
@@ -278,6 +287,14 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
     int own_times = s->rank >= 0 || s->world;
     double first = ri_fcounter(s->rec, mpi ? c->mpi_open_start : c->open_start);
     double last = ri_fcounter(s->rec, mpi ? c->mpi_close_end : c->close_end);
+    /* a POSIX file's seeks (IOR's lseek before each read and write, which
+     * DXT does not keep): the rank's share, each just before an access */
+    int64_t seeks = 0;
+    if (!mpi && s->rec) {
+        seeks = positive(ri_counter(s->rec, c->seeks));
+        if (s->rec->rank < 0)
+            seeks = seeks / b->p->nranks + (int64_t)(rank < (uint64_t)seeks % b->p->nranks);
+    }
     size_t i = 0;
     for (uint64_t j = 0; j < k; j++) {
         size_t from = i;
@@ -323,7 +340,7 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
             if (open_close(b, rank, s, REC_LAYER_POSIX, 0, flags, mode, fd, &w, 0) != 0)
                 return -1;
         }
-        if (i > from && accesses(b, rank, s, acc + from, i - from, mpifile, fd) != 0)
+        if (i > from && accesses(b, rank, s, acc + from, i - from, mpifile, fd, &seeks) != 0)
             return -1;
         if (fd >= 0 && open_close(b, rank, s, REC_LAYER_POSIX, mpi, 0, 0, fd, &w, 1) != 0)
             return -1;
