@@ -271,6 +271,37 @@ static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *
     return 0;
 }
 
+/* The rank's share of a counter of the scope's record (of every rank's when it is rank -1). */
+static int64_t share(const builder *b, const scope *s, uint32_t rank, int index)
+{
+    int64_t v = s->rec ? positive(ri_counter(s->rec, index)) : 0;
+    if (s->rec && s->rec->rank < 0 && b->p->nranks > 0) {
+        if (s->world) /* a collective call: as many on every rank */
+            return v / b->p->nranks;
+        v = v / b->p->nranks + (int64_t)(rank < (uint64_t)v % b->p->nranks);
+    }
+    return v;
+}
+
+/* The syncs DXT does not keep (MPI_File_sync, fsync, fdatasync), the rank's
+ * share, at the end of its last session that wrote, before the close. */
+static int syncs(builder *b, uint32_t rank, const scope *s, int64_t handle, uint64_t at)
+{
+    int mpi = s->layer == REC_LAYER_MPIIO;
+    for (int data = 0; data < 1 + !mpi; data++) {
+        int64_t n = share(b, s, rank, mpi ? b->c.mpi_syncs : data ? b->c.fdsyncs : b->c.fsyncs);
+        for (int64_t j = 0; j < n; j++) {
+            ri_event *e = call(b, rank, s, data ? RI_CALL_DATASYNC : RI_CALL_SYNC, s->layer, at, at);
+            if (!e)
+                return -1;
+            e->inferred = 1;
+            e->handle = handle;
+            e->collective = (uint8_t)(mpi && s->world);
+        }
+    }
+    return 0;
+}
+
 static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access *acc, size_t n,
                       const session *ss, uint64_t k)
 {
@@ -289,12 +320,12 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
     double last = ri_fcounter(s->rec, mpi ? c->mpi_close_end : c->close_end);
     /* a POSIX file's seeks (IOR's lseek before each read and write, which
      * DXT does not keep): the rank's share, each just before an access */
-    int64_t seeks = 0;
-    if (!mpi && s->rec) {
-        seeks = positive(ri_counter(s->rec, c->seeks));
-        if (s->rec->rank < 0)
-            seeks = seeks / b->p->nranks + (int64_t)(rank < (uint64_t)seeks % b->p->nranks);
-    }
+    int64_t seeks = mpi ? 0 : share(b, s, rank, c->seeks);
+    uint64_t sync_at = k - 1; /* the last session that wrote, where a file is synced */
+    while (sync_at > 0 && !ss[sync_at].writes)
+        sync_at--;
+    if (!ss[sync_at].writes)
+        sync_at = k - 1;
     size_t i = 0;
     for (uint64_t j = 0; j < k; j++) {
         size_t from = i;
@@ -341,6 +372,8 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
                 return -1;
         }
         if (i > from && accesses(b, rank, s, acc + from, i - from, mpifile, fd, &seeks) != 0)
+            return -1;
+        if (j == sync_at && syncs(b, rank, s, mpi ? mpifile : fd, w.end) != 0)
             return -1;
         if (fd >= 0 && open_close(b, rank, s, REC_LAYER_POSIX, mpi, 0, 0, fd, &w, 1) != 0)
             return -1;
