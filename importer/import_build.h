@@ -32,8 +32,8 @@ typedef struct records {
 
 /* Counter indices the plan reads (ri_darshan_counter_index). */
 typedef struct counters {
-    int opens, filenos, dups, mode, open_start, close_end; /* POSIX */
-    int indep_opens, coll_opens, mpi_mode, mpi_open_start, mpi_close_end;
+    int opens, filenos, dups, mode, open_start, close_end, seeks, fsyncs, fdsyncs; /* POSIX */
+    int indep_opens, coll_opens, mpi_mode, mpi_open_start, mpi_close_end, mpi_syncs;
     int indep_reads, indep_writes, coll_reads, coll_writes, split_reads, split_writes, nb_reads, nb_writes;
 } counters;
 

@@ -132,11 +132,15 @@ static void find_counters(counters *c)
     POSIX_(mode, "POSIX_MODE");
     POSIX_(open_start, "POSIX_F_OPEN_START_TIMESTAMP");
     POSIX_(close_end, "POSIX_F_CLOSE_END_TIMESTAMP");
+    POSIX_(seeks, "POSIX_SEEKS");
+    POSIX_(fsyncs, "POSIX_FSYNCS");
+    POSIX_(fdsyncs, "POSIX_FDSYNCS");
     MPIIO_(indep_opens, "MPIIO_INDEP_OPENS");
     MPIIO_(coll_opens, "MPIIO_COLL_OPENS");
     MPIIO_(mpi_mode, "MPIIO_MODE");
     MPIIO_(mpi_open_start, "MPIIO_F_OPEN_START_TIMESTAMP");
     MPIIO_(mpi_close_end, "MPIIO_F_CLOSE_END_TIMESTAMP");
+    MPIIO_(mpi_syncs, "MPIIO_SYNCS");
     MPIIO_(indep_reads, "MPIIO_INDEP_READS");
     MPIIO_(indep_writes, "MPIIO_INDEP_WRITES");
     MPIIO_(coll_reads, "MPIIO_COLL_READS");

@@ -35,14 +35,29 @@ static int64_t positive(int64_t v)
     return v > 0 ? v : 0;
 }
 
+/* The independent opens of a file every rank opened collectively too, fewer
+ * than its ranks (IOR's rank 0 checking it, or asking its size, over
+ * MPI_COMM_SELF): rank 0's own, outside the collective sessions. */
+static uint64_t lone_opens(const builder *b, const scope *s)
+{
+    const counters *c = &b->c;
+    if (!s->world || !s->rec || s->rec->rank >= 0 || b->p->nranks < 2 || ri_counter(s->rec, c->coll_opens) <= 0)
+        return 0;
+    return (uint64_t)(positive(ri_counter(s->rec, c->indep_opens)) % b->p->nranks);
+}
+
 /* Opens one rank made: the rank -1 record counts every rank's. */
 static uint64_t opens_of(const builder *b, const scope *s)
 {
     const counters *c = &b->c;
     int64_t n;
-    if (s->layer == REC_LAYER_MPIIO)
-        n = positive(ri_counter(s->rec, c->indep_opens)) + positive(ri_counter(s->rec, c->coll_opens));
-    else
+    if (s->layer == REC_LAYER_MPIIO) {
+        int64_t indep = positive(ri_counter(s->rec, c->indep_opens));
+        n = indep + positive(ri_counter(s->rec, c->coll_opens));
+        if (s->world && lone_opens(b, s) > 0) /* the rank -1 record's whole sessions, rounded */
+            n = (positive(ri_counter(s->rec, c->coll_opens)) + b->p->nranks / 2) / b->p->nranks * b->p->nranks +
+                indep / b->p->nranks * b->p->nranks;
+    } else
         n = positive(positive(ri_counter(s->rec, c->opens)) - positive(ri_counter(s->rec, c->filenos)) -
                      positive(ri_counter(s->rec, c->dups)));
     if (s->rec && s->rec->rank < 0 && b->p->nranks > 0)
@@ -212,12 +227,21 @@ static int open_close(builder *b, uint32_t rank, const scope *s, int layer, int 
 /* The rank's accesses of one session, in their order; a POSIX access of an
  * MPI-IO file inside the MPI-IO call it started in ends with it. */
 static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *acc, size_t n,
-                    int64_t mpifile, int64_t fd)
+                    int64_t mpifile, int64_t fd, int64_t *seeks)
 {
     uint64_t parent_start = 0, parent_end = 0, position = 0;
     int has_parent = 0;
     for (size_t i = 0; i < n; i++) {
         const ri_access *a = &acc[i];
+        if (*seeks > 0 && a->layer == REC_LAYER_POSIX && s->layer == REC_LAYER_POSIX) {
+            ri_event *k = call(b, rank, s, RI_CALL_SEEK, REC_LAYER_POSIX, a->tstart, a->tstart);
+            if (!k)
+                return -1;
+            k->inferred = 1;
+            k->handle = fd;
+            k->offset = a->offset > 0 ? a->offset : 0;
+            --*seeks;
+        }
         ri_event *e = call(b, rank, s, a->write ? RI_CALL_WRITE : RI_CALL_READ, a->layer, a->tstart, a->tend);
         if (!e)
             return -1;
@@ -247,6 +271,37 @@ static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *
     return 0;
 }
 
+/* The rank's share of a counter of the scope's record (of every rank's when it is rank -1). */
+static int64_t share(const builder *b, const scope *s, uint32_t rank, int index)
+{
+    int64_t v = s->rec ? positive(ri_counter(s->rec, index)) : 0;
+    if (s->rec && s->rec->rank < 0 && b->p->nranks > 0) {
+        if (s->world) /* a collective call: as many on every rank */
+            return v / b->p->nranks;
+        v = v / b->p->nranks + (int64_t)(rank < (uint64_t)v % b->p->nranks);
+    }
+    return v;
+}
+
+/* The syncs DXT does not keep (MPI_File_sync, fsync, fdatasync), the rank's
+ * share, at the end of its last session that wrote, before the close. */
+static int syncs(builder *b, uint32_t rank, const scope *s, int64_t handle, uint64_t at)
+{
+    int mpi = s->layer == REC_LAYER_MPIIO;
+    for (int data = 0; data < 1 + !mpi; data++) {
+        int64_t n = share(b, s, rank, mpi ? b->c.mpi_syncs : data ? b->c.fdsyncs : b->c.fsyncs);
+        for (int64_t j = 0; j < n; j++) {
+            ri_event *e = call(b, rank, s, data ? RI_CALL_DATASYNC : RI_CALL_SYNC, s->layer, at, at);
+            if (!e)
+                return -1;
+            e->inferred = 1;
+            e->handle = handle;
+            e->collective = (uint8_t)(mpi && s->world);
+        }
+    }
+    return 0;
+}
+
 static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access *acc, size_t n,
                       const session *ss, uint64_t k)
 {
@@ -263,6 +318,14 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
     int own_times = s->rank >= 0 || s->world;
     double first = ri_fcounter(s->rec, mpi ? c->mpi_open_start : c->open_start);
     double last = ri_fcounter(s->rec, mpi ? c->mpi_close_end : c->close_end);
+    /* a POSIX file's seeks (IOR's lseek before each read and write, which
+     * DXT does not keep): the rank's share, each just before an access */
+    int64_t seeks = mpi ? 0 : share(b, s, rank, c->seeks);
+    uint64_t sync_at = k - 1; /* the last session that wrote, where a file is synced */
+    while (sync_at > 0 && !ss[sync_at].writes)
+        sync_at--;
+    if (!ss[sync_at].writes)
+        sync_at = k - 1;
     size_t i = 0;
     for (uint64_t j = 0; j < k; j++) {
         size_t from = i;
@@ -308,7 +371,9 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
             if (open_close(b, rank, s, REC_LAYER_POSIX, 0, flags, mode, fd, &w, 0) != 0)
                 return -1;
         }
-        if (i > from && accesses(b, rank, s, acc + from, i - from, mpifile, fd) != 0)
+        if (i > from && accesses(b, rank, s, acc + from, i - from, mpifile, fd, &seeks) != 0)
+            return -1;
+        if (j == sync_at && syncs(b, rank, s, mpi ? mpifile : fd, w.end) != 0)
             return -1;
         if (fd >= 0 && open_close(b, rank, s, REC_LAYER_POSIX, mpi, 0, 0, fd, &w, 1) != 0)
             return -1;
@@ -374,6 +439,25 @@ static int place(builder *b, const scope *s)
             n++;
         rc = place_rank(b, s, rank, n ? f->acc + at : NULL, n, ss, k);
         at += n;
+    }
+    /* rank 0's lone opens, over MPI_COMM_SELF, accessing nothing, after the sessions */
+    uint64_t lone = rc == 0 ? lone_opens(b, s) : 0;
+    if (lone > 0) {
+        scope self = *s;
+        self.world = 0;
+        session *alone = calloc(lone, sizeof *alone);
+        if (!alone) {
+            free(ss);
+            return ri_fail(b, "out of memory");
+        }
+        for (uint64_t j = 0; j < lone; j++) {
+            alone[j].start = (j ? alone[j - 1].end : ss[k - 1].end) + 2;
+            alone[j].end = alone[j].start + 1;
+            alone[j].split = 0;
+            alone[j].reads = 1;
+        }
+        rc = place_rank(b, &self, 0, NULL, 0, alone, lone);
+        free(alone);
     }
     free(ss);
     return rc;

@@ -11,7 +11,8 @@
  * slots can make, and common sizes are given up, last first, when none
  * fits. Then each bin's free slots get a share of the bytes left, every
  * bin at the same place between its smallest and largest size, the slots
- * of one bin as equal as integers allow. A histogram whose bins do not add
+ * of one bin as equal as integers allow (or, when that many equal ones
+ * would outnumber the fourth common size, each apart). A histogram whose bins do not add
  * up to the operations counted, or bytes no sizes in the bins can make,
  * gives sizes as equal as the bytes allow, none past the largest size
  * (RI_SIZES_EVEN). */
@@ -130,6 +131,26 @@ static int split_commons(const ri_sizes_in *in, common *c, int nc)
     return best == 0 ? 0 : -1;
 }
 
+/* k slots of bin b making total, each size apart (base, base + 1, ...), when
+ * equal ones would outnumber the fourth common access size and so be one
+ * (h5bench's few small writes of sizes of their own): 0 when they cannot
+ * be apart inside the bin, or one would be a common size. */
+static int spread(const ri_sizes_in *in, int b, int64_t k, wide total, int64_t *out)
+{
+    if (k < 2 || in->common_count[3] <= 0 || k <= in->common_count[3])
+        return 0;
+    wide steps = (wide)k * (k - 1) / 2, base = (total - steps) / k, rem = (total - steps) % k;
+    if (total < steps || base < bin_lo[b] || base + k > hi_of(in, b))
+        return 0;
+    for (int64_t j = 0; j < k; j++) {
+        out[j] = (int64_t)base + j + (j >= k - (int64_t)rem);
+        for (int i = 0; i < 4; i++)
+            if (out[j] == in->common[i])
+                return 0;
+    }
+    return 1;
+}
+
 /* The free slots of one kind: each bin its share of the bytes. */
 static void fill_side(const ri_sizes_in *in, const side *s, int64_t *out, size_t *at)
 {
@@ -155,6 +176,10 @@ static void fill_side(const ri_sizes_in *in, const side *s, int64_t *out, size_t
         if (k <= 0)
             continue;
         wide total = (wide)k * bin_lo[b] + share[b];
+        if (spread(in, b, k, total, out + *at)) {
+            *at += (size_t)k;
+            continue;
+        }
         int64_t q = (int64_t)(total / k), rem = (int64_t)(total % k);
         for (int64_t j = 0; j < k; j++)
             out[(*at)++] = q + (j < rem);
