@@ -202,6 +202,24 @@ static int64_t at_place(int64_t count, int64_t slots, int64_t p)
     return count * (p + 1) / slots - count * p / slots;
 }
 
+/* counts[] syncs, data syncs and flushes of the session, after run (0: no run); -1: out of memory. */
+static int push_syncs(sops *out, const int64_t counts[3], uint32_t session, int stdio, uint32_t run)
+{
+    static const uint8_t calls[3] = {RI_CALL_SYNC, RI_CALL_DATASYNC, RI_CALL_FLUSH};
+    for (int c = 0; c < 3; c++)
+        for (int64_t z = 0; z < counts[c]; z++) {
+            sop o = {.call = calls[c],
+                     .session = session,
+                     .stdio = (uint8_t)stdio,
+                     .win = RI_WIN_COUNT,
+                     .run = run,
+                     .parent = -1};
+            if (ri_sops_push(out, &o))
+                return -1;
+        }
+    return 0;
+}
+
 int ri_group_script(const group *g, uint32_t i, sops *out)
 {
     const ri_view *v = &g->v;
@@ -295,34 +313,15 @@ int ri_group_script(const group *g, uint32_t i, sops *out)
                         n_data = at_place(datasyncs, write_runs, wrun_at);
                 int64_t n_flush = at_place(flushes, write_runs, wrun_at);
                 wrun_at++;
-                uint8_t calls[3] = {RI_CALL_SYNC, RI_CALL_DATASYNC, RI_CALL_FLUSH};
                 int64_t counts[3] = {n_sync, n_data, n_flush};
-                for (int c = 0; c < 3; c++)
-                    for (int64_t z = 0; z < counts[c]; z++) {
-                        o = (sop){.call = calls[c],
-                                  .session = (uint32_t)s,
-                                  .stdio = (uint8_t)stdio,
-                                  .win = RI_WIN_COUNT,
-                                  .run = (uint32_t)r,
-                                  .parent = -1};
-                        if (ri_sops_push(out, &o))
-                            return -1;
-                    }
+                if (push_syncs(out, counts, (uint32_t)s, stdio, (uint32_t)r))
+                    return -1;
             }
         }
         if (write_runs == 0) { /* no writes: syncs and flushes before the closes */
             int64_t counts[3] = {at_place(syncs, S, s), at_place(datasyncs, S, s), at_place(flushes, S, s)};
-            uint8_t calls[3] = {RI_CALL_SYNC, RI_CALL_DATASYNC, RI_CALL_FLUSH};
-            for (int c = 0; c < 3; c++)
-                for (int64_t z = 0; z < counts[c]; z++) {
-                    o = (sop){.call = calls[c],
-                              .session = (uint32_t)s,
-                              .stdio = (uint8_t)stdio,
-                              .win = RI_WIN_COUNT,
-                              .parent = -1};
-                    if (ri_sops_push(out, &o))
-                        return -1;
-                }
+            if (push_syncs(out, counts, (uint32_t)s, stdio, 0))
+                return -1;
         }
         o = (sop){.call = RI_CALL_CLOSE,
                   .win = RI_WIN_CLOSE,
