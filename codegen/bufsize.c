@@ -15,7 +15,8 @@
 
 typedef struct sizer {
     cg_model *m;
-    int64_t *obj;  /* per handle object: MPI datatype's upper bound, H5 type size or dataspace points; -1 unknown */
+    int64_t *
+        obj; /* per handle object: MPI datatype's upper bound, H5 type size or dataspace points; -1 unknown */
     rf_type *type; /* per handle object (MPI datatypes): its layout */
     int64_t *dset; /* per handle object (datasets): points of their dataspace */
 } sizer;
@@ -139,7 +140,8 @@ static int64_t mpi_need(const sizer *z, const cg_inst *in, uint32_t k)
             rf_type t = v >= CG_HOBJ_BASE ? z->type[v - CG_HOBJ_BASE] : rf_type_predefined(v);
             data = max64(data, t.true_lb + t.size);
         }
-        if (d->kind == REC_KIND_MPI_DATATYPE_ARRAY && in->f->layer == REC_LAYER_PNETCDF) { /* a datatype a buffer (mput) */
+        if (d->kind == REC_KIND_MPI_DATATYPE_ARRAY &&
+            in->f->layer == REC_LAYER_PNETCDF) { /* a datatype a buffer (mput) */
             uint32_t n;
             const int64_t *x = cg_arr(z->m, v, &n);
             for (uint32_t e = 0; e < n; e++) {
@@ -244,7 +246,8 @@ void cg_buffer_sizes(cg_emitter *e)
                     rsize = max64(rsize, need);
                 else if (d->kind == REC_KIND_IOVEC)
                     wsize = max64(wsize, need);
-                if ((d->kind != REC_KIND_BUFFER && d->kind != REC_KIND_BUFFER_ARRAY) || !strchr(d->ctype, '*'))
+                if ((d->kind != REC_KIND_BUFFER && d->kind != REC_KIND_BUFFER_ARRAY) ||
+                    !strchr(d->ctype, '*'))
                     continue;
                 /* buffers a row, laid out as the trace says: as far apart as they spread */
                 int64_t spread = d->kind == REC_KIND_BUFFER_ARRAY ? cg_nc_buffer_spread(m, in, a, k) : 0;

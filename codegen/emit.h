@@ -8,11 +8,11 @@
 /* A table the kernel declares: rank- or counter-indexed values. */
 typedef struct cg_table {
     char *name, *ctype;
-    sb body;                   /* "{...}", with its spans */
-    const char *label;         /* what indexes it: "rank", "i", ... */
-    unsigned per_line;         /* values a line when it takes several */
+    sb body;           /* "{...}", with its spans */
+    const char *label; /* what indexes it: "rank", "i", ... */
+    unsigned per_line; /* values a line when it takes several */
     uint32_t n;
-    int local; /* inside main (its values are not constant expressions) */
+    int local;       /* inside main (its values are not constant expressions) */
     int64_t *values; /* a table of integers by rank: its values (emit_prefix.c), else NULL */
     int dropped;     /* written as the running sum of another (emit_prefix.c): not declared */
 } cg_table;
@@ -40,30 +40,31 @@ typedef struct cg_emitter {
     cg_table *tables;
     size_t ntables;
     /* what the body uses */
-    char *root;          /* ROOT */
-    char elem_type[64];  /* the C type of the values a callback writes: array elements, pointees */
-    unsigned array_row;  /* elements per row of the array being written (rec_ctype_row) */
-    int64_t *blocks;     /* how far the ranks' values step: rank coefficients */
+    char *root;         /* ROOT */
+    char elem_type[64]; /* the C type of the values a callback writes: array elements, pointees */
+    unsigned array_row; /* elements per row of the array being written (rec_ctype_row) */
+    int64_t *blocks;    /* how far the ranks' values step: rank coefficients */
     size_t nblocks;
     int uses_root;
-    int uses_h5fill; /* a write to a filtered dataset takes filtered() data */
-    int uses_ncfill; /* a netCDF-4 write takes nc_filtered() data */
-    int uses_h5value; /* a call writes a recorded HDF5 value: h5_value() (templates/h5value.c.tmpl) */
-    int64_t h5value_zeros; /* the bytes of h5value_zeros, what a call writes whose value the trace lacks */
+    int uses_h5fill;        /* a write to a filtered dataset takes filtered() data */
+    int uses_ncfill;        /* a netCDF-4 write takes nc_filtered() data */
+    int uses_h5value;       /* a call writes a recorded HDF5 value: h5_value() (templates/h5value.c.tmpl) */
+    int64_t h5value_zeros;  /* the bytes of h5value_zeros, what a call writes whose value the trace lacks */
     int uses_h5fill_chunks; /* setup() fills an HDF5 input's filtered chunks (h5_make_input.c) */
-    int uses_zbuf; /* a PnetCDF write sends zeros (zbuf) */
-    int uses_P, uses_S, uses_text, uses_vlen, uses_no_pointer, uses_status, uses_statuses_ignored, uses_stat[4], grid_ndims, other_grid;
+    int uses_zbuf;          /* a PnetCDF write sends zeros (zbuf) */
+    int uses_P, uses_S, uses_text, uses_vlen, uses_no_pointer, uses_status, uses_statuses_ignored,
+        uses_stat[4], grid_ndims, other_grid;
     int uses_line, uses_lines; /* LINE(n), lines(): writes that carry newlines (emit_text.c) */
     uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */
-    uint32_t statuses; /* MPI_Status array length */
-    int uses_threads;  /* calls start or join threads: threads[], thread_mains[] */
-    sb thread_slot;    /* the last THREAD argument's "threads[id]", which the start routine runs on */
-    sb shared_decls;   /* variables of handles calls of several threads name: at file scope */
-    cg_slot *slots;    /* elastic: what the spans of the text are (cg_doc) */
+    uint32_t statuses;         /* MPI_Status array length */
+    int uses_threads;          /* calls start or join threads: threads[], thread_mains[] */
+    sb thread_slot;            /* the last THREAD_ID argument's id, the thread the start routine is for */
+    sb shared_decls;           /* variables of handles calls of several threads name: at file scope */
+    cg_slot *slots;            /* elastic: what the spans of the text are (cg_doc) */
     size_t nslots, capslots;
     int64_t wsize, rsize;
     int layers[REC_LAYER_COUNT];
-    char *protos; /* declarations of functions the headers do not declare */
+    char *protos;    /* declarations of functions the headers do not declare */
     char *int_forms; /* MPI-4 large-count functions as their int forms, for an MPI without them */
     /* the current statement's loop counters */
     cg_dims dims;
@@ -144,6 +145,11 @@ void cg_render_pattern(cg_emitter *e, const cg_fieldfit *f, const char *field, i
 void cg_collect_blocks(cg_emitter *e);
 /* The C text of a constant of a kind (O_CREAT | O_TRUNC, H5S_UNLIMITED, 0644, ...). */
 void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+/* emit_threads.c: a THREAD_ID argument as the kernel's thread of that id (threads[id]), the id kept for
+ * the start routine; pthread_create's start routine as the function of that thread (thread_mains[id]), 0
+ * when field is not one. */
+void cg_thread_id_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
+int cg_thread_start_text(cg_emitter *e, const rec_func_desc *f, unsigned field, sb *out);
 /* Whether a call of another thread names the handle the statement's field creates (its variable is then
  * declared at file scope, e->shared_decls). */
 int cg_shared_var(const cg_emitter *e, const cg_stmtinfo *s, unsigned field);
@@ -169,7 +175,8 @@ void cg_untraced_op_text(cg_emitter *e, sb *out);
 
 /* ---- emit_prefix.c ---- */
 /* Keeps the values of the rank table `name` (integers only), for cg_prefix_tables. */
-void cg_table_keep_values(cg_emitter *e, const char *name, const char *ctype, const int64_t *values, uint32_t n);
+void cg_table_keep_values(cg_emitter *e, const char *name, const char *ctype, const int64_t *values,
+                          uint32_t n);
 /* Writes each rank table that is a running sum of another as that sum, in
  * body; the table is then not declared. Fixed rank counts only. */
 void cg_prefix_tables(cg_emitter *e, sb *body);
@@ -198,8 +205,8 @@ const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size
 /* netCDF attribute or fill values of argument field, as typed literals (text as a string; rbuf or NULL for
  * one the call reads into), the NC_STRING values of an NC_STRING_LENGTHS field, or the variable-length
  * values of an NC_VLEN_LENGTHS one. */
-void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
-                         sb *out);
+void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field,
+                         const char *name, sb *out);
 /* netCDF attribute strings of argument field (NC_STRINGS), as an array of string literals. */
 void cg_nc_attribute_strings_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field,
                                     const char *name, sb *out);

@@ -18,7 +18,8 @@
 
 #define NAME_CODE ((int64_t)1 << 52) /* a handle value rendered as a variable: + the name's string id */
 
-/* "const hsize_t *" -> "hsize_t"; "MPI_Comm *" -> "MPI_Comm"; "void **" -> "void *"; "rec_int3 *" -> "int". */
+/* "const hsize_t *" -> "hsize_t"; "MPI_Comm *" -> "MPI_Comm"; "void **" -> "void *"; "rec_int3 *" -> "int".
+ */
 static void element_type(const char *ctype, char *out, size_t cap)
 {
     if (rec_ctype_row(ctype) > 1) { /* rows of ints: the kernel does not know the table's row typedef */
@@ -80,8 +81,9 @@ void cg_handle_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     else if (rec_handle_is_dynamic(v) && rec_kind_handle_space(kind) == REC_SPACE_HDF5) {
         /* A handle no call of the trace made: one the program had closed (h5bench_read closes its file
          * twice) or never had. An id that names nothing fails alike, and is traced as such a handle. */
-        cg_add_proto(e, "/* An HDF5 id that names nothing: the traced call was given a handle it had closed,\n"
-                        " * or never had. */\n#define STALE_HID(n) ((hid_t)0x7f00000000000000 + (n))\n");
+        cg_add_proto(e,
+                     "/* An HDF5 id that names nothing: the traced call was given a handle it had closed,\n"
+                     " * or never had. */\n#define STALE_HID(n) ((hid_t)0x7f00000000000000 + (n))\n");
         sb_printf(out, "STALE_HID(%lld)", (long long)v);
     } else
         sb_puts(out, rec_handle_is_predefined(v) ? "0" : "-1");
@@ -130,7 +132,8 @@ static void encoded_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
         return;
     }
     sb body = {0};
-    if (kind == REC_KIND_H5_VALUE) { /* a string literal (and its NUL), its bytes escaped where they must be */
+    if (kind ==
+        REC_KIND_H5_VALUE) { /* a string literal (and its NUL), its bytes escaped where they must be */
         sb_putc(&body, '"');
         for (uint32_t k = 0; k < n; k++) {
             unsigned char c = (unsigned char)s[k], next = k + 1 < n ? (unsigned char)s[k + 1] : 0;
@@ -247,7 +250,8 @@ static int max_outlen(cg_emitter *e, cg_stmtinfo *s, unsigned field)
 
 static int is_link_target(const rec_func_desc *f, unsigned field)
 {
-    return field < f->nargs && f->args[field].role == REC_AROLE_LINK_TARGET && f->args[field].kind == REC_KIND_PATH;
+    return field < f->nargs && f->args[field].role == REC_AROLE_LINK_TARGET &&
+           f->args[field].kind == REC_KIND_PATH;
 }
 
 /* Whether every rank's link target is relative and, read from its link's
@@ -318,9 +322,7 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     else if (rec_kind_class(kind) == REC_CLASS_STR || rec_kind_class(kind) == REC_CLASS_PATH)
         cls = CG_FIT_STR;
     else if (rec_kind_class(kind) == REC_CLASS_ARRAY)
-        cls = CG_FIT_ARR, el_cls = rec_kind_is_handle_array(kind)
-                                       ? CG_FIT_CAT
-                                       : CG_FIT_NUM;
+        cls = CG_FIT_ARR, el_cls = rec_kind_is_handle_array(kind) ? CG_FIT_CAT : CG_FIT_NUM;
     else
         cls = CG_FIT_NUM;
     cg_fieldfit fit;
@@ -329,12 +331,14 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     if (cg_is_handle_kind(kind)) {
         cg_var_ctype(f, field, ctype, sizeof ctype);
         int ptr = a && rec_arg_by_pointer(a);
-        /* a choice of addresses, not the address of a choice; a table holds constants, so a copy of its entry */
+        /* a choice of addresses, not the address of a choice; a table holds constants, so a copy of its entry
+         */
         int table = fit.cat.mode != CG_CAT_CONST && fit.cat.mode != CG_CAT_TERNARY;
         snprintf(e->elem_type, sizeof e->elem_type, "%s", ctype);
         if (ptr && table)
             sb_printf(out, "&(%s){", ctype);
-        cg_render_cat(e, &fit.cat, kind, name, ctype, ptr && !table ? handle_address_text : cg_handle_text, out);
+        cg_render_cat(e, &fit.cat, kind, name, ctype, ptr && !table ? handle_address_text : cg_handle_text,
+                      out);
         if (ptr && table)
             sb_putc(out, '}');
     } else if (kind == REC_KIND_MPI_STATUS || kind == REC_KIND_MPI_STATUS_ARRAY) {
@@ -343,7 +347,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         cg_render_cat(e, &fit.cat, kind, name, "double", double_text, out);
     } else if (kind == REC_KIND_H5_ENCODED) {
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
-    } else if (kind == REC_KIND_NC_VALUES || kind == REC_KIND_NC_STRING_LENGTHS || kind == REC_KIND_NC_VLEN_LENGTHS) {
+    } else if (kind == REC_KIND_NC_VALUES || kind == REC_KIND_NC_STRING_LENGTHS ||
+               kind == REC_KIND_NC_VLEN_LENGTHS) {
         cg_nc_values_render(e, &fit.cat, f, field, name, out);
     } else if (kind == REC_KIND_NC_STRINGS) {
         cg_nc_attribute_strings_render(e, &fit.cat, f, field, name, out);
@@ -352,7 +357,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         if (fit.cat.mode == CG_CAT_CONST && !len) {
             sb_puts(out, "NULL"); /* the program passed none */
         } else if (fit.cat.mode == CG_CAT_CONST && len == REC_H5_VALUE_UNKEPT) {
-            /* a value the trace does not keep: zeros, which are valid pointers (NULL) and sequences (empty) too */
+            /* a value the trace does not keep: zeros, which are valid pointers (NULL) and sequences (empty)
+             * too */
             int bytes = rec_arg_with_kind(f, REC_KIND_SIZE, REC_ARG_DERIVED);
             int64_t need = bytes < 0 ? 4096 : 64;
             for (uint32_t u = 0; bytes >= 0 && u < s->node->ninsts; u++) {
@@ -448,7 +454,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             cg_render_num(e, &fit.num, REC_KIND_INT, name, out, NULL);
             sb_putc(out, ')');
         }
-    } else if (kind == REC_KIND_CALLBACK) { /* the application's function is its code: a stand-in per function */
+    } else if (kind ==
+               REC_KIND_CALLBACK) { /* the application's function is its code: a stand-in per function */
         snprintf(e->elem_type, sizeof e->elem_type, "%s", a->ctype);
         cg_render_cat(e, &fit.cat, kind, name, a->ctype, cg_callback_text, out);
     } else if (fit.cls == CG_FIT_NUM) {
@@ -503,9 +510,7 @@ static void array_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
     for (uint32_t k = 0; k < n; k++) {
         array_next(k, e->elem_type, e->array_row, out);
         if (rec_kind_is_handle_array(kind))
-            cg_handle_text(e, a[k],
-                        rec_kind_element(kind),
-                        out);
+            cg_handle_text(e, a[k], rec_kind_element(kind), out);
         else
             cg_const_text(e, a[k], kind, out);
     }
@@ -521,7 +526,8 @@ void cg_field_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
  * (kernel.c.tmpl) makes values they store alike. */
 static int filtered_text(cg_emitter *e, cg_stmtinfo *s, const rec_func_desc *f, sb *out)
 {
-    static const unsigned roles[] = {REC_AROLE_DATASET, REC_AROLE_MEM_TYPE, REC_AROLE_MEM_SPACE, REC_AROLE_FILE_SPACE};
+    static const unsigned roles[] = {REC_AROLE_DATASET, REC_AROLE_MEM_TYPE, REC_AROLE_MEM_SPACE,
+                                     REC_AROLE_FILE_SPACE};
     int fields[4];
     if (!e->m->h5store.n || !(f->flags & REC_FN_WRITE))
         return 0;
@@ -595,8 +601,10 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_puts(out, "}");
         return;
     }
-    if (a->role == REC_AROLE_CACHE_CONFIG) { /* one struct at the library's version: a set takes what a get filled */
-        cg_add_proto(e, "static H5AC_cache_config_t cache_config = {.version = H5AC__CURR_CACHE_CONFIG_VERSION};\n");
+    if (a->role ==
+        REC_AROLE_CACHE_CONFIG) { /* one struct at the library's version: a set takes what a get filled */
+        cg_add_proto(
+            e, "static H5AC_cache_config_t cache_config = {.version = H5AC__CURR_CACHE_CONFIG_VERSION};\n");
         sb_puts(out, "&cache_config");
         return;
     }
@@ -612,7 +620,8 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
             return;
         char elem[64];
         cg_var_ctype(f, field, elem, sizeof elem);
-        /* a typed buffer (fgetws' wide characters, ncmpi_put_vara_float's floats): the pattern buffer, cast */
+        /* a typed buffer (fgetws' wide characters, ncmpi_put_vara_float's floats): the pattern buffer, cast
+         */
         if (gen_is_pointer(a->ctype) && strcmp(elem, "void") && strcmp(elem, "char"))
             sb_printf(out, "(%s)(void *)%s", a->ctype, in ? "wbuf" : "rbuf");
         else
@@ -680,17 +689,10 @@ void cg_arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         sb_printf(out, "&%s", s->vars[field]);
         break;
     case CG_ROLE_VALUE:
-        if (cg_field_kind(f, field) == REC_KIND_THREAD_ID) { /* the kernel's thread of that id */
-            size_t at = out->len;
-            sb_puts(out, (f->args[field].flags & REC_ARG_CREATE) ? "&threads[" : "threads[");
+        if (cg_field_kind(f, field) == REC_KIND_THREAD_ID)
+            cg_thread_id_text(e, s, field, out);
+        else
             value_text(e, s, field, out);
-            sb_puts(out, "]");
-            sb_free(&e->thread_slot);
-            sb_append_range(&e->thread_slot, out, at + (out->s[at] == '&'), out->len - at - (out->s[at] == '&'));
-            e->uses_threads = 1;
-            break;
-        }
-        value_text(e, s, field, out);
         break;
     case CG_ROLE_OUTLEN: {
         int len = max_outlen(e, s, field);
@@ -706,16 +708,8 @@ void cg_arg_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
         break;
     }
     default:
-        if (rec_func_sole(f) == REC_SOLE_STARTS_THREAD && e->thread_slot.len) {
-            /* the new thread runs its calls, the function of its slot: thread_mains[id] */
-            const rec_arg_desc *a = &f->args[field];
-            if (!strchr(a->ctype, '*') && strstr(a->ctype, "thread_start"))
-                sb_printf(out, "thread_mains[%s", sb_str(&e->thread_slot) + strlen("threads["));
-            else
-                scratch_text(e, s, field, out);
-            break;
-        }
-        scratch_text(e, s, field, out);
+        if (!cg_thread_start_text(e, f, field, out))
+            scratch_text(e, s, field, out);
         break;
     }
 }

@@ -5,21 +5,22 @@
  * declares the locals of main its calls name. */
 #include "emit_kernel.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static int in_word(char c)
+{
+    return c == '_' || isalnum((unsigned char)c);
+}
+
 /* Whether text names the identifier (a whole word). */
 static int names_identifier(const char *text, const char *id, size_t len)
 {
-    for (const char *p = strstr(text, id); p; p = strstr(p + 1, id)) {
-        int before = p > text && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
-                                  (p[-1] >= '0' && p[-1] <= '9'));
-        char c = p[len];
-        int after = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-        if (!before && !after)
+    for (const char *p = strstr(text, id); p; p = strstr(p + 1, id))
+        if (!(p > text && in_word(p[-1])) && !in_word(p[len]))
             return 1;
-    }
     return 0;
 }
 
@@ -125,4 +126,24 @@ void cg_thread_functions(kernel *k, tpl_ctx *c, thread_body *bodies, size_t nbod
     tpl_setf(c, "thread_slots", "%u", slots);
     tpl_set_sb(c, "thread_mains", &mains);
     sb_free(&mains);
+}
+
+void cg_thread_id_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
+{
+    const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
+    sb_free(&e->thread_slot);
+    cg_field_text(e, s, field, &e->thread_slot);
+    sb_printf(out, "%sthreads[%s]", (f->args[field].flags & REC_ARG_CREATE) ? "&" : "",
+              sb_str(&e->thread_slot));
+    e->uses_threads = 1;
+}
+
+int cg_thread_start_text(cg_emitter *e, const rec_func_desc *f, unsigned field, sb *out)
+{
+    /* the start routine (the program's code, not recorded): no pointer type spelled with a '*' */
+    if (rec_func_sole(f) != REC_SOLE_STARTS_THREAD || !e->thread_slot.len || field >= f->nargs ||
+        f->args[field].kind != REC_KIND_NONE || strchr(f->args[field].ctype, '*'))
+        return 0;
+    sb_printf(out, "thread_mains[%s]", sb_str(&e->thread_slot));
+    return 1;
 }

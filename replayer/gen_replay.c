@@ -9,18 +9,12 @@
  * or dropped from the replay's maps. Nothing here knows individual
  * functions: the exceptions are macros in replayer/hooks.h, keyed by
  * function (and argument) name. */
-#include "gen_support.h"
+#include "gen_replay.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static FILE *out;
-
-/* The layer's operators and callbacks' stand-ins (gen_replay_callbacks.c). */
-void gen_replay_callbacks(FILE *to, unsigned layer);
-/* The replay of a call on a thread (its THREAD_ID argument), by role (gen_replay_callbacks.c). */
-void gen_replay_thread_call(FILE *to, const rec_func_desc *f);
 
 /* The parameter's type without a leading const (locals we fill in). */
 static const char *mutable_type(const char *ctype)

@@ -2,7 +2,7 @@
  * call back (functions/operators.def): the operators an iteration is
  * replayed with, the stand-ins for the application's reductions and
  * error handlers, and the threads its start routines run (threads.c). */
-#include "gen_support.h"
+#include "gen_replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,14 @@
+/* gen_replay.h: what gen_replay's parts share (internal to the generator). */
+#ifndef RECORDER_GEN_REPLAY_H
+#define RECORDER_GEN_REPLAY_H
+
+#include <stdio.h>
+
+#include "gen_support.h"
+
+/* The layer's operators and callbacks' stand-ins (gen_replay_callbacks.c). */
+void gen_replay_callbacks(FILE *to, unsigned layer);
+/* The replay of a call on a thread (its THREAD_ID argument), by role (gen_replay_callbacks.c). */
+void gen_replay_thread_call(FILE *to, const rec_func_desc *f);
+
+#endif
