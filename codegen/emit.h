@@ -58,6 +58,8 @@ typedef struct cg_emitter {
     uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */
     uint32_t statuses;         /* MPI_Status array length */
     int uses_threads;          /* calls start or join threads: threads[], thread_mains[] */
+    int threaded;              /* the program started threads: calls of libraries that are not thread-safe take turns */
+    unsigned turn_layers;      /* the layers whose calls take turns (ONE_AT_A_TIME), by bit */
     sb thread_slot;            /* the last THREAD_ID argument's id, the thread the start routine is for */
     sb shared_decls;           /* variables of handles calls of several threads name: at file scope */
     cg_slot *slots;            /* elastic: what the spans of the text are (cg_doc) */
@@ -150,6 +152,11 @@ void cg_const_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
  * when field is not one. */
 void cg_thread_id_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out);
 int cg_thread_start_text(cg_emitter *e, const rec_func_desc *f, unsigned field, sb *out);
+/* A call of a library that is not thread-safe, in a program that started threads, takes its turn:
+ * ONE_AT_A_TIME(call) (turn_open, turn_close); assigned says whether its value is. */
+void cg_take_turn(cg_emitter *e, const rec_func_desc *f, tpl_ctx *c, int assigned);
+/* The kernel's turn (library_turn, ONE_AT_A_TIME): turn_test, turn_libraries. */
+void cg_turns(cg_emitter *e, tpl_ctx *c);
 /* Whether a call of another thread names the handle the statement's field creates (its variable is then
  * declared at file scope, e->shared_decls). */
 int cg_shared_var(const cg_emitter *e, const cg_stmtinfo *s, unsigned field);

@@ -465,6 +465,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     uint32_t nmain = 0; /* the main thread's calls come first (load.c), then each thread's */
     while (nmain < t->ntop && m->insts[cg_first_stmt(t->top[nmain])->insts[0]].thread == 0)
         nmain++;
+    e->threaded = nmain < t->ntop;
     cg_render_block(&k, t->top, nmain, everyone, 0, &body);
     thread_body *threads;
     size_t nthreads = cg_render_threads(&k, nmain, everyone, &threads);
@@ -503,6 +504,7 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     free(threads);
     includes(&k, c);
     tpl_flag(c, "uses_threads", e->uses_threads || nthreads);
+    cg_turns(e, c);
     if (e->shared_decls.len) {
         while (e->shared_decls.s[e->shared_decls.len - 1] == '\n')
             e->shared_decls.s[--e->shared_decls.len] = 0;

@@ -147,3 +147,34 @@ int cg_thread_start_text(cg_emitter *e, const rec_func_desc *f, unsigned field, 
     sb_printf(out, "thread_mains[%s]", sb_str(&e->thread_slot));
     return 1;
 }
+
+void cg_take_turn(cg_emitter *e, const rec_func_desc *f, tpl_ctx *c, int assigned)
+{
+    tpl_set(c, "turn_open", "");
+    tpl_set(c, "turn_close", "");
+    /* a value ONE_AT_A_TIME carries as an integer: not a pointer's (nc_strerror's) */
+    if (!e->threaded || !rec_layer_thread_safe_test(f->layer) || !strcmp(f->ret_ctype, "void") ||
+        strchr(f->ret_ctype, '*'))
+        return;
+    e->turn_layers |= 1u << f->layer;
+    tpl_set(c, "turn_open", assigned ? "ONE_AT_A_TIME(" : "(void)ONE_AT_A_TIME(");
+    tpl_set(c, "turn_close", ")");
+}
+
+void cg_turns(cg_emitter *e, tpl_ctx *c)
+{
+    if (!e->turn_layers)
+        return;
+    sb test = {0}, names = {0};
+    unsigned n = 0, total = (unsigned)__builtin_popcount(e->turn_layers);
+    for (unsigned layer = 0; layer < REC_LAYER_COUNT; layer++)
+        if (e->turn_layers & (1u << layer)) {
+            sb_printf(&test, "%s(%s)", n ? " && " : "", rec_layer_thread_safe_test(layer));
+            sb_printf(&names, "%s%s", n ? (n + 1 == total ? " and " : ", ") : "", rec_layer_name(layer));
+            n++;
+        }
+    tpl_set_sb(c, "turn_test", &test);
+    tpl_set_sb(c, "turn_libraries", &names);
+    sb_free(&test);
+    sb_free(&names);
+}

@@ -573,6 +573,10 @@ const char *rec_layer_name(unsigned layer);      /* "POSIX", "MPI", "MPI-IO", "H
 /* The layers from the top (the library an application calls) down to POSIX: REC_LAYER_COUNT of them. */
 extern const unsigned rec_layers_top_down[];
 int rec_layer_from_name(const char *name);       /* -1 if unknown */
+/* A C preprocessor test, true where the layer's library (as its headers say it was built) may be
+ * called from several threads at once; NULL where it always may (POSIX, and MPI and MPI-IO under
+ * MPI_THREAD_MULTIPLE). Kernels and replays take turns in a library that may not. */
+const char *rec_layer_thread_safe_test(unsigned layer);
 /* The id space a handle kind lives in (fds and dirfds share one, all HDF5
  * ids share one); 0 for kinds that are not handles. */
 enum {

@@ -100,6 +100,18 @@ const char *rec_layer_name(unsigned layer)
     return layer < REC_LAYER_COUNT ? layer_names[layer] : "?";
 }
 
+/* HDF5 says so in H5pubconf.h, PnetCDF in pnetcdf.h; netCDF-C 4.9 has no thread-safe build. */
+static const char *const layer_thread_safe_tests[REC_LAYER_COUNT] = {
+    [REC_LAYER_HDF5] = "defined(H5_HAVE_THREADSAFE)",
+    [REC_LAYER_PNETCDF] = "defined(PNETCDF_THREAD_SAFE) && PNETCDF_THREAD_SAFE",
+    [REC_LAYER_NETCDF] = "0",
+};
+
+const char *rec_layer_thread_safe_test(unsigned layer)
+{
+    return layer < REC_LAYER_COUNT ? layer_thread_safe_tests[layer] : NULL;
+}
+
 int rec_layer_from_name(const char *name)
 {
     for (int i = 0; i < REC_LAYER_COUNT; i++)

@@ -105,6 +105,7 @@ typedef struct rp_ctx {
     double orig_end;   /* seconds from the anchor to MPI_Finalize's start */
     int enum_counter;
     rp_unsynth *unsynth; /* HDF5 inputs that cannot be synthesized */
+    int in_turn; /* holds the turn in a library that is not thread-safe (rp_take_turn) */
     rp_stats stats;
 } rp_ctx;
 

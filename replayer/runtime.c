@@ -392,6 +392,7 @@ static unsigned layer_of(unsigned func)
 
 void rp_end(rp_ctx *x, const rp_rec *r, int ok, int64_t bytes)
 {
+    rp_give_turn(x);
     const rec_func_desc *f = rec_function_by_id(r->func);
     unsigned layer = f->layer;
     rp_stats *s = &x->stats;

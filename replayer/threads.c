@@ -62,6 +62,27 @@ static struct {
     rp_ctx *skips;  /* accounts the records of the threads not run */
 } S;
 
+/* The one turn in the libraries that are not thread-safe (netCDF over HDF5 shares HDF5): taken only
+ * once a replayed pthread_create ran, so a program of one thread never waits on it. */
+static pthread_mutex_t library_turn = PTHREAD_MUTEX_INITIALIZER;
+static int threads_started; /* __atomic */
+
+void rp_take_turn(rp_ctx *x)
+{
+    if (!__atomic_load_n(&threads_started, __ATOMIC_ACQUIRE) || x->in_turn)
+        return;
+    pthread_mutex_lock(&library_turn);
+    x->in_turn = 1;
+}
+
+void rp_give_turn(rp_ctx *x)
+{
+    if (!x->in_turn)
+        return;
+    x->in_turn = 0;
+    pthread_mutex_unlock(&library_turn);
+}
+
 static const char not_seen[] = "of a thread no replayed call started (started before tracing, or out of its sight)";
 
 static rp_ctx *ctx_for_thread(const rp_ctx *from);
@@ -332,6 +353,7 @@ int rp_thread_start(rp_ctx *x, const rp_rec *r, int64_t id, int *ok)
     }
     t->fate = RUNNING;
     t->x = ctx_for_thread(x);
+    __atomic_store_n(&threads_started, 1, __ATOMIC_RELEASE);
     /* its records wait in its queue until it takes them */
     int err = pthread_create(&t->tid, NULL, thread_main, t);
     if (err) {

@@ -45,4 +45,9 @@ void rp_thread_not_started(const rec_func_desc *f, const rp_rec *r, const char *
  * zeroed memory the handle keeps (rp_handle_attach frees it with the handle). */
 void *rp_object_new(rp_ctx *x, size_t n);
 
+/* A call of a library that is not thread-safe (RP_TAKE_TURN in the dispatch) waits its turn once
+ * the replay runs threads of its own, as the program must have; rp_end gives the turn back. */
+void rp_take_turn(rp_ctx *x);
+void rp_give_turn(rp_ctx *x);
+
 #endif

@@ -277,10 +277,22 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
         fprintf(out, "    r->args[%u].i = (int64_t)(%s);\n", i, n);
 }
 
+/* Whether the call destroys its subject, whose id is then taken before the call: once the call has
+ * returned, another thread may be given the same value (an fd number) and have made it a new handle. */
+static int destroys_subject(const rec_func_desc *f)
+{
+    return (f->flags & REC_FN_DESTROYS) && rec_func_reference_change(f) < 0 &&
+           !(f->args[REC_ARG_SUBJECT].flags & REC_ARG_CREATE);
+}
+
 /* Under the lock: handles and paths become per-rank ids. */
 static void emit_convert(const rec_func_desc *f, unsigned i)
 {
     const rec_arg_desc *a = &f->args[i];
+    if (i == REC_ARG_SUBJECT && destroys_subject(f)) {
+        fprintf(out, "    r->args[%u].i = rt_subject;\n", i);
+        return;
+    }
     if (rec_kind_is_handle(a->kind)) {
         if (a->flags & REC_ARG_CREATE)
             fprintf(out, "    r->args[%u].i = rt_handle_new(&call, REC_KIND_%s, call.raw[%u], ok);\n", i,
@@ -371,6 +383,11 @@ static void emit_counting_operator(const char *type, const char *ret, const char
 static void emit_references(const rec_func_desc *f)
 {
     int change = rec_func_reference_change(f);
+    if (change < 0 && destroys_subject(f)) {
+        fprintf(out, "    if (ok)\n        rt_handle_release_of(REC_KIND_%s, call.raw[%u], rt_subject);\n",
+                rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
+        return;
+    }
     if (change)
         fprintf(out, "    if (ok)\n        rt_handle_%s(REC_KIND_%s, call.raw[%u], %s);\n",
                 change < 0 ? "release" : "retain", rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT,
@@ -468,6 +485,9 @@ static void emit_wrapper(const rec_func_desc *entry)
                 "        %s = &rt_op;\n    }\n",
                 f->args[op].name, f->args[data].name, f->args[op].name, f->args[op].name, f->args[op].ctype,
                 f->args[data].name);
+    if (destroys_subject(f))
+        fprintf(out, "    rt_lock();\n    int64_t rt_subject = rt_handle(&call, REC_KIND_%s, call.raw[%u]);\n    rt_unlock();\n",
+                rec_kind_name(f->args[REC_ARG_SUBJECT].kind), REC_ARG_SUBJECT);
     char measured[64];
     if (gen_measures_position(f, measured, sizeof measured)) /* before the call: rec_stream_moved's start */
         fprintf(out, "    int64_t rt_pos_before = rec_stream_pos(%s);\n", measured);

@@ -495,3 +495,10 @@ int64_t rt_callback_id(uint64_t address)
     seen[nseen++] = address;
     return (int64_t)nseen;
 }
+
+void rt_handle_release_of(unsigned kind, uint64_t value, int64_t id)
+{
+    slot *s = space_of(kind) == SPACE_NONE ? NULL : find(value, space_of(kind));
+    if (s && s->id == id)
+        rt_handle_release(kind, value, -1);
+}

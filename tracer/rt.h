@@ -253,6 +253,9 @@ void rt_handle_retain(unsigned kind, uint64_t value, int64_t count);
 /* One reference fewer (count >= 0: the count the library reports): the
  * handle is forgotten when none is left. */
 void rt_handle_release(unsigned kind, uint64_t value, int64_t count);
+/* A destroying call's subject is gone, if its value still names the handle of that id (taken before
+ * the call: another thread may have been given the value since, for a handle of its own). */
+void rt_handle_release_of(unsigned kind, uint64_t value, int64_t id);
 /* The path's id; marks the call skipped when the path is excluded. */
 int64_t rt_path(rt_call *c, const char *path);
 

@@ -80,6 +80,14 @@ grep -qE "\\b$prefix[a-z_]+\\(" "$work/kernel.c" || fail "the kernel calls no $p
 sed -n '/^int main(/,/^}$/p' "$work/kernel.c" > "$work/kernel-main.c"
 ! grep -qE "$beneath_calls" "$work/kernel-main.c" ||
   fail "the kernel makes $beneath_layer calls $layer made: $(grep -oE "$beneath_calls" "$work/kernel-main.c" | sort -u | tr '\n' ' ')"
+# A program's threads take turns in the library (neither Debian's PnetCDF nor netCDF-C is thread-safe):
+# every $layer call of a thread function, in ONE_AT_A_TIME (a call on the line after its "ONE_AT_A_TIME(" is in it).
+sed -n '/^static void \*thread_[0-9]*(void \*arg)$/,/^}$/p' "$work/kernel.c" > "$work/kernel-threads.c"
+bare=$(awk -v p="^ +$prefix[a-z_]+[(]" '$0 ~ p && prev !~ /[(]$/ { print } { prev = $0 }' "$work/kernel-threads.c" | head -n 3)
+[ -z "$bare" ] || fail "$layer calls of a thread take no turn: $bare"
+if [ -s "$work/kernel-threads.c" ]; then
+  grep -q "ONE_AT_A_TIME($prefix" "$work/kernel-threads.c" || fail "no $layer call of a thread takes a turn"
+fi
 # (the Build line, wrapped as the header's lines are)
 sed -n '/Build:/,/run:/p' "$work/kernel.c" | tr '\n' ' ' | sed 's/  *\*  */ /g' | grep -q "Build: .*pkg-config --cflags --libs $module" ||
   fail "the kernel's Build line lacks $module's flags: $(grep -A2 'Build:' "$work/kernel.c")"
