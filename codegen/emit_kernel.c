@@ -556,6 +556,10 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     for (size_t i = 0; i < m->ninsts; i++)
         places_links |= rf_places_link(m->insts[i].f);
     tpl_flag(c, "places_links", places_links);
+    int found_links = 0; /* setup makes the links the run found */
+    for (size_t i = 0; i < m->ninputs; i++)
+        found_links |= m->inputs[i].link != NULL;
+    tpl_flag(c, "no_links", !places_links && !found_links);
     tpl_flag(c, "uses_P", e->uses_P);
     tpl_flag(c, "uses_S", e->uses_S);
     tpl_flag(c, "traced", e->uses_P || e->uses_S);

@@ -13,7 +13,7 @@
 #   - refuses another rank count with a clear message and a non-zero status.
 # CODEGEN_MAX_BYTES=N also fails a kernel larger than N bytes (an integer, or a
 # file whose size is the bound), not counting its path helpers and the wait
-# for the setup (refuse() to set_outdir(), the same in every kernel);
+# for the setup (refuse() to enter_outdir(), the same in every kernel);
 # CODEGEN_SUFFIX names the run; TEST_RUNS_DIR puts it under TEST_RUNS_DIR/codegen-runs
 # instead of BUILD_DIR/codegen-runs (under /dev/shm, say), removed when the test passes.
 set -euo pipefail
@@ -46,7 +46,7 @@ bytes=$(wc -c < "$work/kernel.c")
 # (their prototypes before main too)
 helpers=$(LC_ALL=C awk '/^\/\* What keeps every path below OUTDIR/ {pro = 1} pro && /^int main/ {pro = 0}
   pro {n += length($0) + 1} /^\/\* Stops every rank/ {on = 1} on {n += length($0) + 1}
-  on && /^static void set_outdir/ {last = 1} last && /^}$/ {exit} END {print n + 0}' "$work/kernel.c")
+  on && /^static void enter_outdir/ {last = 1} last && /^}$/ {exit} END {print n + 0}' "$work/kernel.c")
 root=$(LC_ALL=C awk '/^#define ROOT/ {on = 1} on {n += length($0) + 1} on && !/\\$/ {on = 0} END {print n + 0}' \
   "$work/kernel.c")
 # Nor does h5_value(), the code that makes recorded HDF5 values again (templates/h5value.c.tmpl).
@@ -107,4 +107,21 @@ fi
 grep -q "traced at $np ranks" "$logs/wrong-np.txt" || { cat "$logs/wrong-np.txt" >&2; fail "no clear message at $other ranks"; }
 [ ! -e "$work/kout2" ] || fail "the kernel wrote at $other ranks"
 echo "codegen_kernel: $name: $files output files match"
+
+# 7. CODEGEN_PLANTED_LINK=1: a kernel whose calls and setup make no symbolic link refuses one it finds
+# below OUTDIR (planted on the first directory of its paths, leading out), and writes nothing through it.
+if [ -n "${CODEGEN_PLANTED_LINK:-}" ]; then
+  grep -q "a symbolic link below OUTDIR" "$work/kernel.c" || fail "the kernel of a run without links does not refuse them"
+  first=$(cd "$work" && pwd -P | cut -d/ -f2)
+  rm -rf "$work/kout3" "$work/planted" && mkdir -p "$work/kout3" "$work/planted"
+  ln -s "$work/planted" "$work/kout3/$first"
+  if mpiexec -np "$np" -genv LD_PRELOAD "$build/tests/support/liboversubscribe.so" "$work/kernel" "$work/kout3" \
+    > "$logs/planted.txt" 2>&1; then
+    fail "the kernel ran through a symbolic link planted below its OUTDIR"
+  fi
+  grep -q "a symbolic link below OUTDIR: refused, the kernel stays below $(cd "$work/kout3" && pwd -P)" "$logs/planted.txt" ||
+    { cat "$logs/planted.txt" >&2; fail "no clear message for the planted link"; }
+  [ -z "$(ls -A "$work/planted")" ] || fail "the kernel wrote through the planted link: $(ls -A "$work/planted")"
+  echo "codegen_kernel: $name: a link planted below OUTDIR is refused"
+fi
 [ -z "${TEST_RUNS_DIR:-}" ] || rm -rf "$work"
