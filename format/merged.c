@@ -14,6 +14,10 @@
  *               member's duration as an svarint delta against the record's
  *               own; the members' starts are the TSTART vector given before
  *               it, or the record's own start when there is none)
+ *       4 affine time (1.11, TSTART and TEND only): svarint a, svarint c,
+ *               the member's time a * rank + own + c
+ *       5 affine arrays (1.11, arrays only): varint n, n x (svarint a,
+ *               svarint b): the member's array of a * rank + b
  * A record with no annotation stands for every rank, with equal values. */
 #include "merged.h"
 
@@ -81,8 +85,14 @@ static void put_array(rec_buf *b, const rec_value *v)
  * the 1.0 form, which older readers read. */
 enum {
     DISK_VECTOR_CHAINED = 2,    /* deltas against the previous member's value */
-    DISK_VECTOR_AFTER_START = 3 /* end times: durations against the record's own */
+    DISK_VECTOR_AFTER_START = 3, /* end times: durations against the record's own */
+    DISK_AFFINE_AFTER_OWN = 4,   /* a time's a * rank + b with b against the record's own time (1.11) */
+    DISK_ARRAYS_AFFINE = 5       /* arrays of one length, each element a * rank + b (1.11) */
 };
+
+/* The longest array the affine form covers, and the most values a reader makes of it. */
+enum { AFFINE_ARRAY_MAX = 64 };
+#define AFFINE_ARRAY_VALUES (1u << 22)
 
 /* How many members, spread over the set, decide the form: enough to see
  * the spread, few enough to cost little next to writing the vector. */
@@ -179,6 +189,55 @@ static void put_integer_vector(rec_buf *b, const rec_layout *lay, const rec_reco
     b->len = (size_t)(p - b->data);
 }
 
+/* The rank of each member of the set, in set order (members[nranks]). */
+static void member_ranks(const rec_merge_info *mi, uint32_t *ranks)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < mi->nranges; i++)
+        for (uint32_t c = 0; c < mi->ranges[i].count && k < mi->nranks; c++)
+            ranks[k++] = mi->ranges[i].first + c * (mi->ranges[i].stride ? mi->ranges[i].stride : 1);
+}
+
+/* A vector of arrays of one length whose every element is a line over the ranks (a hyperslab's start,
+ * rank * count), written as the lines: its size no longer grows with the ranks. 0: not such a vector. */
+static int put_affine_arrays(rec_buf *b, const rec_merge_info *mi, const rec_variation *var)
+{
+    uint32_t n = mi->nranks, len = var->values[0].len;
+    if (n < 2 || len == 0 || len > AFFINE_ARRAY_MAX)
+        return 0;
+    uint32_t *ranks = malloc(n * sizeof *ranks);
+    if (!ranks)
+        return 0;
+    member_ranks(mi, ranks);
+    int64_t v0[AFFINE_ARRAY_MAX], vk[AFFINE_ARRAY_MAX], a[AFFINE_ARRAY_MAX], c[AFFINE_ARRAY_MAX];
+    rec_value_array(&var->values[0], v0, len);
+    int ok = var->values[1].len == len && ranks[1] > ranks[0];
+    rec_value_array(&var->values[1], vk, ok ? len : 0);
+    for (uint32_t e = 0; ok && e < len; e++) {
+        int64_t rise = minus(vk[e], v0[e]), span = (int64_t)(ranks[1] - ranks[0]);
+        a[e] = rise / span;
+        ok = a[e] * span == rise;
+        c[e] = minus(v0[e], (int64_t)((uint64_t)a[e] * ranks[0])); /* b: the value at rank 0 */
+    }
+    for (uint32_t k = 2; ok && k < n; k++) {
+        ok = var->values[k].len == len;
+        rec_value_array(&var->values[k], vk, ok ? len : 0);
+        for (uint32_t e = 0; ok && e < len; e++)
+            ok = vk[e] == plus(c[e], (int64_t)((uint64_t)a[e] * ranks[k]));
+    }
+    free(ranks);
+    if (!ok)
+        return 0;
+    rec_put_varint(b, var->field);
+    rec_put_varint(b, DISK_ARRAYS_AFFINE);
+    rec_put_varint(b, len);
+    for (uint32_t e = 0; e < len; e++) {
+        rec_put_svarint(b, a[e]);
+        rec_put_svarint(b, c[e]);
+    }
+    return 1;
+}
+
 void rec_merge_encode(rec_buf *b, const rec_layout *lay, const rec_record *base, const rec_merge_info *mi)
 {
     rec_put_varint(b, mi->nranges);
@@ -195,11 +254,16 @@ void rec_merge_encode(rec_buf *b, const rec_layout *lay, const rec_record *base,
             put_integer_vector(b, lay, base, mi, v);
             continue;
         }
+        if (var->relation == REC_REL_VECTOR && cls == REC_CLASS_ARRAY && put_affine_arrays(b, mi, var))
+            continue;
+        /* a time's line over the ranks (clocks started rank by rank): its b is near the record's own time,
+         * large and different from record to record; its distance from it, small and steady */
+        int time_line = var->relation == REC_REL_AFFINE && (var->field == REC_FIELD_TSTART || var->field == REC_FIELD_TEND);
         rec_put_varint(b, var->field);
-        rec_put_varint(b, var->relation);
+        rec_put_varint(b, time_line ? DISK_AFFINE_AFTER_OWN : var->relation);
         if (var->relation == REC_REL_AFFINE) {
             rec_put_svarint(b, var->a);
-            rec_put_svarint(b, var->b);
+            rec_put_svarint(b, time_line ? minus(var->b, scalar_of(base, lay, var->field)) : var->b);
             continue;
         }
         for (uint32_t k = 0; k < mi->nranks; k++) {
@@ -218,6 +282,8 @@ void rec_merge_state_free(rec_merge_state *s)
     free(s->vars);
     free(s->vidx);
     free(s->values);
+    free(s->scratch);
+    free(s->made);
     memset(s, 0, sizeof *s);
 }
 
@@ -233,6 +299,39 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
         return -1;
     *p = q;
     *cap = n;
+    return 0;
+}
+
+/* A DISK_ARRAYS_AFFINE vector read back: each member's array made from the lines at its rank, encoded
+ * into s->scratch (x[k].ptr its offset there until every array is made: scratch may move). */
+static int affine_arrays(rec_merge_state *s, rec_in *in, uint64_t members, uint64_t nranges, rec_value *x,
+                         size_t *scratch_len, const char **why)
+{
+    uint64_t len = rec_get_varint(in);
+    int64_t a[AFFINE_ARRAY_MAX], c[AFFINE_ARRAY_MAX];
+    if (in->failure || len == 0 || len > AFFINE_ARRAY_MAX || members * len > AFFINE_ARRAY_VALUES) {
+        *why = "bad arrays over the ranks in a merge annotation";
+        return -1;
+    }
+    for (uint64_t e = 0; e < len; e++) {
+        a[e] = rec_get_svarint(in);
+        c[e] = rec_get_svarint(in);
+    }
+    if (grow((void **)&s->scratch, &s->scratch_cap, *scratch_len + members * len * 10, 1)) {
+        *why = "out of memory";
+        return -1;
+    }
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < nranges; i++)
+        for (uint32_t m = 0; m < s->ranges[i].count && k < members; m++, k++) {
+            uint64_t rank = s->ranges[i].first + (uint64_t)m * (s->ranges[i].stride ? s->ranges[i].stride : 1);
+            uint8_t *start = s->scratch + *scratch_len, *p = start;
+            for (uint64_t e = 0; e < len; e++)
+                p = rec_varint_at(p, rec_zigzag(plus(c[e], (int64_t)((uint64_t)a[e] * rank))));
+            x[k] = (rec_value){.ptr = (const void *)(uintptr_t)*scratch_len, .len = (uint32_t)len, .encoded = 1,
+                               .i = p - start};
+            *scratch_len += (size_t)(p - start);
+        }
     return 0;
 }
 
@@ -275,38 +374,47 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
     /* hardening: an empty set (no range) is meaningless, and left values[] NULL */
     if (in.failure || members == 0 || members > nranks_total || nvars > 2u + REC_MAX_FIELDS ||
         grow((void **)&s->vars, &s->vars_cap, nvars, sizeof *s->vars) ||
-        grow((void **)&s->vidx, &vidx_cap, nvars, sizeof *s->vidx)) {
+        grow((void **)&s->vidx, &vidx_cap, nvars, sizeof *s->vidx) ||
+        grow((void **)&s->made, &s->made_cap, nvars, 1)) {
         *why = "bad variation count in a merge annotation";
         return -1;
     }
-    size_t nvalues = 0;
+    size_t nvalues = 0, scratch_len = 0;
     int64_t starts_at = -1; /* values[] index of the last start-time vector; -2: an affine one */
     for (uint64_t v = 0; v < nvars; v++) {
         rec_variation *var = &s->vars[v];
         uint64_t field = rec_get_varint(&in), rel = rec_get_varint(&in);
         int is_time = field == REC_FIELD_TSTART || field == REC_FIELD_TEND;
         if (in.failure || (!is_time && (field >= lay->nfields || lay->cls[field] == REC_CLASS_NONE)) ||
-            rel > DISK_VECTOR_AFTER_START) {
+            rel > DISK_ARRAYS_AFFINE || (rel == DISK_AFFINE_AFTER_OWN && !is_time)) {
             *why = "bad field or relation in a merge annotation";
             return -1;
         }
         var->field = (uint16_t)field;
-        var->relation = rel == REC_REL_AFFINE ? REC_REL_AFFINE : REC_REL_VECTOR;
+        int affine = rel == REC_REL_AFFINE || rel == DISK_AFFINE_AFTER_OWN;
+        var->relation = affine ? REC_REL_AFFINE : REC_REL_VECTOR;
         var->values = NULL;
         unsigned cls = class_of(lay, (unsigned)field);
-        if (rel != REC_REL_VECTOR && cls != REC_CLASS_INT && cls != REC_CLASS_PATH) {
+        if (rel != REC_REL_VECTOR && rel != DISK_ARRAYS_AFFINE && cls != REC_CLASS_INT && cls != REC_CLASS_PATH) {
             *why = "a relation for integers on a field that is not an integer";
             return -1;
         }
+        if (rel == DISK_ARRAYS_AFFINE && cls != REC_CLASS_ARRAY) {
+            *why = "arrays over the ranks for a field that is not an array";
+            return -1;
+        }
+        s->made[v] = 0;
         if (rel == DISK_VECTOR_AFTER_START && (field != REC_FIELD_TEND || starts_at == -2)) {
             *why = "durations for a field that is not an end time, or after an affine start";
             return -1;
         }
         if (field == REC_FIELD_TSTART)
-            starts_at = rel == REC_REL_AFFINE ? -2 : (int64_t)nvalues;
-        if (rel == REC_REL_AFFINE) {
+            starts_at = affine ? -2 : (int64_t)nvalues;
+        if (affine) {
             var->a = rec_get_svarint(&in);
             var->b = rec_get_svarint(&in);
+            if (rel == DISK_AFFINE_AFTER_OWN)
+                var->b = plus(var->b, scalar_of(base, lay, (unsigned)field));
             continue;
         }
         if (grow((void **)&s->values, &s->values_cap, nvalues + members, sizeof *s->values)) {
@@ -316,7 +424,11 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
         int64_t own = cls == REC_CLASS_INT || cls == REC_CLASS_PATH ? scalar_of(base, lay, (unsigned)field) : 0;
         int64_t prev = own, own_duration = minus((int64_t)base->tend, (int64_t)base->tstart);
         rec_value *x = &s->values[nvalues];
-        if (cls == REC_CLASS_STR || cls == REC_CLASS_ARRAY) {
+        if (rel == DISK_ARRAYS_AFFINE) {
+            if (affine_arrays(s, &in, members, nranges, x, &scratch_len, why) != 0)
+                return -1;
+            s->made[v] = 1;
+        } else if (cls == REC_CLASS_STR || cls == REC_CLASS_ARRAY) {
             for (uint64_t k = 0; k < members; k++) {
                 x[k] = (rec_value){0};
                 if (cls == REC_CLASS_STR) {
@@ -356,6 +468,10 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
     for (uint64_t v = 0; v < nvars; v++)
         if (s->vars[v].relation == REC_REL_VECTOR)
             s->vars[v].values = s->values ? s->values + s->vidx[v] : NULL; /* none: no ranks */
+    /* and scratch too: the made arrays hold their offsets in it */
+    for (uint64_t v = 0; v < nvars; v++)
+        for (uint64_t k = 0; s->made[v] && k < members; k++)
+            s->values[s->vidx[v] + k].ptr = s->scratch + (uintptr_t)s->values[s->vidx[v] + k].ptr;
     s->info.nranges = (uint32_t)nranges;
     s->info.ranges = s->ranges;
     s->info.nranks = (uint32_t)members;

@@ -14,6 +14,10 @@ typedef struct rec_merge_state {
     size_t vars_cap;
     rec_value *values;
     size_t values_cap;
+    uint8_t *scratch; /* the arrays of DISK_ARRAYS_AFFINE vectors, encoded as a record's are */
+    size_t scratch_cap;
+    uint8_t *made; /* per variation: its arrays are in scratch */
+    size_t made_cap;
 } rec_merge_state;
 
 void rec_merge_encode(rec_buf *b, const rec_layout *lay, const rec_record *base, const rec_merge_info *mi);

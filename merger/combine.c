@@ -419,6 +419,7 @@ int rec_merge_combine(const char *in_dir, const char *const *parts, unsigned npa
         snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;
     }
+    c.b.time_tolerance = merge_time_tolerance(o, info);
     if (!(c.taken = malloc(((size_t)info->nranks + 7) / 8))) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         goto done;

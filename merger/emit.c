@@ -177,12 +177,72 @@ static int finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *l
     return emit_finish(m, w, n, lay, &base, record, b, st, err);
 }
 
+static int within(int64_t x, int64_t y, int64_t tolerance)
+{
+    return (uint64_t)x - (uint64_t)y + (uint64_t)tolerance <= 2 * (uint64_t)tolerance; /* wrapping, as times do */
+}
+
+/* The model a time column's members come closest to: member 0's value, or a line through member 0's
+ * and the last member's over their ranks (clocks that start a little later rank by rank); the slope in
+ * whole ticks a rank, 0 for the first. */
+static int64_t time_slope(const int64_t *col, const uint32_t *ranks, uint32_t n, int64_t tol)
+{
+    uint64_t span = (uint64_t)ranks[n - 1] - ranks[0];
+    int64_t rise = (int64_t)((uint64_t)col[n - 1] - (uint64_t)col[0]);
+    if (!span || within(rise, 0, tol))
+        return 0;
+    double slope = (double)rise / (double)span;
+    int64_t a = (int64_t)(slope < 0 ? slope - 0.5 : slope + 0.5);
+    uint32_t flat = 0, sloped = 0; /* the members each model holds, sampled */
+    uint32_t step = n > 64 ? n / 64 : 1;
+    for (uint32_t k = 0; k < n; k += step) {
+        flat += within(col[k], col[0], tol);
+        sloped += within(col[k], (int64_t)((uint64_t)col[0] + (uint64_t)a * (ranks[k] - ranks[0])), tol);
+    }
+    return sloped > flat ? a : 0;
+}
+
+/* Times to within the tolerance asked for (rec_merge_options.time_resolution): a member's start or end
+ * within it of its column's model (time_slope) becomes the model's, unless the call would then end before
+ * it starts; a column every member then agrees on varies no more, and one on a line is affine. */
+static void snap_times(emit_buffers *b, unsigned record, uint32_t n)
+{
+    int64_t tol = b->time_tolerance;
+    uint32_t vary = b->varying[record];
+    if (!tol || !((vary >> COL_TSTART | vary >> COL_TEND) & 1))
+        return;
+    int64_t s0 = *first_slot(b, record, COL_TSTART), e0 = *first_slot(b, record, COL_TEND);
+    int64_t *starts = vary >> COL_TSTART & 1 ? column(b, record, COL_TSTART) : NULL;
+    int64_t *ends = vary >> COL_TEND & 1 ? column(b, record, COL_TEND) : NULL;
+    int64_t as = starts ? time_slope(starts, b->ranks, n, tol) : 0, ae = ends ? time_slope(ends, b->ranks, n, tol) : 0;
+    int starts_differ = 0, ends_differ = 0;
+    for (uint32_t k = 1; k < n; k++) {
+        uint64_t dr = (uint64_t)b->ranks[k] - b->ranks[0];
+        int64_t s = starts ? starts[k] : s0, e = ends ? ends[k] : e0;
+        int64_t ms = (int64_t)((uint64_t)s0 + (uint64_t)as * dr), me = (int64_t)((uint64_t)e0 + (uint64_t)ae * dr);
+        int64_t s2 = within(s, ms, tol) ? ms : s, e2 = within(e, me, tol) ? me : e;
+        if (e2 < s2)
+            s2 = s, e2 = e;
+        if (starts)
+            starts[k] = s2;
+        if (ends)
+            ends[k] = e2;
+        starts_differ |= s2 != s0;
+        ends_differ |= e2 != e0;
+    }
+    if (!starts_differ)
+        b->varying[record] &= ~(1u << COL_TSTART);
+    if (!ends_differ)
+        b->varying[record] &= ~(1u << COL_TEND);
+}
+
 int emit_finish(merger *m, rec_writer *w, uint32_t n, const rec_layout_view *lay, const rec_record *first,
                 unsigned record, emit_buffers *b, rec_merge_stats *st, rec_error *err)
 {
     uint32_t nvars = 0;
     size_t nvalues = 0;
     if (n > 1) {
+        snap_times(b, record, n);
         for (unsigned i = 0; i < lay->nfields; i++) {
             if (lay->cls[i] == REC_CLASS_NONE)
                 continue;

@@ -27,6 +27,7 @@ typedef struct emit_buffers {
      * records (combine.c); NULL: b->recs[k]'s. */
     rec_value (*bytes_of)(void *ctx, uint32_t k, unsigned field);
     void *bytes_ctx;
+    int64_t time_tolerance; /* ticks: a member's time within it of member 0's is member 0's (0: exact) */
 } emit_buffers;
 
 int emit_buffers_init(emit_buffers *b, uint32_t nranks);

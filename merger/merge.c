@@ -212,11 +212,19 @@ static void merger_free(merger *m)
     free(m->bucket);
 }
 
+int64_t merge_time_tolerance(const rec_merge_options *o, const rec_trace_info *info)
+{
+    if (!(o->time_resolution > 0) || !(info->time_resolution > 0))
+        return 0;
+    double ticks = o->time_resolution / info->time_resolution;
+    return ticks >= 1 ? (int64_t)(ticks < 1e15 ? ticks : 1e15) : 0;
+}
+
 int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options *o, const char *in_dir,
                       uint64_t start_ns, rec_error *err)
 {
     const rec_trace_info *in = rec_trace_get_info(t);
-    rec_option *opts = calloc(in->noptions + 4, sizeof *opts);
+    rec_option *opts = calloc(in->noptions + 5, sizeof *opts);
     if (!opts) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return -1;
@@ -229,6 +237,11 @@ int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options 
     opts[n++] = (rec_option){"merge.source", in_dir};
     opts[n++] = (rec_option){"merge.window", window};
     opts[n++] = (rec_option){"merge.rule", o->paper_rule ? "farthest-match" : "complete-group"};
+    char resolution[32];
+    if (merge_time_tolerance(o, in)) { /* how exact the per-rank times are */
+        snprintf(resolution, sizeof resolution, "%g", o->time_resolution);
+        opts[n++] = (rec_option){"merge.time_resolution", resolution};
+    }
     char block[64];
     if (o->part) { /* a part of a parallel merge: its ranks, which the merge of the parts reads back */
         snprintf(block, sizeof block, "%u-%u", o->first_rank, o->first_rank + o->rank_count - 1);
@@ -362,6 +375,7 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
     rank_state **group = calloc(m.nranks, sizeof *group);
     emit_buffers b;
     int buffers_ok = emit_buffers_init(&b, m.nranks) == 0;
+    b.time_tolerance = merge_time_tolerance(o, info);
     rec_writer *w = NULL;
     int rc = -1;
     if (!m.ranks || !m.rank_slots || !m.sig_tabs || !m.bucket || !common_ok || !group || !buffers_ok) {

@@ -82,6 +82,8 @@ static inline wslot *window_slot(const merger *m, const rank_state *rs, unsigned
 /* merge.c's helpers, for combine.c */
 double now(void);
 int make_dirs(const char *path);
+/* The ticks a per-rank time may be off by (rec_merge_options.time_resolution; 0: exact). */
+int64_t merge_time_tolerance(const rec_merge_options *o, const rec_trace_info *info);
 int write_meta(const char *out_dir, const rec_trace *t, const rec_merge_options *o, const char *in_dir,
                uint64_t start_ns, rec_error *err);
 /* The merged stream's writer in out_dir (made if missing), on the clock

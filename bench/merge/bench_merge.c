@@ -1,5 +1,5 @@
 /* bench-merge: merge throughput and its growth with the number of ranks.
- *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--repeat R]
+ *   bench-merge [--records N] [--ranks 64,256,1024,4096] [--window M] [--time-resolution S] [--repeat R]
  *               [--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic|cells]
  * For each rank count, writes a synthetic SPMD trace (N records per rank:
  * strided pwrites at rank-dependent offsets, a barrier every 50 calls, and
@@ -362,6 +362,9 @@ static void generate_kernel(const char *out, result *res)
         waitpid(pid, NULL, 0);
 }
 
+/* --time-resolution S: the merged trace's per-rank times to within S seconds (0: exact). */
+static double merged_time_resolution;
+
 static result run_size(const char *base, uint32_t nranks, uint64_t records, unsigned window, int keep,
                        int repeat, double min_seconds, int codegen, int vpic, int mpi)
 {
@@ -389,6 +392,7 @@ static result run_size(const char *base, uint32_t nranks, uint64_t records, unsi
     rec_merge_options o;
     rec_merge_options_init(&o);
     o.window = window;
+    o.time_resolution = merged_time_resolution;
     rec_merge_stats st;
     double merging = 0;
     for (int r = 0; r < repeat || (merging < min_seconds && r < 200); r++) { /* the least disturbed run */
@@ -452,6 +456,8 @@ int main(int argc, char **argv)
             snprintf(ranks_list, sizeof ranks_list, "%s", argv[++i]);
         else if (!strcmp(argv[i], "--window") && i + 1 < argc)
             window = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--time-resolution") && i + 1 < argc)
+            merged_time_resolution = atof(argv[++i]);
         else if (!strcmp(argv[i], "--keep"))
             keep = 1;
         else if (!strcmp(argv[i], "--codegen"))
@@ -468,7 +474,7 @@ int main(int argc, char **argv)
         else {
             fprintf(
                 stderr,
-                "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--repeat R] "
+                "usage: bench-merge [--records N] [--ranks 64,256,...] [--window M] [--time-resolution S] [--repeat R] "
                 "[--min-seconds S] [--keep] [--codegen] [--pattern pwrite|vpic|cells] [--mpi P]\n");
             return 2;
         }
@@ -483,11 +489,16 @@ int main(int argc, char **argv)
     printf("bench-merge: %llu records per rank, window %u, fastest of at least %d merges and %.1f s of merging, "
            "%ld cores\n",
            (unsigned long long)records, window, repeat, min_seconds, sysconf(_SC_NPROCESSORS_ONLN));
+    if (merged_time_resolution > 0)
+        printf("bench-merge: per-rank times to within %g s (recorder-merge --time-resolution); the traces' ticks are "
+               "1e-07 s\n",
+               merged_time_resolution);
     printf("%8s %12s %7s %10s %10s %12s %10s %10s %12s %8s %8s %8s %8s %10s %9s\n", "ranks", "records", "merges",
            "write s", "merge s", "records/s", "ns/record", "growth", "peak MB", "user ns", "sys ns", "cold ns",
            "cold sys", "cold grow", "out B/rec");
     double first_ns = 0, first_cold_ns = 0;
     uint64_t first_kernel = 0;
+    uint64_t first_bytes = 0;
     for (char *tok = strtok(ranks_list, ","); tok; tok = strtok(NULL, ",")) {
         uint32_t nranks = (uint32_t)atoi(tok);
         int fds[2];
@@ -513,13 +524,16 @@ int main(int argc, char **argv)
         double per_record = 1e9 / (double)res.records_in, cold_ns = res.cold_s * per_record;
         if (first_ns == 0)
             first_ns = ns, first_cold_ns = cold_ns;
+        if (!first_bytes)
+            first_bytes = res.out_bytes;
         printf("%8u %12llu %7d %10.2f %10.2f %12.0f %10.1f %9.2fx %12.1f %8.1f %8.1f %8.1f %8.1f %9.2fx %9.2f   "
-               "(%llu merged records, %.3f per rank record)\n",
+               "(%llu merged records, %.3f per rank record; %llu bytes, %.2fx the first)\n",
                nranks, (unsigned long long)res.records_in, res.merges, res.write_s, res.merge_s,
                (double)res.records_in / res.merge_s, ns, ns / first_ns, res.peak_kb / 1024.0,
                res.user_s * per_record, res.sys_s * per_record, cold_ns, res.cold_sys_s * per_record,
                cold_ns / first_cold_ns, (double)res.out_bytes * 1e-9 * per_record,
-               (unsigned long long)res.records_out, (double)res.records_out / (double)records);
+               (unsigned long long)res.records_out, (double)res.records_out / (double)records, (unsigned long long)res.out_bytes,
+               first_bytes ? (double)res.out_bytes / (double)first_bytes : 1.0);
         if (mpi > 1 && res.mpi_ok)
             printf("%8u mpi %d processes: serial %.2f s, parallel %.2f s, speedup %.2f, peak %.1f MB a process "
                    "(%.2fx the serial merge's %.1f MB), outputs %s\n",

@@ -37,6 +37,10 @@ typedef struct rec_merge_options {
     uint32_t first_rank, rank_count;
     uint64_t start_ns;
     int part;
+    /* Times to within this many seconds (0: exact): a rank's start or end time within it of its merged
+     * record's own (its lowest rank's) is stored as that, so that the per-rank times of calls the ranks
+     * made together cost nothing a rank; the others are kept exactly. */
+    double time_resolution;
 } rec_merge_options;
 
 typedef struct rec_merge_stats {

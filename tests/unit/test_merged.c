@@ -197,8 +197,12 @@ RK_TEST(merged, new_forms_out_of_place_are_rejected)
         /* durations after an affine start (field 1000 = e8 07) */
         {{1, 0, 2, 1, 2, 0xe8, 0x07, 1, 2, 0, 0xe9, 0x07, 3, 0, 0}, 15,
          "durations for a field that is not an end time, or after an affine start"},
-        /* relation 4 */
+        /* relation 4 (an affine time) on an argument */
         {{1, 0, 2, 1, 1, 3, 4, 0, 0}, 9, "bad field or relation in a merge annotation"},
+        /* relation 5 (affine arrays) on an integer argument */
+        {{1, 0, 2, 1, 1, 3, 5, 1, 0, 0}, 10, "arrays over the ranks for a field that is not an array"},
+        /* relation 6 */
+        {{1, 0, 2, 1, 1, 3, 6, 0, 0}, 9, "bad field or relation in a merge annotation"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         rec_merge_state s = {0};
@@ -206,5 +210,83 @@ RK_TEST(merged, new_forms_out_of_place_are_rejected)
         CU_ASSERT_EQUAL(rec_merge_parse(&s, bad[i].bytes, bad[i].len, lay, &base, 4, 0, &why), -1);
         CU_ASSERT_STRING_EQUAL(why ? why : "", bad[i].why);
         rec_merge_state_free(&s);
+    }
+}
+
+/* A start time on a line over the ranks (clocks started rank by rank) is the line, its b told against
+ * the record's own start: a few bytes whatever the time, read back as the affine relation. */
+RK_TEST(merged, affine_times_are_told_against_the_record)
+{
+    const rec_layout *lay = rec_table_layout(rec_table_builtin(), REC_ID_pwrite);
+    rec_record base;
+    memset(&base, 0, sizeof base);
+    base.func = REC_ID_pwrite;
+    base.tstart = 123456789012ull + 5 * 10; /* the set's first rank is 5 */
+    base.tend = base.tstart + 4;
+    rec_rank_range range = {5, 100, 1};
+    rec_variation vars[2] = {{.field = REC_FIELD_TSTART, .relation = REC_REL_AFFINE, .a = 10, .b = 123456789012},
+                             {.field = REC_FIELD_TEND, .relation = REC_REL_AFFINE, .a = 10, .b = 123456789016}};
+    rec_merge_info mi = {.nranges = 1, .ranges = &range, .nranks = 100, .nvars = 2, .vars = vars};
+    rec_buf b = {0};
+    rec_merge_encode(&b, lay, &base, &mi);
+    /* set (4 bytes), nvars, 2 x (field 2 bytes, relation 4, a, b - own - ... : 1 byte each) */
+    CU_ASSERT_EQUAL(b.len, 5 + 2 * 5);
+    CU_ASSERT_EQUAL(b.data[7], 4);
+    rec_merge_state s = {0};
+    const char *why = NULL;
+    CU_ASSERT_EQUAL_FATAL(rec_merge_parse(&s, b.data, b.len, lay, &base, 200, 0, &why), 0);
+    CU_ASSERT_EQUAL_FATAL(s.info.nvars, 2);
+    for (int v = 0; v < 2; v++) {
+        CU_ASSERT_EQUAL(s.info.vars[v].relation, REC_REL_AFFINE);
+        CU_ASSERT_EQUAL(s.info.vars[v].a, 10);
+        CU_ASSERT_EQUAL(s.info.vars[v].b, vars[v].b);
+    }
+    rec_merge_state_free(&s);
+    free(b.data);
+}
+
+/* A hyperslab's start, rank * 4096, at 10,000 ranks: two numbers an element, not one array a rank; each
+ * rank reads its own array back. An array off the line stays a vector. */
+RK_TEST(merged, arrays_on_lines_over_the_ranks_are_stored_once)
+{
+    enum { N = 10000 };
+    const rec_layout *lay = rec_table_layout(rec_table_builtin(), REC_ID_H5Sselect_hyperslab);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(lay);
+    static int64_t elems[N][2];
+    static rec_value values[N];
+    for (uint32_t k = 0; k < N; k++) {
+        uint32_t rank = 2 * k + 1; /* odd ranks */
+        elems[k][0] = 4096 * (int64_t)rank;
+        elems[k][1] = 7 - 3 * (int64_t)rank;
+        values[k] = (rec_value){.ptr = elems[k], .len = 2};
+    }
+    rec_record base;
+    memset(&base, 0, sizeof base);
+    base.func = REC_ID_H5Sselect_hyperslab;
+    base.args[2] = values[0];
+    rec_rank_range range = {1, N, 2};
+    rec_variation var = {.field = 2, .relation = REC_REL_VECTOR, .values = values};
+    rec_merge_info mi = {.nranges = 1, .ranges = &range, .nranks = N, .nvars = 1, .vars = &var};
+    for (int off_line = 0; off_line < 2; off_line++) {
+        if (off_line)
+            elems[N - 1][1] += 1;
+        rec_buf b = {0};
+        rec_merge_encode(&b, lay, &base, &mi);
+        CU_ASSERT_FATAL(!b.oom);
+        CU_ASSERT(off_line ? b.len > 2 * N : b.len < 32);
+        rec_merge_state s = {0};
+        const char *why = NULL;
+        CU_ASSERT_EQUAL_FATAL(rec_merge_parse(&s, b.data, b.len, lay, &base, 2 * N + 1, 0, &why), 0);
+        CU_ASSERT_EQUAL_FATAL(s.info.nvars, 1);
+        CU_ASSERT_EQUAL(s.info.vars[0].relation, REC_REL_VECTOR);
+        int64_t got[2];
+        uint32_t wrong = 0;
+        for (uint32_t k = 0; k < N; k++) {
+            wrong += rec_value_array(&s.info.vars[0].values[k], got, 2) != 2 || got[0] != elems[k][0] ||
+                     got[1] != elems[k][1];
+        }
+        CU_ASSERT_EQUAL(wrong, 0);
+        rec_merge_state_free(&s);
+        free(b.data);
     }
 }
