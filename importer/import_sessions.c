@@ -179,18 +179,6 @@ static int64_t permissions(const builder *b, const ri_darshan_record *posix, int
     return m > 0 && m <= 07777 ? m : 0644;
 }
 
-/* An MPI-IO access is collective when its record counts more collective
- * accesses of its kind than independent ones. */
-static int collective_access(const builder *b, const ri_darshan_record *r, int write)
-{
-    const counters *c = &b->c;
-    int64_t coll = positive(ri_counter(r, write ? c->coll_writes : c->coll_reads));
-    int64_t indep = positive(ri_counter(r, write ? c->indep_writes : c->indep_reads)) +
-                    positive(ri_counter(r, write ? c->split_writes : c->split_reads)) +
-                    positive(ri_counter(r, write ? c->nb_writes : c->nb_reads));
-    return coll > indep;
-}
-
 /* ---- one rank's calls of the scope ---- */
 
 typedef struct window {
@@ -252,7 +240,7 @@ static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *
                 e->offset = (int64_t)position;
             position = (uint64_t)e->offset + (uint64_t)a->length;
             e->handle = mpifile;
-            e->collective = (uint8_t)collective_access(b, s->rec, a->write);
+            e->collective = a->collective;
             parent_start = a->tstart;
             parent_end = a->tend;
             has_parent = 1;
@@ -492,10 +480,14 @@ int ri_plan_file(builder *b, file_state *f)
         size_t nown = ri_own_records(&b->mpiio, f->id, &own);
         if (all || (b->p->nranks > 1 && nown == b->p->nranks)) {
             b->p->world_files++;
+            if (ri_mark_collective(b, f, 1) != 0)
+                return -1;
             scope s = {f, -1, REC_LAYER_MPIIO, 1, all ? all : own[0]};
             return place(b, &s);
         }
         b->p->self_files++;
+        if (ri_mark_collective(b, f, 0) != 0)
+            return -1;
         return place_each_rank(b, f, REC_LAYER_MPIIO, &b->mpiio);
     }
     b->p->posix_files++;
