@@ -2,7 +2,8 @@
 # import_common.sh: what the end-to-end tests of recorder-import share
 # (import_e2e.sh, import_stat_e2e.sh), sourced after build, name and src
 # are set.
-#   import_begin TEST: the test's run directory ($work, $logs), the log of
+#   import_begin TEST [PREFIX]: the test's run directory ($work, $logs:
+#     import-runs/PREFIX$name, a test of its own for the log's name), the log of
 #     tests/data/darshan ($log, $figures, $np: its ranks), the tracer to
 #     preload ($preload), MPICH's wrappers on PATH;
 #   kernel_and_replay: the trace $work/trace merged (recorder-merge), its
@@ -15,7 +16,7 @@
 . "$src/tests/support/testlib.sh"
 
 import_begin() {
-  begin_test "$1: $name" "${TEST_RUNS_DIR:-$build}/import-runs/$name" logs
+  begin_test "$1: $name" "${TEST_RUNS_DIR:-$build}/import-runs/${2:-}$name" logs
   data=$src/tests/data/darshan
   log=$data/$name.darshan figures=$data/$name.figures
   logs=$work/logs
