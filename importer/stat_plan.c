@@ -452,32 +452,36 @@ static int place_scope(builder *b, file_state *f, int layer, scope_groups *top, 
     return 0;
 }
 
-/* The opens of a file every rank opened collectively beyond a whole number
- * of sessions a rank (IOR's rank 0 checking it, or asking its size, over
- * MPI_COMM_SELF): rank 0's, MPI-IO opens and closes accessing nothing, after
- * its calls of the file (from: its first). Their POSIX opens are the POSIX
- * group's already. */
-static int place_lone_opens(builder *b, file_state *f, const group *g, size_t from)
+/* The independent opens of a file every rank opened collectively too
+ * (Darshan counts an open over one rank independent): MPI-IO opens and
+ * closes over MPI_COMM_SELF accessing nothing, after the rank's calls of
+ * the file, each rank its share (PnetCDF's independent-mode handle), the
+ * ones left over rank 0's (IOR's rank 0 checking the file, or asking its
+ * size). Their POSIX opens are the POSIX group's already. */
+static int place_lone_opens(builder *b, file_state *f, const group *g)
 {
     const ri_view *v = &g->v;
-    uint32_t n = b->p->nranks;
-    if (!g->world || n < 2 || v->coll_opens <= 0 || v->opens % n == 0)
+    uint32_t n = b->p->nranks, file = (uint32_t)(f - b->files);
+    int64_t indep = v->opens - v->coll_opens;
+    if (!g->world || n < 2 || v->coll_opens <= 0 || indep <= 0)
         return 0;
-    const ri_events *ev = &b->p->ranks[0];
-    uint64_t t = 0;
-    for (size_t i = from; i < ev->n; i++)
-        if (ev->v[i].tend > t)
-            t = ev->v[i].tend;
-    for (int64_t j = 0; j < v->opens % n; j++) {
-        for (int c = 0; c < 2; c++) {
-            ri_event *e = ri_add_event(b, 0, f, c ? RI_CALL_CLOSE : RI_CALL_OPEN, REC_LAYER_MPIIO);
-            if (!e)
-                return ri_fail(b, "out of memory");
-            e->tstart = ++t;
-            e->tend = ++t;
-            e->inferred = 1;
-            e->handle = c ? b->next_mpifile[0] - 1 : b->next_mpifile[0]++;
-            e->flags = c ? 0 : ri_amode_of(1, 0);
+    for (uint32_t r = 0; r < n; r++) {
+        const ri_events *ev = &b->p->ranks[r];
+        uint64_t t = 0;
+        for (size_t i = 0; i < ev->n; i++)
+            if (ev->v[i].file == file && ev->v[i].layer == REC_LAYER_MPIIO && ev->v[i].tend > t)
+                t = ev->v[i].tend;
+        for (int64_t j = 0; j < indep / n + (r == 0 ? indep % n : 0); j++) {
+            for (int c = 0; c < 2; c++) {
+                ri_event *e = ri_add_event(b, r, f, c ? RI_CALL_CLOSE : RI_CALL_OPEN, REC_LAYER_MPIIO);
+                if (!e)
+                    return ri_fail(b, "out of memory");
+                e->tstart = ++t;
+                e->tend = ++t;
+                e->inferred = 1;
+                e->handle = c ? b->next_mpifile[r] - 1 : b->next_mpifile[r]++;
+                e->flags = c ? 0 : ri_amode_of(1, 0);
+            }
         }
     }
     return 0;
@@ -498,10 +502,9 @@ int ri_plan_stat_file(builder *b, file_state *f)
         rc = groups_of(b, &b->stdio, RI_DARSHAN_STDIO, f->id, 0, &stdio);
     if (rc == 0 && mpi.n) {
         *(world ? &b->p->world_files : &b->p->self_files) += 1;
-        size_t from = b->p->ranks[0].n;
         rc = place_scope(b, f, REC_LAYER_MPIIO, &mpi, &posix);
         if (rc == 0)
-            rc = place_lone_opens(b, f, &mpi.g[0], from);
+            rc = place_lone_opens(b, f, &mpi.g[0]);
     } else if (rc == 0 && posix.n) {
         b->p->posix_files++;
         rc = place_scope(b, f, REC_LAYER_POSIX, &posix, NULL);

@@ -280,3 +280,36 @@ RK_TEST(import, collective_calls_are_rounds_of_every_rank)
     free(got);
     dm_release(&l);
 }
+
+/* A file every rank opened collectively once and on its own once (Darshan
+ * counts an open over one rank independent: PnetCDF's independent-mode
+ * handle): one collective session, then each rank's open over
+ * MPI_COMM_SELF, accessing nothing. */
+RK_TEST(import, independent_opens_of_a_shared_file_are_each_ranks_own)
+{
+    dm_log l;
+    start_log(&l, 2);
+    record(&l, RI_DARSHAN_MPIIO, -1,
+           (const char *[]){"MPIIO_COLL_OPENS", "MPIIO_INDEP_OPENS", "MPIIO_COLL_WRITES", "MPIIO_SYNCS"},
+           (int64_t[]){2, 2, 2, 2}, 4);
+    const seg s0[] = {{1, 0, 8, 1.0, 1.1}};
+    const seg s1[] = {{1, 8, 8, 1.0, 1.1}};
+    dxt(&l, RI_DARSHAN_DXT_MPIIO, 0, s0, 1);
+    dxt(&l, RI_DARSHAN_DXT_MPIIO, 1, s1, 1);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "0 MPI_Init [inferred]\n"
+             "0 MPI_File_open comm=%lld amode=%d [inferred]\n"
+             "0 MPI_File_write_at_all offset=8\n"
+             "0 MPI_File_sync [inferred]\n"
+             "0 MPI_File_close [inferred]\n"
+             "0 MPI_File_open comm=%lld amode=%d [inferred]\n"
+             "0 MPI_File_close [inferred]\n"
+             "0 MPI_Finalize [inferred]\n",
+             (long long)comm_id("MPI_COMM_WORLD"), MPI_MODE_WRONLY | MPI_MODE_CREATE,
+             (long long)comm_id("MPI_COMM_SELF"), MPI_MODE_RDONLY);
+    char *got = import_lines(&l, "indep-opens", 1);
+    expect_lines(got, want);
+    free(got);
+    dm_release(&l);
+}
