@@ -127,13 +127,25 @@ static int64_t pass(const kind_accesses *k, uint64_t slack, size_t *next, size_t
         for (; r < nr; r++) {
             while (next[r] < k->hi[r] && acc[k->idx[next[r]]].tend + slack < t)
                 next[r]++; /* ended before any later moment: no later round's */
+            /* the nearest: around the first access starting after t (a rank's
+             * accesses follow one another), the earliest of equally near ones */
+            size_t lo = next[r], hi = k->hi[r];
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (acc[k->idx[mid]].tstart <= t)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
             size_t best = SIZE_MAX;
-            for (size_t j = next[r]; j < k->hi[r] && acc[k->idx[j]].tstart <= t + slack; j++)
+            for (size_t j = lo >= next[r] + 4 ? lo - 4 : next[r]; j <= lo && j < k->hi[r]; j++)
                 if (distance(&acc[k->idx[j]], t) <= slack &&
                     (best == SIZE_MAX || distance(&acc[k->idx[j]], t) < distance(&acc[k->idx[best]], t)))
                     best = j;
             if (best == SIZE_MAX)
                 break;
+            while (best > next[r] && distance(&acc[k->idx[best - 1]], t) <= distance(&acc[k->idx[best]], t))
+                best--;
             picks[n * nr + r] = best;
             bytes += (uint64_t)acc[k->idx[best]].length;
         }
@@ -149,8 +161,10 @@ static int64_t pass(const kind_accesses *k, uint64_t slack, size_t *next, size_t
 
 /* The world's rounds of the kind: want of them. The slack grows from none,
  * doubling, until a pass finds as many (the ranks' clocks are a little
- * apart), at most the job's run; the pass that found the most when none
- * does. */
+ * apart), at most the job's run or 10 s, and while the passes have looked
+ * at fewer than RI_ROUND_WORK moments and ranks in all; the pass that found
+ * the most when none does. */
+#define RI_ROUND_WORK 4e9
 static int world_rounds(builder *b, file_state *f, int write, uint64_t want)
 {
     uint32_t nr = b->p->nranks;
@@ -174,7 +188,8 @@ static int world_rounds(builder *b, file_state *f, int write, uint64_t want)
     if (rc == 0 && most > 0) {
         double run = (double)(b->log->end_sec - b->log->start_sec) + 1 +
                      1e-9 * (double)(b->log->end_nsec - b->log->start_nsec);
-        uint64_t limit = ri_ticks(b, run);
+        uint64_t limit = ri_ticks(b, run < 10 ? run : 10);
+        double work = 0;
         for (uint64_t slack = 0;; slack = slack ? 2 * slack : 1) {
             int64_t n = pass(&k, slack, next, picks, rounds);
             if (n > found) {
@@ -182,7 +197,8 @@ static int world_rounds(builder *b, file_state *f, int write, uint64_t want)
                 memcpy(best_picks, picks, (size_t)n * nr * sizeof *picks);
                 memcpy(best_rounds, rounds, (size_t)n * sizeof *rounds);
             }
-            if ((uint64_t)found >= want || slack > limit)
+            work += (double)k.nmoments * nr;
+            if ((uint64_t)found >= want || slack > limit || work > RI_ROUND_WORK)
                 break;
         }
     }
