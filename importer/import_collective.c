@@ -109,16 +109,17 @@ static uint64_t distance(const ri_access *a, uint64_t t)
 
 /* One pass: rounds whose accesses are each within slack of a moment, the
  * earliest moment first, each rank's nearest access to it after its last
- * round's (next). Their accesses, nr a round, in picks; how many rounds,
- * or -1. */
-static int64_t pass(const kind_accesses *k, uint64_t slack, size_t *next, size_t *picks, round *rounds)
+ * round's (next), at most `most`. Their accesses, nr a round, in picks;
+ * how many rounds. */
+static int64_t pass(const kind_accesses *k, uint64_t slack, size_t most, size_t *next, size_t *picks,
+                    round *rounds)
 {
     uint32_t nr = k->nranks;
     const ri_access *acc = k->f->acc;
     size_t n = 0;
     for (uint32_t r = 0; r < nr; r++)
         next[r] = k->lo[r];
-    for (size_t m = 0; m < k->nmoments; m++) {
+    for (size_t m = 0; m < k->nmoments && n < most; m++) { /* most: the fewest accesses a rank has */
         uint64_t t = k->moments[m];
         if (m > 0 && t == k->moments[m - 1])
             continue;
@@ -191,7 +192,7 @@ static int world_rounds(builder *b, file_state *f, int write, uint64_t want)
         uint64_t limit = ri_ticks(b, run < 10 ? run : 10);
         double work = 0;
         for (uint64_t slack = 0;; slack = slack ? 2 * slack : 1) {
-            int64_t n = pass(&k, slack, next, picks, rounds);
+            int64_t n = pass(&k, slack, most, next, picks, rounds);
             if (n > found) {
                 found = n;
                 memcpy(best_picks, picks, (size_t)n * nr * sizeof *picks);

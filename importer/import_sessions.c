@@ -436,6 +436,14 @@ static int place(builder *b, const scope *s)
         uint64_t lone = lone_opens(b, s, r);
         if (lone == 0)
             continue;
+        if (lone > MAX_SESSIONS || nranks * lone > MAX_SCOPE_CALLS) {
+            char what[600];
+            snprintf(what, sizeof what,
+                     "%s: %llu independent opens on each of %llu ranks, more than recorder-import places",
+                     f->path, (unsigned long long)lone, (unsigned long long)nranks);
+            free(ss);
+            return ri_fail(b, what);
+        }
         scope self = *s;
         self.world = 0;
         self.lone = 1;

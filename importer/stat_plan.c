@@ -468,8 +468,8 @@ static int place_lone_opens(builder *b, file_state *f, const group *g)
     for (uint32_t r = 0; r < n; r++) {
         const ri_events *ev = &b->p->ranks[r];
         uint64_t t = 0;
-        for (size_t i = 0; i < ev->n; i++)
-            if (ev->v[i].file == file && ev->v[i].layer == REC_LAYER_MPIIO && ev->v[i].tend > t)
+        for (size_t i = ev->n; i-- > 0 && ev->v[i].file == file;) /* the file's, appended last */
+            if (ev->v[i].layer == REC_LAYER_MPIIO && ev->v[i].tend > t)
                 t = ev->v[i].tend;
         for (int64_t j = 0; j < indep / n + (r == 0 ? indep % n : 0); j++) {
             for (int c = 0; c < 2; c++) {
