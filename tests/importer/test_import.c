@@ -313,3 +313,29 @@ RK_TEST(import, independent_opens_of_a_shared_file_are_each_ranks_own)
     free(got);
     dm_release(&l);
 }
+
+/* A file of one rank's own (over MPI_COMM_SELF): as many of its writes
+ * collective as its record counts, its largest. */
+RK_TEST(import, a_ranks_own_collective_accesses_are_its_largest)
+{
+    dm_log l;
+    start_log(&l, 2);
+    record(&l, RI_DARSHAN_MPIIO, 1, (const char *[]){"MPIIO_COLL_OPENS", "MPIIO_COLL_WRITES", "MPIIO_INDEP_WRITES"},
+           (int64_t[]){1, 1, 2}, 3);
+    const seg s1[] = {{1, 0, 8, 1.0, 1.1}, {1, 8, 100, 1.2, 1.3}, {1, 108, 8, 1.4, 1.5}};
+    dxt(&l, RI_DARSHAN_DXT_MPIIO, 1, s1, 3);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "0 MPI_Init [inferred]\n"
+             "0 MPI_File_open comm=%lld amode=%d [inferred]\n"
+             "0 MPI_File_write_at offset=0\n"
+             "0 MPI_File_write_at_all offset=8\n"
+             "0 MPI_File_write_at offset=108\n"
+             "0 MPI_File_close [inferred]\n"
+             "0 MPI_Finalize [inferred]\n",
+             (long long)comm_id("MPI_COMM_SELF"), MPI_MODE_WRONLY | MPI_MODE_CREATE);
+    char *got = import_lines(&l, "self-collective", 1);
+    expect_lines(got, want);
+    free(got);
+    dm_release(&l);
+}
