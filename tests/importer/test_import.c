@@ -129,6 +129,14 @@ static void expect_lines(const char *got, const char *want)
     CU_ASSERT_STRING_EQUAL(got, want);
 }
 
+/* The import's trace of rank `rank` of the log is `want`. */
+static void expect_rank(dm_log *l, const char *name, uint32_t rank, const char *want)
+{
+    char *got = import_lines(l, name, rank);
+    expect_lines(got, want);
+    free(got);
+}
+
 static int64_t comm_id(const char *name)
 {
     for (size_t i = 0; i < rec_predefined_handle_count; i++)
@@ -268,16 +276,12 @@ RK_TEST(import, collective_calls_are_rounds_of_every_rank)
              "offset=32\n"
              "0 MPI_File_read_at_all offset=0\n%s",
              open, end);
-    char *got = import_lines(&l, "rounds-0", 0);
-    expect_lines(got, want);
-    free(got);
+    expect_rank(&l, "rounds-0", 0, want);
     snprintf(want, sizeof want,
              "%s0 MPI_File_write_at_all offset=8\n0 MPI_File_write_at_all offset=24\n"
              "0 MPI_File_read_at_all offset=8\n%s",
              open, end);
-    got = import_lines(&l, "rounds-1", 1);
-    expect_lines(got, want);
-    free(got);
+    expect_rank(&l, "rounds-1", 1, want);
     dm_release(&l);
 }
 
@@ -308,9 +312,7 @@ RK_TEST(import, independent_opens_of_a_shared_file_are_each_ranks_own)
              "0 MPI_Finalize [inferred]\n",
              (long long)comm_id("MPI_COMM_WORLD"), MPI_MODE_WRONLY | MPI_MODE_CREATE,
              (long long)comm_id("MPI_COMM_SELF"), MPI_MODE_RDONLY);
-    char *got = import_lines(&l, "indep-opens", 1);
-    expect_lines(got, want);
-    free(got);
+    expect_rank(&l, "indep-opens", 1, want);
     dm_release(&l);
 }
 
@@ -334,8 +336,6 @@ RK_TEST(import, a_ranks_own_collective_accesses_are_its_largest)
              "0 MPI_File_close [inferred]\n"
              "0 MPI_Finalize [inferred]\n",
              (long long)comm_id("MPI_COMM_SELF"), MPI_MODE_WRONLY | MPI_MODE_CREATE);
-    char *got = import_lines(&l, "self-collective", 1);
-    expect_lines(got, want);
-    free(got);
+    expect_rank(&l, "self-collective", 1, want);
     dm_release(&l);
 }
