@@ -56,6 +56,9 @@ typedef struct ri_plan {
     ri_events *ranks;   /* nranks of them, each sorted as a tracer appends: by end, inner calls first */
     uint64_t posix_segments, mpiio_segments, inferred;
     uint64_t world_files, self_files, posix_files, skipped_files;
+    /* collective MPI-IO accesses the counters count that no round of
+     * accesses of every rank matched: left independent (import_collective.c) */
+    uint64_t coll_unmatched;
     /* files made from counters alone (no DXT accesses), and of them those
      * whose sizes could not follow the histogram, stdio ones, and how the
      * shared ones' ranks split them (stat_plan.c) */

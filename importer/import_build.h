@@ -15,6 +15,7 @@ typedef struct ri_access {
     uint8_t layer, write;
     int64_t offset, length;
     uint64_t tstart, tend;
+    uint8_t collective; /* MPI-IO: an _all call (import_collective.c) */
 } ri_access;
 
 typedef struct file_state {
@@ -72,6 +73,9 @@ ri_event *ri_add_event(builder *b, uint32_t rank, const file_state *f, ri_call c
 int64_t ri_amode_of(int reads, int writes);
 int64_t ri_oflags_of(int reads, int writes);
 int64_t ri_oflags_of_amode(int64_t amode);
+/* Marks which of the file's MPI-IO accesses were collective, over
+ * MPI_COMM_WORLD (world) or each rank's MPI_COMM_SELF (import_collective.c). */
+int ri_mark_collective(builder *b, file_state *f, int world);
 /* Places the file's calls on every rank that made some (import_sessions.c). */
 int ri_plan_file(builder *b, file_state *f);
 

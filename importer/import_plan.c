@@ -22,8 +22,9 @@
  *   - an open's flags (MPI amode) are what its session did: reads alone
  *     read-only, writes write-only and created, both read-write; one open
  *     with an MPI-IO record takes the record's mode.
- *   - an MPI-IO access is collective when the record counts more
- *     collective accesses of its kind than independent ones.
+ *   - as many MPI-IO reads and writes are collective as the record counts,
+ *     matched across the ranks of the file's communicator
+ *     (import_collective.c).
  *   - MPI_Init and MPI_Finalize at the job's start and end, when the job
  *     was an MPI one (more than one process, or MPI-IO records).
  * Darshan's own pseudo files (<STDOUT>, ...) are left out. */
@@ -221,7 +222,7 @@ static int add_access(builder *b, file_state *f, const ri_darshan_dxt *d, const 
     uint64_t t0 = ri_ticks(b, s->start), t1 = ri_ticks(b, s->end);
     f->acc[f->nacc++] = (ri_access){
         (uint32_t)d->rank, (uint8_t)layer, (uint8_t)write, s->offset, s->length > 0 ? s->length : 0, t0,
-        t1 < t0 ? t0 : t1};
+        t1 < t0 ? t0 : t1, 0};
     return 0;
 }
 

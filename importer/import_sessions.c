@@ -21,6 +21,7 @@ typedef struct scope {
     int layer;                    /* the layer that opens it: REC_LAYER_MPIIO or REC_LAYER_POSIX */
     int world;                    /* MPI-IO over MPI_COMM_WORLD */
     const ri_darshan_record *rec; /* the top layer's counters */
+    int lone;                     /* a world file's opens over MPI_COMM_SELF: no access, no sync */
 } scope;
 
 /* A session, over the scope's ranks. */
@@ -35,15 +36,18 @@ static int64_t positive(int64_t v)
     return v > 0 ? v : 0;
 }
 
-/* The independent opens of a file every rank opened collectively too, fewer
- * than its ranks (IOR's rank 0 checking it, or asking its size, over
- * MPI_COMM_SELF): rank 0's own, outside the collective sessions. */
-static uint64_t lone_opens(const builder *b, const scope *s)
+/* The independent opens of a file every rank opened collectively too
+ * (Darshan counts an open over one rank independent): over MPI_COMM_SELF,
+ * outside the collective sessions, each rank its share (PnetCDF's
+ * independent-mode handle), the ones left over rank 0's (IOR's rank 0
+ * checking the file, or asking its size). */
+static uint64_t lone_opens(const builder *b, const scope *s, uint32_t rank)
 {
     const counters *c = &b->c;
     if (!s->world || !s->rec || s->rec->rank >= 0 || b->p->nranks < 2 || ri_counter(s->rec, c->coll_opens) <= 0)
         return 0;
-    return (uint64_t)(positive(ri_counter(s->rec, c->indep_opens)) % b->p->nranks);
+    uint64_t indep = (uint64_t)positive(ri_counter(s->rec, c->indep_opens));
+    return indep / b->p->nranks + (rank == 0 ? indep % b->p->nranks : 0);
 }
 
 /* Opens one rank made: the rank -1 record counts every rank's. */
@@ -54,9 +58,8 @@ static uint64_t opens_of(const builder *b, const scope *s)
     if (s->layer == REC_LAYER_MPIIO) {
         int64_t indep = positive(ri_counter(s->rec, c->indep_opens));
         n = indep + positive(ri_counter(s->rec, c->coll_opens));
-        if (s->world && lone_opens(b, s) > 0) /* the rank -1 record's whole sessions, rounded */
-            n = (positive(ri_counter(s->rec, c->coll_opens)) + b->p->nranks / 2) / b->p->nranks * b->p->nranks +
-                indep / b->p->nranks * b->p->nranks;
+        if (s->world && lone_opens(b, s, 0) > 0) /* the rank -1 record's collective sessions, rounded */
+            n = (positive(ri_counter(s->rec, c->coll_opens)) + b->p->nranks / 2) / b->p->nranks * b->p->nranks;
     } else
         n = positive(positive(ri_counter(s->rec, c->opens)) - positive(ri_counter(s->rec, c->filenos)) -
                      positive(ri_counter(s->rec, c->dups)));
@@ -179,18 +182,6 @@ static int64_t permissions(const builder *b, const ri_darshan_record *posix, int
     return m > 0 && m <= 07777 ? m : 0644;
 }
 
-/* An MPI-IO access is collective when its record counts more collective
- * accesses of its kind than independent ones. */
-static int collective_access(const builder *b, const ri_darshan_record *r, int write)
-{
-    const counters *c = &b->c;
-    int64_t coll = positive(ri_counter(r, write ? c->coll_writes : c->coll_reads));
-    int64_t indep = positive(ri_counter(r, write ? c->indep_writes : c->indep_reads)) +
-                    positive(ri_counter(r, write ? c->split_writes : c->split_reads)) +
-                    positive(ri_counter(r, write ? c->nb_writes : c->nb_reads));
-    return coll > indep;
-}
-
 /* ---- one rank's calls of the scope ---- */
 
 typedef struct window {
@@ -252,7 +243,7 @@ static int accesses(builder *b, uint32_t rank, const scope *s, const ri_access *
                 e->offset = (int64_t)position;
             position = (uint64_t)e->offset + (uint64_t)a->length;
             e->handle = mpifile;
-            e->collective = (uint8_t)collective_access(b, s->rec, a->write);
+            e->collective = a->collective;
             parent_start = a->tstart;
             parent_end = a->tend;
             has_parent = 1;
@@ -373,7 +364,7 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
         }
         if (i > from && accesses(b, rank, s, acc + from, i - from, mpifile, fd, &seeks) != 0)
             return -1;
-        if (j == sync_at && syncs(b, rank, s, mpi ? mpifile : fd, w.end) != 0)
+        if (j == sync_at && !s->lone && syncs(b, rank, s, mpi ? mpifile : fd, w.end) != 0)
             return -1;
         if (fd >= 0 && open_close(b, rank, s, REC_LAYER_POSIX, mpi, 0, 0, fd, &w, 1) != 0)
             return -1;
@@ -440,11 +431,22 @@ static int place(builder *b, const scope *s)
         rc = place_rank(b, s, rank, n ? f->acc + at : NULL, n, ss, k);
         at += n;
     }
-    /* rank 0's lone opens, over MPI_COMM_SELF, accessing nothing, after the sessions */
-    uint64_t lone = rc == 0 ? lone_opens(b, s) : 0;
-    if (lone > 0) {
+    /* each rank's lone opens, over MPI_COMM_SELF, accessing nothing, after the sessions */
+    for (uint32_t r = 0; rc == 0 && r < nranks && s->world; r++) {
+        uint64_t lone = lone_opens(b, s, r);
+        if (lone == 0)
+            continue;
+        if (lone > MAX_SESSIONS || nranks * lone > MAX_SCOPE_CALLS) {
+            char what[600];
+            snprintf(what, sizeof what,
+                     "%s: %llu independent opens on each of %llu ranks, more than recorder-import places",
+                     f->path, (unsigned long long)lone, (unsigned long long)nranks);
+            free(ss);
+            return ri_fail(b, what);
+        }
         scope self = *s;
         self.world = 0;
+        self.lone = 1;
         session *alone = calloc(lone, sizeof *alone);
         if (!alone) {
             free(ss);
@@ -456,7 +458,7 @@ static int place(builder *b, const scope *s)
             alone[j].split = 0;
             alone[j].reads = 1;
         }
-        rc = place_rank(b, &self, 0, NULL, 0, alone, lone);
+        rc = place_rank(b, &self, r, NULL, 0, alone, lone);
         free(alone);
     }
     free(ss);
@@ -474,7 +476,7 @@ static int place_each_rank(builder *b, file_state *f, int layer, const records *
                             : f->acc[a].rank;
         if (rank >= b->p->nranks)
             break;
-        scope s = {f, rank, layer, 0, ri_find_record(recs, f->id, rank)};
+        scope s = {f, rank, layer, 0, ri_find_record(recs, f->id, rank), 0};
         if (place(b, &s) != 0)
             return -1;
         while (r < nown && (uint32_t)own[r]->rank == rank)
@@ -492,16 +494,20 @@ int ri_plan_file(builder *b, file_state *f)
         size_t nown = ri_own_records(&b->mpiio, f->id, &own);
         if (all || (b->p->nranks > 1 && nown == b->p->nranks)) {
             b->p->world_files++;
-            scope s = {f, -1, REC_LAYER_MPIIO, 1, all ? all : own[0]};
+            if (ri_mark_collective(b, f, 1) != 0)
+                return -1;
+            scope s = {f, -1, REC_LAYER_MPIIO, 1, all ? all : own[0], 0};
             return place(b, &s);
         }
         b->p->self_files++;
+        if (ri_mark_collective(b, f, 0) != 0)
+            return -1;
         return place_each_rank(b, f, REC_LAYER_MPIIO, &b->mpiio);
     }
     b->p->posix_files++;
     const ri_darshan_record *all = ri_find_record(&b->posix, f->id, -1);
     if (all) {
-        scope s = {f, -1, REC_LAYER_POSIX, 0, all};
+        scope s = {f, -1, REC_LAYER_POSIX, 0, all, 0};
         return place(b, &s);
     }
     return place_each_rank(b, f, REC_LAYER_POSIX, &b->posix);

@@ -255,7 +255,12 @@ static const char STATISTICAL[] =
 static void method_of(const ri_plan *p, char *out, size_t cap)
 {
     if (!p->stat_files) {
-        snprintf(out, cap, "DXT: every read and write DXT kept");
+        size_t len = (size_t)snprintf(out, cap, "DXT: every read and write DXT kept");
+        if (p->coll_unmatched && len < cap)
+            snprintf(out + len, cap - len,
+                     " (%llu collective accesses the counters count matched by no round of every rank's: "
+                     "left independent)",
+                     (unsigned long long)p->coll_unmatched);
         return;
     }
     int all = p->posix_segments + p->mpiio_segments == 0;
@@ -316,11 +321,15 @@ static int write_global(const ri_plan *p, const ri_darshan_log *log, const char 
          "ends; MPI-IO files opened over MPI_COMM_WORLD when Darshan reduced "
          "their records to rank -1, else over "
          "MPI_COMM_SELF, with POSIX opens inside; open flags and MPI amodes from "
-         "what each session did; an MPI-IO "
-         "access collective when its file's counters count more collective "
-         "accesses of its kind than independent "
-         "ones; every call of a file without DXT accesses (RECORDER_IMPORT_METHOD "
-         "says how they were made)"},
+         "what each session did; as many MPI-IO "
+         "reads and writes collective as the file's counters count (over "
+         "MPI_COMM_WORLD: in rounds, one access of every rank whose windows "
+         "meet, the ranks' clocks allowed to differ by the least that finds "
+         "as many; over MPI_COMM_SELF: the rank's largest); a POSIX file's "
+         "lseeks (its counters' share of each rank) just before its accesses; "
+         "MPI_File_sync, fsync and fdatasync (each rank's share) at the end of "
+         "its last session that wrote; every call of a file without DXT "
+         "accesses (RECORDER_IMPORT_METHOD says how they were made)"},
     };
     rec_trace_info info = {.nranks = p->nranks,
                            .time_resolution = resolution,

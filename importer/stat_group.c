@@ -69,7 +69,8 @@ static int shapes(group *g)
     g->first_kind = v->n[1] > 0 && (v->n[0] == 0 || !(rs > 0) || (ws > 0 && ws <= rs)) ? 1 : 0;
     for (uint32_t i = 0; i < n; i++) {
         int64_t a0 = g->first[0][i + 1] - g->first[0][i], a1 = g->first[1][i + 1] - g->first[1][i];
-        int64_t s = rank_count(g, v->opens, i);
+        /* over MPI_COMM_WORLD the collective opens: the independent ones are each rank's own (stat_plan.c) */
+        int64_t s = rank_count(g, g->world && v->coll_opens > 0 ? v->coll_opens : v->opens, i);
         int both = g->world ? v->n[0] > 0 && v->n[1] > 0 : a0 > 0 && a1 > 0;
         int64_t R = both ? rank_count(g, v->switches, i) + 1 : 1;
         if (both && R < 2)

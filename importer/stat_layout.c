@@ -21,7 +21,10 @@
  * Partitioned or replicated: whichever extent is nearer the counters'.
  * When the counters' largest byte lies past the blocks, the difference is
  * a hole before the last block (or the gaps between segments) so the
- * extent is exact. */
+ * extent is exact; when the blocks reach past it (a rank's passes larger
+ * than the file: HDF5 reading its metadata, then a chunk that holds it),
+ * each access that would end past it ends at it instead, its size kept,
+ * so no access lies outside [0, largest byte]. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,6 +242,12 @@ int ri_layout(const ri_layout_in *in, int64_t *off)
             }
         }
     }
+    /* an access past the extent (the ranks' blocks more than the file holds:
+     * they read or wrote the same bytes) ends at its last byte instead */
+    if (e > 0)
+        for (size_t j = 0; j < n; j++)
+            if (off[j] + in->sizes[j] > e)
+                off[j] = e > in->sizes[j] ? e - in->sizes[j] : 0;
     free(blk);
     free(base);
     free(ps);

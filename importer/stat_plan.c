@@ -15,7 +15,11 @@
  * timed (opens, reads, writes, closes) at its place between the record's
  * first start and last end of that kind, the others after the call before
  * them, each as long as the record's time of its kind over its count; a
- * nested call in its share of its parent's time. */
+ * nested call in its share of its parent's time. A file over
+ * MPI_COMM_WORLD: each collective call (open, close, sync, collective read
+ * or write) at the same moment on every rank, the latest one of them can
+ * make it at, so the collective calls of files open at once come in one
+ * order on every rank. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,34 +34,112 @@ static uint64_t dur_ticks(const builder *b, double seconds, int64_t n)
     return t ? t : 1;
 }
 
+/* How a rank's top calls are timed: each kind's duration, and where in
+ * its window the k-th call of the window goes. */
+typedef struct timing {
+    uint64_t meta, rd, wr;
+    int64_t count[RI_WIN_COUNT], seen[RI_WIN_COUNT];
+    uint64_t prev; /* the tick after the rank's last call */
+} timing;
+
+static void timing_of(const builder *b, const ri_view *v, const sops *s, timing *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].win < RI_WIN_COUNT)
+            t->count[s->v[i].win]++;
+    t->meta = dur_ticks(b, v->spent[2], v->opens * 2 + v->seeks + v->stats); /* bounded by groups_of */
+    t->rd = dur_ticks(b, v->spent[0], v->n[0]);
+    t->wr = dur_ticks(b, v->spent[1], v->n[1]);
+}
+
+static uint64_t duration(const timing *t, const sop *o)
+{
+    return o->call == RI_CALL_READ    ? t->rd
+           : o->call == RI_CALL_WRITE ? t->wr
+           : o->call == RI_CALL_SYNC || o->call == RI_CALL_DATASYNC || o->call == RI_CALL_FLUSH
+               ? t->wr
+               : t->meta;
+}
+
+/* The earliest the call may start: its place in its window, after the rank's last call. */
+static uint64_t earliest(const builder *b, const ri_view *v, timing *t, const sop *o)
+{
+    uint64_t target = 0;
+    if (o->win < RI_WIN_COUNT) {
+        double lo = v->win[o->win][0], hi = v->win[o->win][1];
+        int64_t k = t->seen[o->win]++, c = t->count[o->win];
+        if (lo > 0 && hi >= lo)
+            target = ri_ticks(b, lo + (hi - lo) * (c > 1 ? (double)k / (double)(c - 1) : 0));
+    }
+    return target > t->prev ? target : t->prev;
+}
+
+static void at(timing *t, sop *o, uint64_t t0)
+{
+    o->t0 = t0;
+    o->t1 = t0 + duration(t, o);
+    t->prev = o->t1 + 1;
+}
+
 /* Times a rank's top calls (parent -1). */
 static void time_top(const builder *b, const ri_view *v, sops *s)
 {
-    int64_t count[RI_WIN_COUNT] = {0}, seen[RI_WIN_COUNT] = {0};
+    timing t;
+    timing_of(b, v, s, &t);
     for (size_t i = 0; i < s->n; i++)
-        if (s->v[i].win < RI_WIN_COUNT)
-            count[s->v[i].win]++;
-    uint64_t meta = dur_ticks(b, v->spent[2], v->opens * 2 + v->seeks + v->stats); /* bounded by groups_of */
-    uint64_t rd = dur_ticks(b, v->spent[0], v->n[0]), wr = dur_ticks(b, v->spent[1], v->n[1]);
-    uint64_t prev = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        sop *o = &s->v[i];
-        uint64_t target = 0,
-                 d = o->call == RI_CALL_READ    ? rd
-                     : o->call == RI_CALL_WRITE ? wr
-                     : o->call == RI_CALL_SYNC || o->call == RI_CALL_DATASYNC || o->call == RI_CALL_FLUSH
-                         ? wr
-                         : meta;
-        if (o->win < RI_WIN_COUNT) {
-            double lo = v->win[o->win][0], hi = v->win[o->win][1];
-            int64_t k = seen[o->win]++, c = count[o->win];
-            if (lo > 0 && hi >= lo)
-                target = ri_ticks(b, lo + (hi - lo) * (c > 1 ? (double)k / (double)(c - 1) : 0));
-        }
-        o->t0 = target > prev ? target : prev;
-        o->t1 = o->t0 + d;
-        prev = o->t1 + 1;
+        at(&t, &s->v[i], earliest(b, v, &t, &s->v[i]));
+}
+
+static int collective_sop(const sop *o)
+{
+    return o->call == RI_CALL_OPEN || o->call == RI_CALL_CLOSE || o->call == RI_CALL_SYNC || o->collective;
+}
+
+/* Times the top calls of a file over MPI_COMM_WORLD, every rank's (s[n]):
+ * the j-th collective call of every rank at the same moment, the latest
+ * any rank can make it at, its independent calls before it as time_top
+ * times them. So every rank's collective calls of two files open at once
+ * come in the same order. Ranks making unlike numbers of collective calls
+ * (none here: stat_group.c makes them alike) are timed each on its own. */
+static int time_world(const builder *b, const ri_view *v, sops *s, uint32_t n)
+{
+    timing *t = calloc(n, sizeof *t);
+    size_t *next = calloc(n, sizeof *next), *colls = calloc(n, sizeof *colls);
+    if (!t || !next || !colls) {
+        free(t);
+        free(next);
+        free(colls);
+        return -1;
     }
+    int alike = 1;
+    for (uint32_t r = 0; r < n; r++) {
+        timing_of(b, v, &s[r], &t[r]);
+        for (size_t i = 0; i < s[r].n; i++)
+            colls[r] += (size_t)collective_sop(&s[r].v[i]);
+        alike &= colls[r] == colls[0];
+    }
+    for (;;) {
+        int more = 0;
+        for (uint32_t r = 0; r < n; r++) {
+            for (; next[r] < s[r].n && (!alike || !collective_sop(&s[r].v[next[r]])); next[r]++)
+                at(&t[r], &s[r].v[next[r]], earliest(b, v, &t[r], &s[r].v[next[r]]));
+            more |= next[r] < s[r].n;
+        }
+        if (!more)
+            break;
+        uint64_t when = 0;
+        for (uint32_t r = 0; r < n; r++) {
+            uint64_t e = earliest(b, v, &t[r], &s[r].v[next[r]]);
+            when = e > when ? e : when;
+        }
+        for (uint32_t r = 0; r < n; r++)
+            at(&t[r], &s[r].v[next[r]++], when);
+    }
+    free(t);
+    free(next);
+    free(colls);
+    return 0;
 }
 
 /* Times nested calls inside their parents, each its share of the parent's time. */
@@ -303,21 +385,45 @@ static int place_scope(builder *b, file_state *f, int layer, scope_groups *top, 
     }
     for (size_t i = 0; i < top->n; i++)
         count_group(b, &top->g[i]);
-    for (uint32_t r = 0; r < b->p->nranks; r++) {
+    /* a file over MPI_COMM_WORLD: every rank's top script first, timed together */
+    uint32_t nr = b->p->nranks;
+    int world = layer == REC_LAYER_MPIIO && top->n == 1 && top->g[0].world && top->g[0].nranks == nr && nr > 1;
+    sops *scripts = world ? calloc(nr, sizeof *scripts) : NULL;
+    if (world && !scripts)
+        return ri_fail(b, "out of memory");
+    for (uint32_t r = 0; world && r < nr; r++)
+        if (ri_group_script(&top->g[0], r, &scripts[r]) != 0) {
+            for (uint32_t q = 0; q <= r; q++)
+                free(scripts[q].v);
+            free(scripts);
+            return ri_fail(b, "out of memory");
+        }
+    if (world && time_world(b, &top->g[0].v, scripts, nr) != 0) {
+        for (uint32_t q = 0; q < nr; q++)
+            free(scripts[q].v);
+        free(scripts);
+        return ri_fail(b, "out of memory");
+    }
+    for (uint32_t r = 0; r < nr; r++) {
         uint32_t ti = 0, bi = 0;
         group *tg = group_of_rank(top, r, &ti), *bg = below ? group_of_rank(below, r, &bi) : NULL;
         sops ts = {0}, bs = {0};
         int rc = 0;
-        if (tg)
+        if (world)
+            ts = scripts[r]; /* timed already, freed below */
+        else if (tg)
             rc = ri_group_script(tg, ti, &ts);
         if (rc == 0 && bg)
             rc = ri_group_script(bg, bi, &bs);
         if (rc != 0) {
             free(ts.v);
             free(bs.v);
+            for (uint32_t q = r + 1; world && q < nr; q++)
+                free(scripts[q].v);
+            free(scripts);
             return ri_fail(b, "out of memory");
         }
-        if (tg)
+        if (tg && !world)
             time_top(b, &tg->v, &ts);
         size_t from = b->p->ranks[r].n;
         if (tg && ts.n)
@@ -335,38 +441,47 @@ static int place_scope(builder *b, file_state *f, int layer, scope_groups *top, 
         }
         free(ts.v);
         free(bs.v);
-        if (rc != 0)
+        if (rc != 0) {
+            for (uint32_t q = r + 1; world && q < nr; q++)
+                free(scripts[q].v);
+            free(scripts);
             return -1;
+        }
     }
+    free(scripts);
     return 0;
 }
 
-/* The opens of a file every rank opened collectively beyond a whole number
- * of sessions a rank (IOR's rank 0 checking it, or asking its size, over
- * MPI_COMM_SELF): rank 0's, MPI-IO opens and closes accessing nothing, after
- * its calls of the file (from: its first). Their POSIX opens are the POSIX
- * group's already. */
-static int place_lone_opens(builder *b, file_state *f, const group *g, size_t from)
+/* The independent opens of a file every rank opened collectively too
+ * (Darshan counts an open over one rank independent): MPI-IO opens and
+ * closes over MPI_COMM_SELF accessing nothing, after the rank's calls of
+ * the file, each rank its share (PnetCDF's independent-mode handle), the
+ * ones left over rank 0's (IOR's rank 0 checking the file, or asking its
+ * size). Their POSIX opens are the POSIX group's already. */
+static int place_lone_opens(builder *b, file_state *f, const group *g)
 {
     const ri_view *v = &g->v;
-    uint32_t n = b->p->nranks;
-    if (!g->world || n < 2 || v->coll_opens <= 0 || v->opens % n == 0)
+    uint32_t n = b->p->nranks, file = (uint32_t)(f - b->files);
+    int64_t indep = v->opens - v->coll_opens;
+    if (!g->world || n < 2 || v->coll_opens <= 0 || indep <= 0)
         return 0;
-    const ri_events *ev = &b->p->ranks[0];
-    uint64_t t = 0;
-    for (size_t i = from; i < ev->n; i++)
-        if (ev->v[i].tend > t)
-            t = ev->v[i].tend;
-    for (int64_t j = 0; j < v->opens % n; j++) {
-        for (int c = 0; c < 2; c++) {
-            ri_event *e = ri_add_event(b, 0, f, c ? RI_CALL_CLOSE : RI_CALL_OPEN, REC_LAYER_MPIIO);
-            if (!e)
-                return ri_fail(b, "out of memory");
-            e->tstart = ++t;
-            e->tend = ++t;
-            e->inferred = 1;
-            e->handle = c ? b->next_mpifile[0] - 1 : b->next_mpifile[0]++;
-            e->flags = c ? 0 : ri_amode_of(1, 0);
+    for (uint32_t r = 0; r < n; r++) {
+        const ri_events *ev = &b->p->ranks[r];
+        uint64_t t = 0;
+        for (size_t i = ev->n; i-- > 0 && ev->v[i].file == file;) /* the file's, appended last */
+            if (ev->v[i].layer == REC_LAYER_MPIIO && ev->v[i].tend > t)
+                t = ev->v[i].tend;
+        for (int64_t j = 0; j < indep / n + (r == 0 ? indep % n : 0); j++) {
+            for (int c = 0; c < 2; c++) {
+                ri_event *e = ri_add_event(b, r, f, c ? RI_CALL_CLOSE : RI_CALL_OPEN, REC_LAYER_MPIIO);
+                if (!e)
+                    return ri_fail(b, "out of memory");
+                e->tstart = ++t;
+                e->tend = ++t;
+                e->inferred = 1;
+                e->handle = c ? b->next_mpifile[r] - 1 : b->next_mpifile[r]++;
+                e->flags = c ? 0 : ri_amode_of(1, 0);
+            }
         }
     }
     return 0;
@@ -387,10 +502,9 @@ int ri_plan_stat_file(builder *b, file_state *f)
         rc = groups_of(b, &b->stdio, RI_DARSHAN_STDIO, f->id, 0, &stdio);
     if (rc == 0 && mpi.n) {
         *(world ? &b->p->world_files : &b->p->self_files) += 1;
-        size_t from = b->p->ranks[0].n;
         rc = place_scope(b, f, REC_LAYER_MPIIO, &mpi, &posix);
         if (rc == 0)
-            rc = place_lone_opens(b, f, &mpi.g[0], from);
+            rc = place_lone_opens(b, f, &mpi.g[0]);
     } else if (rc == 0 && posix.n) {
         b->p->posix_files++;
         rc = place_scope(b, f, REC_LAYER_POSIX, &posix, NULL);

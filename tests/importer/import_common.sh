@@ -2,18 +2,21 @@
 # import_common.sh: what the end-to-end tests of recorder-import share
 # (import_e2e.sh, import_stat_e2e.sh), sourced after build, name and src
 # are set.
-#   import_begin TEST: the test's run directory ($work, $logs), the log of
+#   import_begin TEST [PREFIX]: the test's run directory ($work, $logs:
+#     import-runs/PREFIX$name, a test of its own for the log's name), the log of
 #     tests/data/darshan ($log, $figures, $np: its ranks), the tracer to
 #     preload ($preload), MPICH's wrappers on PATH;
 #   kernel_and_replay: the trace $work/trace merged (recorder-merge), its
 #     kernel made (recorder-codegen), compiled -Wall -Wextra -Werror and run
 #     at $np ranks under mpirun.mpich, traced into $work/ktrace (files under
 #     $work/kout), and replayed by recorder-replay, traced into
-#     $work/rtrace (files under $work/rout).
+#     $work/rtrace (files under $work/rout); each run stopped after
+#     $IMPORT_RUN_LIMIT seconds (120: these kernels take a few), as a
+#     hang (collective calls the ranks do not match) would never end.
 . "$src/tests/support/testlib.sh"
 
 import_begin() {
-  begin_test "$1: $name" "${TEST_RUNS_DIR:-$build}/import-runs/$name" logs
+  begin_test "$1: $name" "${TEST_RUNS_DIR:-$build}/import-runs/${2:-}$name" logs
   data=$src/tests/data/darshan
   log=$data/$name.darshan figures=$data/$name.figures
   logs=$work/logs
@@ -28,9 +31,13 @@ kernel_and_replay() {
     { cat "$logs/codegen.txt" >&2; fail "recorder-codegen failed"; }
   (cd "$work" && h5pcc -shlib -Wall -Wextra -Werror kernel.c -o kernel) > "$logs/compile.txt" 2>&1 ||
     { cat "$logs/compile.txt" >&2; fail "kernel.c does not compile cleanly"; }
-  mpirun.mpich -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/ktrace" \
-    "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 || { cat "$logs/kernel.txt" >&2; fail "the kernel failed"; }
-  (cd "$work" && mpirun.mpich -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/rtrace" \
-    "$build/replayer/recorder-replay" --prefix "$work/rout" trace) > "$logs/replay.txt" 2>&1 ||
-    { cat "$logs/replay.txt" >&2; fail "recorder-replay failed"; }
+  local limit=${IMPORT_RUN_LIMIT:-120} status=0
+  timeout "$limit" mpirun.mpich -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/ktrace" \
+    "$work/kernel" "$work/kout" > "$logs/kernel.txt" 2>&1 || status=$?
+  [ "$status" != 124 ] || fail "the kernel did not end in $limit s (collective calls the ranks do not match?)"
+  [ "$status" = 0 ] || { cat "$logs/kernel.txt" >&2; fail "the kernel failed"; }
+  (cd "$work" && timeout "$limit" mpirun.mpich -np "$np" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/rtrace" \
+    "$build/replayer/recorder-replay" --prefix "$work/rout" trace) > "$logs/replay.txt" 2>&1 || status=$?
+  [ "$status" != 124 ] || fail "recorder-replay did not end in $limit s (collective calls the ranks do not match?)"
+  [ "$status" = 0 ] || { cat "$logs/replay.txt" >&2; fail "recorder-replay failed"; }
 }

@@ -12,7 +12,12 @@
 #   3. recorder-summary of the kernel's and of the replay's traces gives, per
 #      file, the opens, reads, writes and bytes the log's counters give: the
 #      MPI-IO layer's for a file Darshan saw through MPI-IO, the POSIX
-#      layer's for the others.
+#      layer's for the others; the import's, the kernel's and the replay's
+#      collective reads and writes (MPI_File_read_at_all, write_at_all) per
+#      file are the log's MPIIO_COLL_READS and _WRITES, and recorder-diff
+#      finds the kernel's and the replay's traces equivalent to the import
+#      (--ignore-handles: the import numbers its fds file by file, not in
+#      the order the opens come).
 set -euo pipefail
 build=$(cd "$1" && pwd) name=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -79,6 +84,28 @@ summary_files() {
     }' "$1" | sort
 }
 
+# collectives TEXT ROOT: "path coll_reads coll_writes" of each file of ROOT + a log's path that
+# recorder2text's TEXT reads or writes collectively.
+collectives() {
+  awk -v root="$2" '
+    function field(name) { return match($0, "[(, ]" name "=[^,)]*") ? substr($0, RSTART + length(name) + 2, RLENGTH - length(name) - 2) : "" }
+    $6 ~ /^MPI_File_open\(/ { path = field("filename"); gsub(/"/, "", path); file[$1 " " field("fh")] = path }
+    $6 ~ /^MPI_File_(read|write)_at_all\(/ {
+      p = file[$1 " " field("fh")]
+      if (substr(p, 1, length(root)) != root) next
+      p = substr(p, length(root) + 1)
+      if ($6 ~ /^MPI_File_read/) r[p]++; else w[p]++; seen[p] = 1 }
+    END { for (p in seen) print p, r[p] + 0, w[p] + 0 }' "$1" | sort
+}
+awk '
+  $1 == "record" && $2 == "MPI-IO" { path[$4] = $5 }
+  $1 == "counter" && $2 == "MPI-IO" && $5 == "MPIIO_COLL_READS" { r[$4] += $6 }
+  $1 == "counter" && $2 == "MPI-IO" && $5 == "MPIIO_COLL_WRITES" { w[$4] += $6 }
+  END { for (id in path) if (r[id] + w[id] > 0) print path[id], r[id] + 0, w[id] + 0 }' "$figures" | sort > "$logs/log-coll.txt"
+collectives "$logs/trace.txt" "" > "$logs/trace-coll.txt"
+diff -u "$logs/log-coll.txt" "$logs/trace-coll.txt" > "$logs/coll.diff" ||
+  { cat "$logs/coll.diff" >&2; fail "the trace's collective reads and writes per file are not the log's MPIIO_COLL_READS and _WRITES"; }
+
 # 2. Merge, kernel, replay.
 kernel_and_replay
 
@@ -89,6 +116,13 @@ for run in kernel:ktrace:kout replay:rtrace:rout; do
   summary_files "$logs/$who-summary.txt" "$work/$root" > "$logs/$who-files.txt"
   diff -u "$logs/log-files.txt" "$logs/$who-files.txt" > "$logs/$who-files.diff" ||
     { cat "$logs/$who-files.diff" >&2; fail "the $who's opens, reads, writes and bytes per file are not the log's"; }
+  "$build/analysis/recorder2text" "$work/$trace" > "$logs/$who-trace.txt" || fail "recorder2text cannot read the $who's trace"
+  collectives "$logs/$who-trace.txt" "$work/$root" > "$logs/$who-coll.txt"
+  diff -u "$logs/log-coll.txt" "$logs/$who-coll.txt" > "$logs/$who-coll.diff" ||
+    { cat "$logs/$who-coll.diff" >&2; fail "the $who's collective reads and writes per file are not the log's"; }
+  "$build/analysis/recorder-diff" --ignore-handles "$work/trace" "$work/$trace" > "$logs/$who-diff.txt" 2>&1 ||
+    { cat "$logs/$who-diff.txt" >&2; fail "recorder-diff: the $who's trace is not equivalent to the import"; }
 done
 echo "import_e2e: $name: the kernel and the replay make the log's opens, reads, writes and bytes on its" \
-  "$(wc -l < "$logs/log-files.txt") files ($(awk '{o += $3; r += $4; w += $5} END {print o " opens, " r " reads, " w " writes"}' "$logs/log-files.txt"))"
+  "$(wc -l < "$logs/log-files.txt") files ($(awk '{o += $3; r += $4; w += $5} END {print o " opens, " r " reads, " w " writes"}' "$logs/log-files.txt")," \
+  "$(awk '{r += $2; w += $3} END {print r + 0 " collective reads, " w + 0 " collective writes"}' "$logs/log-coll.txt")), equivalent"

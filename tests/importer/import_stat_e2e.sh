@@ -9,7 +9,8 @@
 #      bytes read and written and the access-size histograms of reads and
 #      writes are the log's counters (a record reduced to rank -1 over its
 #      ranks), and so are the largest bytes read and written of POSIX and
-#      STDIO files;
+#      STDIO files, and of an MPI-IO file's MPI-IO calls its POSIX record's
+#      (no access lies past them);
 #   2. recorder-merge, recorder-codegen (a kernel that compiles -Wall
 #      -Wextra -Werror and says how the import inferred its calls), run at
 #      the log's ranks under mpirun.mpich, traced by our tracer;
@@ -62,7 +63,7 @@ figures_of() {
       data(k, $6 ~ /^fwrite/, n, sp[$1 " " h]); sp[$1 " " h] += n; next }
     $6 ~ /^fseeko?\(/ { h = field("stream"); k = file_of(h); if (k != "") { sk[k]++; sp[$1 " " h] = field("offset") + 0 }; next }
     $6 ~ /^fflush\(/ { k = file_of(field("stream")); if (k != "") sy[k]++; next }
-    $6 ~ /^MPI_File_(read|write)_at(_all)?\(/ { data(file_of(field("fh")), $6 ~ /write/, field("count") + 0, -1); next }
+    $6 ~ /^MPI_File_(read|write)_at(_all)?\(/ { data(file_of(field("fh")), $6 ~ /write/, field("count") + 0, field("offset") + 0); next }
     $6 ~ /^MPI_File_sync\(/ { k = file_of(field("fh")); if (k != "") sy[k]++; next }
     END {
       for (k in seen) {
@@ -70,7 +71,7 @@ figures_of() {
         r = ""; w = ""
         for (b = 0; b < 10; b++) { r = r (b ? "," : "") (rb[k, b] + 0); w = w (b ? "," : "") (wb[k, b] + 0) }
         printf "%s %d %d %d %d %d %d %d %d %s %s R:%s W:%s\n", k, op[k], rd[k], wr[k], sk[k], st[k], sy[k], br[k], bw[k],
-          mpi || !((k) in mr) ? "-" : mr[k], mpi || !((k) in mw) ? "-" : mw[k], r, w
+          !((k) in mr) ? "-" : mr[k], !((k) in mw) ? "-" : mw[k], r, w
       }
     }' "$1" | sort
 }
@@ -100,8 +101,11 @@ awk '
       r = ""; w = ""
       for (b = 0; b < 10; b++) { r = r (b ? "," : "") (rb[k, b] + 0); w = w (b ? "," : "") (wb[k, b] + 0) }
       if (kp[1] == "STDIO" && rd[k] + wr[k] > 0) { r = "-"; w = "-" }
+      p = "POSIX " substr(k, 8) # an MPI-IO file: its POSIX record'\''s largest bytes
+      if (mpi && (p in mr)) mr[k] = mr[p]
+      if (mpi && (p in mw)) mw[k] = mw[p]
       printf "%s %d %d %d %d %d %d %d %d %s %s R:%s W:%s\n", k, op[k], rd[k], wr[k], sk[k], st[k], sy[k], br[k], bw[k],
-        mpi || !(k in mr) || rd[k] == 0 ? "-" : mr[k], mpi || !(k in mw) || wr[k] == 0 ? "-" : mw[k], r, w
+        !(k in mr) || rd[k] == 0 ? "-" : mr[k], !(k in mw) || wr[k] == 0 ? "-" : mw[k], r, w
     }
   }' "$figures" | sort > "$logs/log-files.txt"
 # STDIO keeps no histogram: its bins are left out of both sides

@@ -129,6 +129,14 @@ static void expect_lines(const char *got, const char *want)
     CU_ASSERT_STRING_EQUAL(got, want);
 }
 
+/* The import's trace of rank `rank` of the log is `want`. */
+static void expect_rank(dm_log *l, const char *name, uint32_t rank, const char *want)
+{
+    char *got = import_lines(l, name, rank);
+    expect_lines(got, want);
+    free(got);
+}
+
 static int64_t comm_id(const char *name)
 {
     for (size_t i = 0; i < rec_predefined_handle_count; i++)
@@ -210,8 +218,8 @@ RK_TEST(import, a_shared_file_opened_twice_splits_at_the_longest_pause)
     dm_release(&l);
 }
 
-/* MPI-IO accesses are collective when the counters count more collective
- * ones; one open takes the record's mode. */
+/* MPI-IO accesses are collective as the counters count them (every write
+ * here, no read); one open takes the record's mode. */
 RK_TEST(import, the_counters_say_collective_and_the_mode)
 {
     dm_log l;
@@ -219,7 +227,7 @@ RK_TEST(import, the_counters_say_collective_and_the_mode)
     record(&l, RI_DARSHAN_MPIIO, -1,
            (const char *[]){"MPIIO_COLL_OPENS", "MPIIO_COLL_WRITES", "MPIIO_INDEP_WRITES", "MPIIO_INDEP_READS",
                             "MPIIO_MODE"},
-           (int64_t[]){2, 3, 1, 2, MPI_MODE_RDWR | MPI_MODE_CREATE}, 5);
+           (int64_t[]){2, 4, 0, 2, MPI_MODE_RDWR | MPI_MODE_CREATE}, 5);
     const seg s0[] = {{1, 0, 8, 1.0, 1.1}, {1, 16, 8, 1.2, 1.3}, {0, 0, 8, 1.4, 1.5}};
     const seg s1[] = {{1, 8, 8, 1.0, 1.1}, {1, 24, 8, 1.2, 1.3}, {0, 8, 8, 1.4, 1.5}};
     dxt(&l, RI_DARSHAN_DXT_MPIIO, 0, s0, 3);
@@ -237,5 +245,97 @@ RK_TEST(import, the_counters_say_collective_and_the_mode)
     char *got = import_lines(&l, "collective", 1);
     expect_lines(got, want);
     free(got);
+    dm_release(&l);
+}
+
+/* Collective calls matched across the ranks (h5-chunked's rank 0 writing
+ * HDF5's metadata on its own): the counters' 4 collective writes are 2 on
+ * each rank, in rounds of one write of each rank whose windows meet once
+ * rank 1's clock, 0.02 s behind, is allowed for; rank 0's third write, at
+ * 1.61 s nearer rank 1's second than its own second is, stays independent;
+ * the one collective read of each rank likewise. */
+RK_TEST(import, collective_calls_are_rounds_of_every_rank)
+{
+    dm_log l;
+    start_log(&l, 2);
+    record(
+        &l, RI_DARSHAN_MPIIO, -1,
+        (const char *[]){"MPIIO_COLL_OPENS", "MPIIO_COLL_WRITES", "MPIIO_INDEP_WRITES", "MPIIO_COLL_READS"},
+        (int64_t[]){2, 4, 1, 2}, 4);
+    const seg s0[] = {{1, 0, 8, 1.0, 1.1}, {1, 16, 8, 1.5, 1.6}, {1, 32, 4, 1.61, 1.61}, {0, 0, 8, 2.0, 2.1}};
+    const seg s1[] = {{1, 8, 8, 1.12, 1.22}, {1, 24, 8, 1.62, 1.72}, {0, 8, 8, 2.12, 2.22}};
+    dxt(&l, RI_DARSHAN_DXT_MPIIO, 0, s0, 4);
+    dxt(&l, RI_DARSHAN_DXT_MPIIO, 1, s1, 3);
+    char open[256];
+    snprintf(open, sizeof open, "0 MPI_Init [inferred]\n0 MPI_File_open comm=%lld amode=%d [inferred]\n",
+             (long long)comm_id("MPI_COMM_WORLD"), MPI_MODE_RDWR | MPI_MODE_CREATE);
+    const char *end = "0 MPI_File_close [inferred]\n0 MPI_Finalize [inferred]\n";
+    char want[2048];
+    snprintf(want, sizeof want,
+             "%s0 MPI_File_write_at_all offset=0\n0 MPI_File_write_at_all offset=16\n0 MPI_File_write_at "
+             "offset=32\n"
+             "0 MPI_File_read_at_all offset=0\n%s",
+             open, end);
+    expect_rank(&l, "rounds-0", 0, want);
+    snprintf(want, sizeof want,
+             "%s0 MPI_File_write_at_all offset=8\n0 MPI_File_write_at_all offset=24\n"
+             "0 MPI_File_read_at_all offset=8\n%s",
+             open, end);
+    expect_rank(&l, "rounds-1", 1, want);
+    dm_release(&l);
+}
+
+/* A file every rank opened collectively once and on its own once (Darshan
+ * counts an open over one rank independent: PnetCDF's independent-mode
+ * handle): one collective session, then each rank's open over
+ * MPI_COMM_SELF, accessing nothing. */
+RK_TEST(import, independent_opens_of_a_shared_file_are_each_ranks_own)
+{
+    dm_log l;
+    start_log(&l, 2);
+    record(&l, RI_DARSHAN_MPIIO, -1,
+           (const char *[]){"MPIIO_COLL_OPENS", "MPIIO_INDEP_OPENS", "MPIIO_COLL_WRITES", "MPIIO_SYNCS"},
+           (int64_t[]){2, 2, 2, 2}, 4);
+    const seg s0[] = {{1, 0, 8, 1.0, 1.1}};
+    const seg s1[] = {{1, 8, 8, 1.0, 1.1}};
+    dxt(&l, RI_DARSHAN_DXT_MPIIO, 0, s0, 1);
+    dxt(&l, RI_DARSHAN_DXT_MPIIO, 1, s1, 1);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "0 MPI_Init [inferred]\n"
+             "0 MPI_File_open comm=%lld amode=%d [inferred]\n"
+             "0 MPI_File_write_at_all offset=8\n"
+             "0 MPI_File_sync [inferred]\n"
+             "0 MPI_File_close [inferred]\n"
+             "0 MPI_File_open comm=%lld amode=%d [inferred]\n"
+             "0 MPI_File_close [inferred]\n"
+             "0 MPI_Finalize [inferred]\n",
+             (long long)comm_id("MPI_COMM_WORLD"), MPI_MODE_WRONLY | MPI_MODE_CREATE,
+             (long long)comm_id("MPI_COMM_SELF"), MPI_MODE_RDONLY);
+    expect_rank(&l, "indep-opens", 1, want);
+    dm_release(&l);
+}
+
+/* A file of one rank's own (over MPI_COMM_SELF): as many of its writes
+ * collective as its record counts, its largest. */
+RK_TEST(import, a_ranks_own_collective_accesses_are_its_largest)
+{
+    dm_log l;
+    start_log(&l, 2);
+    record(&l, RI_DARSHAN_MPIIO, 1, (const char *[]){"MPIIO_COLL_OPENS", "MPIIO_COLL_WRITES", "MPIIO_INDEP_WRITES"},
+           (int64_t[]){1, 1, 2}, 3);
+    const seg s1[] = {{1, 0, 8, 1.0, 1.1}, {1, 8, 100, 1.2, 1.3}, {1, 108, 8, 1.4, 1.5}};
+    dxt(&l, RI_DARSHAN_DXT_MPIIO, 1, s1, 3);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "0 MPI_Init [inferred]\n"
+             "0 MPI_File_open comm=%lld amode=%d [inferred]\n"
+             "0 MPI_File_write_at offset=0\n"
+             "0 MPI_File_write_at_all offset=8\n"
+             "0 MPI_File_write_at offset=108\n"
+             "0 MPI_File_close [inferred]\n"
+             "0 MPI_Finalize [inferred]\n",
+             (long long)comm_id("MPI_COMM_SELF"), MPI_MODE_WRONLY | MPI_MODE_CREATE);
+    expect_rank(&l, "self-collective", 1, want);
     dm_release(&l);
 }

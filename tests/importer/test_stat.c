@@ -146,3 +146,20 @@ RK_TEST(import_stat, a_rank_of_its_own_gets_its_gaps_and_passes)
     CU_ASSERT_EQUAL(ri_layout(&again, off), RI_LAYOUT_OWN);
     CU_ASSERT_TRUE(off[0] == 0 && off[1] == 1000 && off[2] == 0 && off[3] == 1000);
 }
+
+/* HDF5 reading a file of 266,328 bytes (h5-chunked-nodxt.figures): a rank
+ * reads its metadata (4 small consecutive reads) then the whole 262,144-byte
+ * chunk, all consecutive: the blocks add up past the file. The read that
+ * would end past the largest byte ends at it, its size kept; the others
+ * stay where they were. */
+RK_TEST(import_stat, no_access_lies_past_the_largest_byte)
+{
+    int64_t sizes[5] = {512, 512, 2616, 1200, 262144}, off[5];
+    ri_layout_session one = {0, 0, 5};
+    ri_layout_in in = {1, 0, sizes, 5, &one, 1, 4, 4, 266328};
+    CU_ASSERT_EQUAL(ri_layout(&in, off), RI_LAYOUT_OWN);
+    CU_ASSERT_TRUE(off[0] == 0 && off[1] == 512 && off[2] == 1024 && off[3] == 3640);
+    CU_ASSERT_EQUAL(off[4], 266328 - 262144);
+    for (int j = 0; j < 5; j++)
+        CU_ASSERT_TRUE(off[j] >= 0 && off[j] + sizes[j] <= 266328);
+}
