@@ -72,6 +72,11 @@ ri_event *ri_add_event(builder *b, uint32_t rank, const file_state *f, ri_call c
 int64_t ri_amode_of(int reads, int writes);
 int64_t ri_oflags_of(int reads, int writes);
 int64_t ri_oflags_of_amode(int64_t amode);
+/* The file of a record id, or NULL (import_plan.c). */
+file_state *ri_find_file(builder *b, uint64_t id);
+/* Places the HDF5 calls of every file Darshan's H5F module kept, the
+ * file's calls nested beneath them (import_upper.c). */
+int ri_plan_upper(builder *b);
 /* Places the file's calls on every rank that made some (import_sessions.c). */
 int ri_plan_file(builder *b, file_state *f);
 

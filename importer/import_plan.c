@@ -161,7 +161,7 @@ static int by_id(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static file_state *find_file(builder *b, uint64_t id)
+file_state *ri_find_file(builder *b, uint64_t id)
 {
     file_state key = {.id = id};
     return bsearch(&key, b->files, b->nfiles, sizeof key, by_id);
@@ -200,7 +200,7 @@ static int collect_files(builder *b)
     }
     b->nfiles = kept;
     for (size_t r = 0; r < b->mpiio.n; r++) {
-        file_state *f = find_file(b, b->mpiio.v[r]->id);
+        file_state *f = ri_find_file(b, b->mpiio.v[r]->id);
         if (f)
             f->has_mpiio = 1;
     }
@@ -243,7 +243,7 @@ static int collect_accesses(builder *b)
         int layer = mods[i] == RI_DARSHAN_DXT_MPIIO ? REC_LAYER_MPIIO : REC_LAYER_POSIX;
         for (size_t r = 0; r < m->nrecords; r++) {
             const ri_darshan_dxt *d = &m->dxt[r];
-            file_state *f = find_file(b, d->id);
+            file_state *f = ri_find_file(b, d->id);
             if (!f)
                 continue;
             if (layer == REC_LAYER_MPIIO)
@@ -390,6 +390,8 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
         if ((from_counters(&b, &b.files[i]) ? ri_plan_stat_file(&b, &b.files[i])
                                             : ri_plan_file(&b, &b.files[i])) != 0)
             goto done;
+    if (ri_plan_upper(&b) != 0)
+        goto done;
     int mpi = log->nprocs > 1 || log->modules[RI_DARSHAN_MPIIO].nrecords > 0 ||
               log->modules[RI_DARSHAN_DXT_MPIIO].nrecords > 0;
     if (mpi && add_run_bounds(&b) != 0)
@@ -431,5 +433,9 @@ void ri_plan_free(ri_plan *p)
         free(p->ranks[r].v);
     free(p->ranks);
     free(p->paths);
+    free(p->upper);
+    for (size_t i = 0; i < p->nnames; i++)
+        free(p->names[i]);
+    free(p->names);
     memset(p, 0, sizeof *p);
 }
