@@ -115,6 +115,7 @@ typedef struct dcall {
     uint8_t k; /* 0 read, 1 write */
     int64_t g; /* the record's call index */
     double a0, a1;
+    double first; /* the start of its dataset's first call in the session */
 } dcall;
 
 static const ri_event *ev_at(const ctx *c, size_t i)
@@ -205,6 +206,19 @@ static int cmp_dcall(const void *x, const void *y)
     if (a->k != b->k)
         return a->k > b->k ? -1 : 1; /* writes first */
     return a->g < b->g ? -1 : a->g > b->g;
+}
+
+/* By session, the datasets in the order of their first call there, each one's calls in time order. */
+static int cmp_grouped(const void *x, const void *y)
+{
+    const dcall *a = x, *b = y;
+    if (a->session != b->session)
+        return a->session < b->session ? -1 : 1;
+    if (a->first != b->first)
+        return a->first < b->first ? -1 : 1;
+    if (a->d != b->d)
+        return a->d < b->d ? -1 : 1;
+    return cmp_dcall(x, y);
 }
 
 static int64_t new_hid(ctx *c)
@@ -440,6 +454,9 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
     int64_t opens = ri_share(ri_counter(h->rec, H5F_OPENS_) > 0 ? ri_counter(h->rec, H5F_OPENS_) : 0, sn, sr);
     if (opens <= 0)
         return 0;
+    if (opens > (int64_t)RI_MAX_STAT_CALLS)
+        return ri_fail(b, "an H5F record counts more than 4194304 opens: recorder-import makes no trace that "
+                          "large yet");
     int mpiio = ri_counter(h->rec, H5F_USE_MPIIO_) > 0;
     size_t *idx = NULL;
     lower *low = NULL;
@@ -450,7 +467,8 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
     size_t nd = 0, ncalls = 0, cap = 0;
     ri_dset *ds = calloc(h->ndsets ? h->ndsets : 1, sizeof *ds);
     dcall *calls = NULL;
-    int64_t *extra = NULL;
+    int64_t *extra = NULL, *stamp = NULL;
+    double *first = NULL;
     slots s = {0};
     if (!ds)
         goto out;
@@ -495,22 +513,29 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
     }
     if (ncalls > 1)
         qsort(calls, ncalls, sizeof *calls, cmp_dcall);
-    /* each dataset's opens: one in each session it has calls in, the rest in turn over the sessions */
+    /* each dataset's opens: one in each session it has calls in (its calls together there, at its
+     * first call's place), the rest in turn over the sessions */
     extra = calloc(nd ? nd : 1, sizeof *extra);
-    if (!extra)
+    stamp = calloc(nd ? nd : 1, sizeof *stamp);
+    first = calloc(nd ? nd : 1, sizeof *first);
+    if (!extra || !stamp || !first)
         goto oom;
-    for (size_t i = 0; i < nd; i++) {
-        int64_t need = 0;
-        for (int64_t sess = 0; sess < opens; sess++)
-            for (size_t q = 0; q < ncalls; q++)
-                if (calls[q].d == i && calls[q].session == (uint32_t)sess) {
-                    need++;
-                    break;
-                }
-        extra[i] = ds[i].opens > need ? ds[i].opens - need : 0;
+    for (size_t q = 0; q < ncalls; q++) {
+        uint32_t di = calls[q].d;
+        if (stamp[di] != (int64_t)calls[q].session + 1) {
+            stamp[di] = (int64_t)calls[q].session + 1;
+            first[di] = calls[q].a0;
+            extra[di]++; /* the sessions it has calls in, first */
+        }
+        calls[q].first = first[di];
     }
+    if (ncalls > 1)
+        qsort(calls, ncalls, sizeof *calls, cmp_grouped);
+    for (size_t i = 0; i < nd; i++)
+        extra[i] = ds[i].opens > extra[i] ? ds[i].opens - extra[i] : 0;
     int64_t fapl = cls[3], dxpl = cls[3];
     uint64_t prev = 0;
+    size_t qs = 0; /* the session's first call */
     int any_coll = 0;
     for (size_t i = 0; i < nd; i++)
         any_coll |= ds[i].coll;
@@ -541,8 +566,9 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
         }
         int create = sess == 0 && created;
         int writes = (size_t)sess < nlow && low[sess].writes;
-        for (size_t q = 0; q < ncalls; q++)
-            writes |= calls[q].session == (uint32_t)sess && calls[q].k;
+        size_t qe = qs;
+        while (qe < ncalls && calls[qe].session == (uint32_t)sess)
+            writes |= calls[qe++].k;
         if (!(x = add_slot(&s, create ? REC_SOLE_CREATES_H5_FILE : REC_SOLE_OPENS_H5_FILE, K_FOPEN)))
             goto oom;
         c->file_handle = x->u.made = new_hid(c);
@@ -554,25 +580,19 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
         char *done = calloc(nd ? nd : 1, 1);
         if (!done)
             goto oom;
-        for (size_t q = 0; q < ncalls; q++) {
-            if (calls[q].session != (uint32_t)sess || done[calls[q].d])
-                continue;
+        for (size_t q = qs; q < qe;) { /* a dataset's calls of the session lie together */
             uint32_t di = calls[q].d;
             size_t n = 0;
-            dcall *mine = calls + q; /* sorted by session then time: gather the dataset's in place */
-            for (size_t r = q; r < ncalls && calls[r].session == (uint32_t)sess; r++)
-                if (calls[r].d == di) {
-                    dcall t = calls[r];
-                    memmove(calls + q + n + 1, calls + q + n, (r - q - n) * sizeof *calls);
-                    calls[q + n++] = t;
-                }
+            while (q + n < qe && calls[q + n].d == di)
+                n++;
             done[di] = 1;
-            if (dataset_session(c, &s, &ds[di], mine, n, create || created, cls, dxpl) != 0) {
+            if (dataset_session(c, &s, &ds[di], calls + q, n, create || created, cls, dxpl) != 0) {
                 free(done);
                 goto oom;
             }
-            q += n - 1;
+            q += n;
         }
+        qs = qe;
         for (size_t i = 0; i < nd; i++)
             if (extra[i] > 0 && (extra[i] > opens - 1 - sess || !done[i])) {
                 if (dataset_session(c, &s, &ds[i], NULL, 0, created, cls, dxpl) != 0) {
@@ -605,6 +625,8 @@ out:
     free(idx);
     free(low);
     free(extra);
+    free(stamp);
+    free(first);
     return rc;
 }
 

@@ -7,6 +7,10 @@
 #include "import_build.h"
 #include "import_stat.h"
 
+/* A dimension's length, a type's size and the points of a row at most (a
+ * corrupt record's larger ones are taken as 1). */
+#define RI_UPPER_MAX_EXTENT ((int64_t)1 << 30)
+
 /* A dataset of the file as one rank sees it. */
 typedef struct ri_dset {
     uint64_t id;

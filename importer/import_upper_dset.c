@@ -44,7 +44,7 @@ int ri_upper_dataset(builder *b, uint32_t rank, const ri_darshan_record *rec, ui
     int64_t nd = cnt(rec, M, "H5D_DATASPACE_NDIMS");
     d->ndims = nd < 1 ? 1 : nd > RI_UPPER_DIMS ? RI_UPPER_DIMS : (int)nd;
     d->tsize = cnt(rec, M, "H5D_DATATYPE_SIZE");
-    if (d->tsize < 1)
+    if (d->tsize < 1 || d->tsize > RI_UPPER_MAX_EXTENT)
         d->tsize = 1;
     d->coll = cnt(rec, M, "H5D_USE_MPIIO_COLLECTIVE") > 0;
     char name[48];
@@ -52,16 +52,18 @@ int ri_upper_dataset(builder *b, uint32_t rank, const ri_darshan_record *rec, ui
     for (int i = 1; i < d->ndims; i++) { /* ACCESS1_LENGTH_D5 is the first dimension, D4 the next */
         snprintf(name, sizeof name, "H5D_ACCESS1_LENGTH_D%d", 5 - i);
         int64_t l = cnt(rec, M, name);
-        d->inner[i] = l > 0 ? l : 1;
+        d->inner[i] = l > 0 && l <= RI_UPPER_MAX_EXTENT && inner * l <= RI_UPPER_MAX_EXTENT ? l : 1;
         inner *= d->inner[i];
     }
     int64_t points = cnt(rec, M, "H5D_DATASPACE_NPOINTS");
     d->dims[0] = points > 0 ? points / inner : 1;
+    if (d->dims[0] < 1)
+        d->dims[0] = 1;
     for (int i = 1; i < d->ndims; i++)
         d->dims[i] = d->inner[i];
     for (int i = 0; i < d->ndims; i++) { /* CHUNK_SIZE_D1 is the last dimension */
         snprintf(name, sizeof name, "H5D_CHUNK_SIZE_D%d", d->ndims - i);
-        d->chunk[i] = cnt(rec, M, name);
+        d->chunk[i] = cnt(rec, M, name) > 0 ? cnt(rec, M, name) : 0;
         d->chunked |= d->chunk[i] > 0;
     }
     /* the sizes, as a POSIX record's */
@@ -95,6 +97,9 @@ int ri_upper_dataset(builder *b, uint32_t rank, const ri_darshan_record *rec, ui
         in.common_count[j] = cnt(rec, M, name) > 0 ? cnt(rec, M, name) : 0;
     }
     in.max_size = (int64_t)1 << 40;
+    if (in.n[0] + in.n[1] > (int64_t)RI_MAX_STAT_CALLS)
+        return ri_fail(b, "an H5D record counts more than 4194304 reads and writes: recorder-import makes no "
+                          "trace that large yet");
     for (int k = 0; k < 2; k++) {
         d->n[k] = in.n[k];
         d->sizes[k] = calloc((size_t)(in.n[k] ? in.n[k] : 1), sizeof(int64_t));
