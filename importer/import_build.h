@@ -72,6 +72,10 @@ ri_event *ri_add_event(builder *b, uint32_t rank, const file_state *f, ri_call c
 int64_t ri_amode_of(int reads, int writes);
 int64_t ri_oflags_of(int reads, int writes);
 int64_t ri_oflags_of_amode(int64_t amode);
+/* A module's records by id, then rank (ri_by_id_rank: of two record
+ * pointers); -1 out of memory. */
+int ri_index_records(const ri_darshan_module *m, records *out);
+int ri_by_id_rank(const void *x, const void *y);
 /* The file of a record id, or NULL (import_plan.c). */
 file_state *ri_find_file(builder *b, uint64_t id);
 /* Places the HDF5 calls of every file Darshan's H5F module kept, the

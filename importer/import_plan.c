@@ -56,7 +56,7 @@ uint64_t ri_ticks(const builder *b, double seconds)
 
 /* ---- the log's records, found by id and rank ---- */
 
-static int by_id_rank(const void *x, const void *y)
+int ri_by_id_rank(const void *x, const void *y)
 {
     const ri_darshan_record *a = *(const ri_darshan_record *const *)x,
                             *b = *(const ri_darshan_record *const *)y;
@@ -65,7 +65,7 @@ static int by_id_rank(const void *x, const void *y)
     return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
-static int index_records(const ri_darshan_module *m, records *out)
+int ri_index_records(const ri_darshan_module *m, records *out)
 {
     out->n = m->nrecords;
     out->v = malloc((m->nrecords ? m->nrecords : 1) * sizeof *out->v);
@@ -73,7 +73,7 @@ static int index_records(const ri_darshan_module *m, records *out)
         return -1;
     for (size_t i = 0; i < m->nrecords; i++)
         out->v[i] = &m->records[i];
-    qsort(out->v, out->n, sizeof *out->v, by_id_rank);
+    qsort(out->v, out->n, sizeof *out->v, ri_by_id_rank);
     return 0;
 }
 
@@ -314,8 +314,8 @@ static int add_run_bounds(builder *b)
         }
     if (first == UINT64_MAX)
         first = 0;
-    double run = (double)(b->log->end_sec - b->log->start_sec) +
-                 1e-9 * (double)(b->log->end_nsec - b->log->start_nsec);
+    double run = ((double)b->log->end_sec - (double)b->log->start_sec) + /* a corrupt job record's */
+                 1e-9 * ((double)b->log->end_nsec - (double)b->log->start_nsec); /* times may not subtract */
     uint64_t end = ri_ticks(b, run);
     for (uint32_t r = 0; r < b->p->nranks; r++) {
         ri_event *s = ri_add_event(b, r, NULL, RI_CALL_START, REC_LAYER_MPI);
@@ -375,9 +375,9 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
     b.next_stream = calloc(p->nranks ? p->nranks : 1, sizeof *b.next_stream);
     int rc = -1;
     if (!p->ranks || !b.next_fd || !b.next_mpifile || !b.next_stream ||
-        index_records(&log->modules[RI_DARSHAN_POSIX], &b.posix) != 0 ||
-        index_records(&log->modules[RI_DARSHAN_MPIIO], &b.mpiio) != 0 ||
-        index_records(&log->modules[RI_DARSHAN_STDIO], &b.stdio) != 0) {
+        ri_index_records(&log->modules[RI_DARSHAN_POSIX], &b.posix) != 0 ||
+        ri_index_records(&log->modules[RI_DARSHAN_MPIIO], &b.mpiio) != 0 ||
+        ri_index_records(&log->modules[RI_DARSHAN_STDIO], &b.stdio) != 0) {
         ri_fail(&b, "out of memory");
         goto done;
     }

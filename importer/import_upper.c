@@ -75,16 +75,24 @@ static int64_t predefined(unsigned kind, const char *name)
     return -1;
 }
 
+/* Room for one more of n elements of size bytes in *v (cap of them): 0, or -1 out of memory. */
+static int grow(void *v, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : 32;
+    void *w = realloc(*(void **)v, c * size);
+    if (!w)
+        return -1;
+    *(void **)v = w;
+    *cap = c;
+    return 0;
+}
+
 static slot *add_slot(slots *s, unsigned sole, int kind)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 32;
-        slot *v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        s->v = v;
-        s->cap = cap;
-    }
+    if (grow(&s->v, &s->cap, s->n, sizeof *s->v) != 0)
+        return NULL;
     slot *x = &s->v[s->n++];
     memset(x, 0, sizeof *x);
     x->sole = (uint8_t)sole;
@@ -232,14 +240,8 @@ static const char *keep_name(ri_plan *p, const char *name)
     for (size_t i = p->nnames; i-- > 0;)
         if (strcmp(p->names[i], name) == 0)
             return p->names[i];
-    if (p->nnames == p->names_cap) {
-        size_t cap = p->names_cap ? 2 * p->names_cap : 16;
-        char **v = realloc(p->names, cap * sizeof *v);
-        if (!v)
-            return NULL;
-        p->names = v;
-        p->names_cap = cap;
-    }
+    if (grow(&p->names, &p->names_cap, p->nnames, sizeof *p->names) != 0)
+        return NULL;
     char *s = strdup(name);
     if (s)
         p->names[p->nnames++] = s;
@@ -417,14 +419,8 @@ static int emit_session(ctx *c, const file_state *f, slots *s, const lower *low,
         ri_event *e = ri_add_event(b, c->rank, f, RI_CALL_UPPER, REC_LAYER_HDF5);
         if (!e)
             return -1;
-        if (b->p->nupper == b->p->upper_cap) {
-            size_t cap = b->p->upper_cap ? 2 * b->p->upper_cap : 256;
-            ri_upper *v = realloc(b->p->upper, cap * sizeof *v);
-            if (!v)
-                return ri_fail(b, "out of memory");
-            b->p->upper = v;
-            b->p->upper_cap = cap;
-        }
+        if (grow(&b->p->upper, &b->p->upper_cap, b->p->nupper, sizeof *b->p->upper) != 0)
+            return ri_fail(b, "out of memory");
         b->p->upper[b->p->nupper] = x->u;
         e->aux = (uint32_t)b->p->nupper++;
         e->sole = x->sole;
@@ -493,13 +489,8 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
             if (k == 1 && mine > 0 && !nlow)
                 created = 1;
             for (int64_t j = 0; j < mine; j++) {
-                if (ncalls == cap) {
-                    cap = cap ? 2 * cap : 64;
-                    dcall *v = realloc(calls, cap * sizeof *v);
-                    if (!v)
-                        goto oom;
-                    calls = v;
-                }
+                if (grow(&calls, &cap, ncalls, sizeof *calls) != 0)
+                    goto oom;
                 double w0 = d->win[k][0], w1 = d->win[k][1] > w0 ? d->win[k][1] : w0;
                 dcall *q = &calls[ncalls++];
                 q->d = (uint32_t)i;
@@ -632,15 +623,6 @@ out:
 
 /* ---- every H5F file ---- */
 
-static int by_id_rank(const void *x, const void *y)
-{
-    const ri_darshan_record *a = *(const ri_darshan_record *const *)x,
-                            *b = *(const ri_darshan_record *const *)y;
-    if (a->id != b->id)
-        return a->id < b->id ? -1 : 1;
-    return a->rank < b->rank ? -1 : a->rank > b->rank;
-}
-
 int ri_plan_upper(builder *b)
 {
     const ri_darshan_log *log = b->log;
@@ -673,17 +655,15 @@ int ri_plan_upper(builder *b)
                      rec_sole_name(soles[i]));
             return ri_fail(b, m);
         }
-    const ri_darshan_record **fr = malloc(mf->nrecords * sizeof *fr);
+    records fh = {0};
     const ri_darshan_record **dr = malloc((md->nrecords ? md->nrecords : 1) * sizeof *dr);
     int64_t *next_hid = malloc(b->p->nranks * sizeof *next_hid);
     int rc = -1;
-    if (!fr || !dr || !next_hid) {
+    if (ri_index_records(mf, &fh) != 0 || !dr || !next_hid) {
         ri_fail(b, "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < mf->nrecords; i++)
-        fr[i] = &mf->records[i];
-    qsort(fr, mf->nrecords, sizeof *fr, by_id_rank);
+    const ri_darshan_record **fr = fh.v;
     for (uint32_t r = 0; r < b->p->nranks; r++)
         next_hid[r] = REC_HANDLE_DYNAMIC_BASE;
     ctx c = {.b = b, .next_hid = next_hid};
@@ -705,7 +685,7 @@ int ri_plan_upper(builder *b)
             if (mine)
                 dr[nd++] = x;
         }
-        qsort(dr, nd, sizeof *dr, by_id_rank);
+        qsort(dr, nd, sizeof *dr, ri_by_id_rank);
         for (uint32_t r = 0; r < b->p->nranks; r++) {
             const ri_darshan_record *own = NULL, *all = NULL;
             for (size_t j = i; j < mf->nrecords && fr[j]->id == fr[i]->id; j++) {
@@ -724,7 +704,7 @@ int ri_plan_upper(builder *b)
     }
     rc = 0;
 out:
-    free(fr);
+    free(fh.v);
     free(dr);
     free(next_hid);
     return rc;
