@@ -97,7 +97,7 @@ int ri_upper_dataset(builder *b, uint32_t rank, const ri_darshan_record *rec, ui
         in.common_count[j] = cnt(rec, M, name) > 0 ? cnt(rec, M, name) : 0;
     }
     in.max_size = (int64_t)1 << 40;
-    if (in.n[0] + in.n[1] > (int64_t)RI_MAX_STAT_CALLS)
+    if (in.n[0] > (int64_t)RI_MAX_STAT_CALLS || in.n[1] > (int64_t)RI_MAX_STAT_CALLS - in.n[0])
         return ri_fail(b, "an H5D record counts more than 4194304 reads and writes: recorder-import makes no "
                           "trace that large yet");
     for (int k = 0; k < 2; k++) {
@@ -134,7 +134,8 @@ int ri_upper_dataset(builder *b, uint32_t rank, const ri_darshan_record *rec, ui
                                         {"H5D_F_WRITE_START_TIMESTAMP", "H5D_F_WRITE_END_TIMESTAMP"}};
     for (int k = 0; k < 2; k++)
         for (int e = 0; e < 2; e++)
-            d->win[k][e] = fcnt(rec, M, w[k][e]);
+            d->win[k][e] =
+                fcnt(rec, M, w[k][e]) >= 0 && fcnt(rec, M, w[k][e]) < 1e12 ? fcnt(rec, M, w[k][e]) : 0;
     d->opens = ri_share(cnt(rec, M, "H5D_OPENS") > 0 ? cnt(rec, M, "H5D_OPENS") : 0, d->share_n, d->share_r);
     return 0;
 }
