@@ -389,6 +389,8 @@ int ri_plan_write(const ri_plan *p, const ri_darshan_log *log, const char *dir, 
         sum->mpiio_segments = p->mpiio_segments;
         sum->files = p->nfiles;
         sum->stat_files = p->stat_files;
+        sum->upper_calls = p->upper_calls;
+        sum->upper_nested = p->upper_nested;
     }
     return 0;
 }

@@ -42,7 +42,7 @@ segments=$(wc -l < "$logs/log-segments.txt")
 diff -u "$logs/log-segments.txt" "$logs/trace-segments.txt" > "$logs/segments.diff" ||
   { head -20 "$logs/segments.diff" >&2; fail "the trace's reads and writes are not the log's DXT segments"; }
 inferred=$(grep -c ' \[inferred\]$' "$logs/trace.txt" || true)
-said=$(sed -n 's/.*records (\([0-9]*\) inferred).*/\1/p' "$logs/import.txt")
+said=$(sed -n 's/.*records (\([0-9]*\) inferred[,)].*/\1/p' "$logs/import.txt")
 [ "$inferred" = "$said" ] || fail "recorder2text shows $inferred inferred records, the import said $said"
 grep -q ' \[inferred\]$' "$logs/trace.txt" || fail "no record is marked inferred"
 echo "import_e2e: $name: $segments DXT segments are the trace's reads and writes, $inferred records inferred"
