@@ -403,7 +403,18 @@ typedef enum rec_arole {
     X(READS_STREAM, "reads COUNT items of a SIZE from a FILE_STREAM at its position")                \
     X(WRITES_STREAM, "writes COUNT items of a SIZE to a FILE_STREAM at its position")                \
     X(SEEKS_STREAM, "moves a FILE_STREAM's (SUBJECT) position to an OFFSET (WHENCE)")                \
-    X(FLUSHES_STREAM, "writes a FILE_STREAM's (SUBJECT) buffered data out")
+    X(FLUSHES_STREAM, "writes a FILE_STREAM's (SUBJECT) buffered data out")                        \
+    X(CREATES_H5_FILE, "creates an HDF5 file by its PATH (H5_FACC) with a creation and an access H5_PLIST, making an H5_FILE") \
+    X(OPENS_H5_FILE, "opens an HDF5 file by its PATH (H5_FACC) with an access H5_PLIST, making an H5_FILE") \
+    X(CLOSES_H5_FILE, "closes an H5_FILE (SUBJECT)")                                                \
+    X(SETS_FAPL_MPIO, "sets a file access H5_PLIST's (SUBJECT) driver to MPI-IO over an MPI_COMM with an MPI_INFO") \
+    X(SETS_DXPL_MPIO, "sets a transfer H5_PLIST's (SUBJECT) H5_XFER_MODE: collective or independent") \
+    X(SETS_CHUNK, "sets a dataset creation H5_PLIST's (SUBJECT) chunk dimensions (COUNT of them, an HSIZE_ARRAY)") \
+    X(CREATES_DATASET, "creates a dataset at an H5_LOC by its STRING name, of an H5_TYPE and an H5_SPACE, with three H5_PLISTs (link creation, creation, access)") \
+    X(OPENS_DATASET, "opens a dataset at an H5_LOC by its STRING name with an access H5_PLIST")      \
+    X(CLOSES_DATASET, "closes an H5_DATASET (SUBJECT)")                                             \
+    X(WRITES_DATASET, "writes a DATASET's selection (MEM_TYPE, MEM_SPACE, FILE_SPACE) with a transfer H5_PLIST, the SIZE in bytes derived") \
+    X(READS_DATASET, "reads a DATASET's selection (MEM_TYPE, MEM_SPACE, FILE_SPACE) with a transfer H5_PLIST, the SIZE in bytes derived")
 
 typedef enum rec_sole {
 #define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,

@@ -22,7 +22,11 @@ typedef enum ri_call {
     RI_CALL_STAT,     /* stat of the file's path */
     RI_CALL_SYNC,     /* fsync, MPI_File_sync */
     RI_CALL_DATASYNC, /* fdatasync */
-    RI_CALL_FLUSH     /* fflush */
+    RI_CALL_FLUSH,    /* fflush */
+    /* an HDF5 call above a file's MPI-IO (or POSIX) calls: the table's
+     * function of ri_event.sole, its arguments ri_plan.upper[aux]
+     * (import_upper.c) */
+    RI_CALL_UPPER
 } ri_call;
 
 /* One call of one rank. */
@@ -39,7 +43,24 @@ typedef struct ri_event {
     int64_t handle; /* the fd, FILE* or MPI_File id the open made */
     int64_t offset, length;
     int64_t flags, mode; /* opens: open(2) flags or MPI amode (fopen: RI_STDIO_*), and permission bits */
+    uint8_t sole;        /* RI_CALL_UPPER: the function's sole role (REC_SOLE_*) */
+    uint32_t aux;        /* RI_CALL_UPPER: its arguments, ri_plan.upper[aux] */
 } ri_event;
+
+/* An upper-layer call's arguments, filled into its function's by kind in
+ * argument order (ri_fill_upper): the first argument of a handle kind is
+ * the subject, the others of that kind the lists' in turn. */
+enum { RI_UPPER_DIMS = 5, RI_UPPER_ARRAYS = 4 };
+typedef struct ri_upper {
+    int64_t made, subject; /* the handle it makes (its return); its first argument */
+    int64_t plists[3], spaces[2], type, cls, comm;
+    int64_t flags;    /* H5_FACC, H5_XFER_MODE, H5_SELOP or H5_TCLASS, whichever it takes */
+    int64_t bytes;    /* its SIZE: the bytes moved, or a datatype's size */
+    const char *name; /* its STRING: a dataset's name */
+    uint8_t ndims;
+    uint8_t arrlen[RI_UPPER_ARRAYS];
+    int64_t arr[RI_UPPER_ARRAYS][RI_UPPER_DIMS]; /* its HSIZE_ARRAYs in turn (0 elements: NULL) */
+} ri_upper;
 
 /* fopen's modes, as ri_event.flags */
 enum { RI_STDIO_R, RI_STDIO_W, RI_STDIO_RPLUS, RI_STDIO_WPLUS };
@@ -63,11 +84,23 @@ typedef struct ri_plan {
      * whose sizes could not follow the histogram, stdio ones, and how the
      * shared ones' ranks split them (stat_plan.c) */
     uint64_t stat_files, stat_even, stat_stdio, stat_partitioned, stat_replicated;
+    /* the HDF5 layer's calls (import_upper.c): their arguments, and the
+     * files and calls placed, the MPI-IO and POSIX calls nested beneath */
+    ri_upper *upper;
+    size_t nupper, upper_cap;
+    char **names; /* the datasets' names the calls point to */
+    size_t nnames, names_cap;
+    uint64_t upper_files, upper_calls, upper_nested;
 } ri_plan;
 
 /* What Darshan's HDF5 and PnetCDF modules counted, file by file, as one
  * line of the trace's metadata (import_layers.c); how many files. */
 size_t ri_upper_layers(const ri_darshan_log *log, char *out, size_t cap);
+
+/* The record of an upper-layer call: its arguments by kind (import_upper.c). */
+struct rec_record;
+void ri_fill_upper(const rec_func_desc *f, const ri_upper *u, int64_t path, int64_t info_null,
+                   struct rec_record *r);
 
 int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_error *err);
 void ri_plan_free(ri_plan *p);

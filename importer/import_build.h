@@ -76,6 +76,15 @@ int64_t ri_oflags_of_amode(int64_t amode);
 /* Marks which of the file's MPI-IO accesses were collective, over
  * MPI_COMM_WORLD (world) or each rank's MPI_COMM_SELF (import_collective.c). */
 int ri_mark_collective(builder *b, file_state *f, int world);
+/* A module's records by id, then rank (ri_by_id_rank: of two record
+ * pointers); -1 out of memory. */
+int ri_index_records(const ri_darshan_module *m, records *out);
+int ri_by_id_rank(const void *x, const void *y);
+/* The file of a record id, or NULL (import_plan.c). */
+file_state *ri_find_file(builder *b, uint64_t id);
+/* Places the HDF5 calls of every file Darshan's H5F module kept, the
+ * file's calls nested beneath them (import_upper.c). */
+int ri_plan_upper(builder *b);
 /* Places the file's calls on every rank that made some (import_sessions.c). */
 int ri_plan_file(builder *b, file_state *f);
 

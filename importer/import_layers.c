@@ -109,16 +109,20 @@ static size_t one_file(const ri_darshan_log *log, int hdf5, uint64_t id, const c
 
 size_t ri_upper_layers(const ri_darshan_log *log, char *out, size_t cap)
 {
-    size_t len = 0, files = 0;
+    size_t len = 0, files = 0, of[2] = {0, 0};
     out[0] = 0;
     for (int hdf5 = 1; hdf5 >= 0; hdf5--) {
         const ri_darshan_module *mod = &log->modules[hdf5 ? RI_DARSHAN_H5F : RI_DARSHAN_PNETCDF_FILE];
         for (size_t r = 0; r < mod->nrecords; r++)
-            if (first_of(mod, r))
+            if (first_of(mod, r)) {
                 len = one_file(log, hdf5, mod->records[r].id, files++ ? "; " : "", out, cap, len);
+                of[hdf5]++;
+            }
     }
-    if (files)
-        add(out, cap, len, "; not placed: the trace's calls are the MPI-IO and POSIX ones Darshan saw");
+    if (of[1]) /* import_upper.c */
+        len = add(out, cap, len, "; HDF5 calls placed, the MPI-IO and POSIX ones Darshan saw nested beneath");
+    if (of[0])
+        add(out, cap, len, "; PnetCDF calls not placed: the trace's calls are the MPI-IO and POSIX ones Darshan saw");
     if (len >= cap && cap > 4)
         memcpy(out + cap - 4, "...", 4);
     return files;

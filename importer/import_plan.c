@@ -57,7 +57,7 @@ uint64_t ri_ticks(const builder *b, double seconds)
 
 /* ---- the log's records, found by id and rank ---- */
 
-static int by_id_rank(const void *x, const void *y)
+int ri_by_id_rank(const void *x, const void *y)
 {
     const ri_darshan_record *a = *(const ri_darshan_record *const *)x,
                             *b = *(const ri_darshan_record *const *)y;
@@ -66,7 +66,7 @@ static int by_id_rank(const void *x, const void *y)
     return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
-static int index_records(const ri_darshan_module *m, records *out)
+int ri_index_records(const ri_darshan_module *m, records *out)
 {
     out->n = m->nrecords;
     out->v = malloc((m->nrecords ? m->nrecords : 1) * sizeof *out->v);
@@ -74,7 +74,7 @@ static int index_records(const ri_darshan_module *m, records *out)
         return -1;
     for (size_t i = 0; i < m->nrecords; i++)
         out->v[i] = &m->records[i];
-    qsort(out->v, out->n, sizeof *out->v, by_id_rank);
+    qsort(out->v, out->n, sizeof *out->v, ri_by_id_rank);
     return 0;
 }
 
@@ -162,7 +162,7 @@ static int by_id(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-static file_state *find_file(builder *b, uint64_t id)
+file_state *ri_find_file(builder *b, uint64_t id)
 {
     file_state key = {.id = id};
     return bsearch(&key, b->files, b->nfiles, sizeof key, by_id);
@@ -201,7 +201,7 @@ static int collect_files(builder *b)
     }
     b->nfiles = kept;
     for (size_t r = 0; r < b->mpiio.n; r++) {
-        file_state *f = find_file(b, b->mpiio.v[r]->id);
+        file_state *f = ri_find_file(b, b->mpiio.v[r]->id);
         if (f)
             f->has_mpiio = 1;
     }
@@ -244,7 +244,7 @@ static int collect_accesses(builder *b)
         int layer = mods[i] == RI_DARSHAN_DXT_MPIIO ? REC_LAYER_MPIIO : REC_LAYER_POSIX;
         for (size_t r = 0; r < m->nrecords; r++) {
             const ri_darshan_dxt *d = &m->dxt[r];
-            file_state *f = find_file(b, d->id);
+            file_state *f = ri_find_file(b, d->id);
             if (!f)
                 continue;
             if (layer == REC_LAYER_MPIIO)
@@ -315,8 +315,8 @@ static int add_run_bounds(builder *b)
         }
     if (first == UINT64_MAX)
         first = 0;
-    double run = (double)(b->log->end_sec - b->log->start_sec) +
-                 1e-9 * (double)(b->log->end_nsec - b->log->start_nsec);
+    double run = ((double)b->log->end_sec - (double)b->log->start_sec) + /* a corrupt job record's */
+                 1e-9 * ((double)b->log->end_nsec - (double)b->log->start_nsec); /* times may not subtract */
     uint64_t end = ri_ticks(b, run);
     for (uint32_t r = 0; r < b->p->nranks; r++) {
         ri_event *s = ri_add_event(b, r, NULL, RI_CALL_START, REC_LAYER_MPI);
@@ -376,9 +376,9 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
     b.next_stream = calloc(p->nranks ? p->nranks : 1, sizeof *b.next_stream);
     int rc = -1;
     if (!p->ranks || !b.next_fd || !b.next_mpifile || !b.next_stream ||
-        index_records(&log->modules[RI_DARSHAN_POSIX], &b.posix) != 0 ||
-        index_records(&log->modules[RI_DARSHAN_MPIIO], &b.mpiio) != 0 ||
-        index_records(&log->modules[RI_DARSHAN_STDIO], &b.stdio) != 0) {
+        ri_index_records(&log->modules[RI_DARSHAN_POSIX], &b.posix) != 0 ||
+        ri_index_records(&log->modules[RI_DARSHAN_MPIIO], &b.mpiio) != 0 ||
+        ri_index_records(&log->modules[RI_DARSHAN_STDIO], &b.stdio) != 0) {
         ri_fail(&b, "out of memory");
         goto done;
     }
@@ -391,6 +391,8 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
         if ((from_counters(&b, &b.files[i]) ? ri_plan_stat_file(&b, &b.files[i])
                                             : ri_plan_file(&b, &b.files[i])) != 0)
             goto done;
+    if (ri_plan_upper(&b) != 0)
+        goto done;
     int mpi = log->nprocs > 1 || log->modules[RI_DARSHAN_MPIIO].nrecords > 0 ||
               log->modules[RI_DARSHAN_DXT_MPIIO].nrecords > 0;
     if (mpi && add_run_bounds(&b) != 0)
@@ -432,5 +434,9 @@ void ri_plan_free(ri_plan *p)
         free(p->ranks[r].v);
     free(p->ranks);
     free(p->paths);
+    free(p->upper);
+    for (size_t i = 0; i < p->nnames; i++)
+        free(p->names[i]);
+    free(p->names);
     memset(p, 0, sizeof *p);
 }

@@ -192,6 +192,8 @@ static const rec_func_desc *function_of(const functions *fn, const ri_event *e)
         return fn->datasync;
     case RI_CALL_FLUSH:
         return fn->fflush;
+    case RI_CALL_UPPER:
+        return rec_function_with_sole(e->sole);
     }
     return NULL;
 }
@@ -218,9 +220,13 @@ static int write_rank(const ri_plan *p, const ri_darshan_log *log, const char *d
         r.inferred = e->inferred;
         values v = {
             e->handle, -1, e->flags, e->mode, e->length, e->offset, e->collective ? pd->world : pd->self};
-        if (e->call == RI_CALL_OPEN || e->call == RI_CALL_STAT)
+        if (e->call == RI_CALL_OPEN || e->call == RI_CALL_STAT ||
+            (e->call == RI_CALL_UPPER && rec_arg_with_kind(f, REC_KIND_PATH, REC_ARG_IN) >= 0))
             v.path = rec_writer_path_id(w, p->paths[e->file]);
-        fill(f, &v, pd, &r);
+        if (e->call == RI_CALL_UPPER)
+            ri_fill_upper(f, &p->upper[e->aux], v.path, pd->info_null, &r);
+        else
+            fill(f, &v, pd, &r);
         if (rec_writer_append(w, &r, err) != 0) {
             rec_writer_discard(w);
             return -1;
@@ -329,7 +335,10 @@ static int write_global(const ri_plan *p, const ri_darshan_log *log, const char 
          "lseeks (its counters' share of each rank) just before its accesses; "
          "MPI_File_sync, fsync and fdatasync (each rank's share) at the end of "
          "its last session that wrote; every call of a file without DXT "
-         "accesses (RECORDER_IMPORT_METHOD says how they were made)"},
+         "accesses (RECORDER_IMPORT_METHOD says how they were made); every HDF5 call of a file Darshan's H5F module "
+         "kept: its opens, its H5D datasets' opens, writes and reads as counted, "
+         "dataspaces, selections, chunks and property lists from the H5D counters, "
+         "the file's MPI-IO and POSIX calls nested beneath by time"},
     };
     rec_trace_info info = {.nranks = p->nranks,
                            .time_resolution = resolution,
@@ -389,6 +398,8 @@ int ri_plan_write(const ri_plan *p, const ri_darshan_log *log, const char *dir, 
         sum->mpiio_segments = p->mpiio_segments;
         sum->files = p->nfiles;
         sum->stat_files = p->stat_files;
+        sum->upper_calls = p->upper_calls;
+        sum->upper_nested = p->upper_nested;
     }
     return 0;
 }

@@ -96,14 +96,18 @@ int main(int argc, char **argv)
             if (sum.stat_files)
                 snprintf(stat, sizeof stat, ", %llu file%s from counters alone",
                          (unsigned long long)sum.stat_files, sum.stat_files == 1 ? "" : "s");
+            char upper[96] = "";
+            if (sum.upper_calls)
+                snprintf(upper, sizeof upper, ", %llu HDF5 calls with %llu calls beneath", (unsigned long long)sum.upper_calls,
+                         (unsigned long long)sum.upper_nested);
             printf(
                 "recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO)%s "
                 "-> %llu "
-                "records (%llu inferred) in %s\n",
+                "records (%llu inferred%s) in %s\n",
                 argv[i], sum.nranks, sum.nranks == 1 ? "" : "s", (unsigned long long)sum.files,
                 sum.files == 1 ? "" : "s", (unsigned long long)(sum.posix_segments + sum.mpiio_segments),
                 (unsigned long long)sum.posix_segments, (unsigned long long)sum.mpiio_segments, stat,
-                (unsigned long long)sum.records, (unsigned long long)sum.inferred, dir);
+                (unsigned long long)sum.records, (unsigned long long)sum.inferred, upper, dir);
         }
         ri_darshan_free(log);
     }

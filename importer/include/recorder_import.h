@@ -160,6 +160,7 @@ typedef struct ri_import_summary {
     uint64_t posix_segments, mpiio_segments; /* DXT segments taken */
     uint64_t files;
     uint64_t stat_files; /* of them made from their counters alone (no DXT accesses) */
+    uint64_t upper_calls, upper_nested; /* HDF5 calls placed; MPI-IO and POSIX calls nested beneath them */
 } ri_import_summary;
 
 /* Writes DIR (created if missing, must hold no trace) as the trace of log:
@@ -169,8 +170,9 @@ typedef struct ri_import_summary {
  * counters alone, all marked inferred: as many of each as counted, sizes
  * in the access-size histogram's bins adding up to its bytes (the trace's
  * RECORDER_IMPORT_METHOD says how). What Darshan's HDF5 and PnetCDF
- * modules counted is said file by file (RECORDER_IMPORT_UPPER_LAYERS); no
- * call is placed at those layers yet. 0, or -1 with err. */
+ * modules counted is said file by file (RECORDER_IMPORT_UPPER_LAYERS); a
+ * file of the H5F module gets its HDF5 calls, inferred, the file's other
+ * calls nested beneath (PnetCDF's are not placed yet). 0, or -1 with err. */
 int ri_import_darshan(const ri_darshan_log *log, const char *dir, const ri_import_options *o,
                       ri_import_summary *sum, rec_error *err);
 

@@ -47,7 +47,7 @@ segments=$(wc -l < "$logs/log-segments.txt")
 diff -u "$logs/log-segments.txt" "$logs/trace-segments.txt" > "$logs/segments.diff" ||
   { head -20 "$logs/segments.diff" >&2; fail "the trace's reads and writes are not the log's DXT segments"; }
 inferred=$(grep -c ' \[inferred\]$' "$logs/trace.txt" || true)
-said=$(sed -n 's/.*records (\([0-9]*\) inferred).*/\1/p' "$logs/import.txt")
+said=$(sed -n 's/.*records (\([0-9]*\) inferred[,)].*/\1/p' "$logs/import.txt")
 [ "$inferred" = "$said" ] || fail "recorder2text shows $inferred inferred records, the import said $said"
 grep -q ' \[inferred\]$' "$logs/trace.txt" || fail "no record is marked inferred"
 echo "import_e2e: $name: $segments DXT segments are the trace's reads and writes, $inferred records inferred"
@@ -120,9 +120,14 @@ for run in kernel:ktrace:kout replay:rtrace:rout; do
   collectives "$logs/$who-trace.txt" "$work/$root" > "$logs/$who-coll.txt"
   diff -u "$logs/log-coll.txt" "$logs/$who-coll.txt" > "$logs/$who-coll.diff" ||
     { cat "$logs/$who-coll.diff" >&2; fail "the $who's collective reads and writes per file are not the log's"; }
+  # (a log with H5F records: the import's top calls are HDF5's, these runs the MPI-IO layer's; the
+  # HDF5 layer's equivalence is import_upper.sh's)
+  grep -q '^record H5F ' "$figures" && continue
   "$build/analysis/recorder-diff" --ignore-handles "$work/trace" "$work/$trace" > "$logs/$who-diff.txt" 2>&1 ||
     { cat "$logs/$who-diff.txt" >&2; fail "recorder-diff: the $who's trace is not equivalent to the import"; }
 done
+said=equivalent
+grep -q '^record H5F ' "$figures" && said="equivalent at the HDF5 layer in import_upper.sh"
 echo "import_e2e: $name: the kernel and the replay make the log's opens, reads, writes and bytes on its" \
   "$(wc -l < "$logs/log-files.txt") files ($(awk '{o += $3; r += $4; w += $5} END {print o " opens, " r " reads, " w " writes"}' "$logs/log-files.txt")," \
-  "$(awk '{r += $2; w += $3} END {print r + 0 " collective reads, " w + 0 " collective writes"}' "$logs/log-coll.txt")), equivalent"
+  "$(awk '{r += $2; w += $3} END {print r + 0 " collective reads, " w + 0 " collective writes"}' "$logs/log-coll.txt")), $said"

@@ -6,7 +6,8 @@
 # read them (NAME.figures): a file's opens (PnetCDF: creates and opens), its
 # datasets (variables: the records naming it as their file) and their opens,
 # writes, reads and bytes (PnetCDF: collective, independent and
-# non-blocking), and that no call was placed at that layer yet.
+# non-blocking), and which layers' calls were placed (HDF5's; PnetCDF's not
+# yet).
 set -euo pipefail
 build=$(cd "$1" && pwd) name=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,6 +29,7 @@ awk '
     out = ""
     for (i = 0; i < n; i++) {
       f = order[i]
+      if (mod[f] == "H5F") h5 = 1; else pnc = 1
       if (mod[f] == "H5F")
         s = sprintf("HDF5 %s: %d opens, %d datasets (%d opens, %d writes of %d bytes, %d reads of %d bytes%s)",
                     path[f], c[f, "H5F_OPENS"], count(f), sum(f, "H5D_OPENS"), sum(f, "H5D_WRITES"),
@@ -41,7 +43,9 @@ awk '
                     sum(f, "PNETCDF_VAR_NB_WRITES"), sum(f, "PNETCDF_VAR_NB_READS"))
       out = out (i ? "; " : "") s
     }
-    print out "; not placed: the trace'\''s calls are the MPI-IO and POSIX ones Darshan saw"
+    if (h5) out = out "; HDF5 calls placed, the MPI-IO and POSIX ones Darshan saw nested beneath"
+    if (pnc) out = out "; PnetCDF calls not placed: the trace'\''s calls are the MPI-IO and POSIX ones Darshan saw"
+    print out
   }' "$figures" > "$logs/log.txt"
 diff -u "$logs/log.txt" "$logs/said.txt" || fail "RECORDER_IMPORT_UPPER_LAYERS is not what the log's upper-layer records count"
 files=$(awk '$1 == "record" && ($2 == "H5F" || $2 == "PNETCDF_FILE") {print $4}' "$figures" | sort -u | wc -l)
