@@ -6,6 +6,7 @@
 #include "tune.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,7 +174,7 @@ hid_t rp_tune_plist(rp_ctx *x, const rp_rec *r, unsigned arg, hid_t plist)
                                                                 : H5P_DATASET_XFER);
                 if (made < 0)
                     return plist;
-                made_plist[cls] = ((int64_t)1 << 50) + cls; /* an id no trace's handle has */
+                made_plist[cls] = RP_HANDLE_OWN_BASE + cls;
                 rp_handle_new(x, REC_KIND_H5_PLIST, made_plist[cls], (uint64_t)made, NULL);
             }
             uint64_t raw = 0;
@@ -192,6 +193,30 @@ hid_t rp_tune_plist(rp_ctx *x, const rp_rec *r, unsigned arg, hid_t plist)
     return plist;
 }
 
+static void append(char **text, size_t *len, size_t *cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void append(char **text, size_t *len, size_t *cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char line[1024];
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof line)
+        n = sizeof line - 1;
+    if (*len + (size_t)n + 1 > *cap) {
+        size_t want = (*cap ? 2 * *cap : 1024) + (size_t)n;
+        char *grown = realloc(*text, want);
+        if (!grown)
+            return;
+        *text = grown;
+        *cap = want;
+    }
+    memcpy(*text + *len, line, (size_t)n + 1);
+    *len += (size_t)n;
+}
+
 char *rp_tune_summary(int rank)
 {
     size_t n = tune_set_count(set);
@@ -204,26 +229,27 @@ char *rp_tune_summary(int rank)
     if (mine && all)
         PMPI_Reduce(mine, all, (int)(n * DONE_KINDS), MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
     char *text = NULL;
-    size_t len = 0;
-    FILE *out = rank == 0 && all ? open_memstream(&text, &len) : NULL;
-    if (out) {
-        fprintf(out, "  tuning: %zu override%s\n", n, n == 1 ? "" : "s");
+    size_t len = 0, cap = 0;
+    /* No stdio: a traced replay records only the replayed calls (rp_say). */
+#define SAY(...) append(&text, &len, &cap, __VA_ARGS__)
+    if (rank == 0 && all) {
+        SAY("  tuning: %zu override%s\n", n, n == 1 ? "" : "s");
         for (size_t o = 0; o < n; o++) {
             const tune_override *v = tune_set_at(set, o);
             uint64_t changed = all[o * DONE_KINDS + DONE_CHANGED], added = all[o * DONE_KINDS + DONE_ADDED];
-            fprintf(out, "    %s=%s: ", v->key, v->value);
+            SAY("    %s=%s: ", v->key, v->value);
             if (!changed && !added)
-                fprintf(out, "not applied: no call of the trace it touches\n");
+                SAY("not applied: no call of the trace it touches\n");
             else if (v->what == TUNE_HINT)
-                fprintf(out, "on the info of %llu call%s\n", (unsigned long long)changed, changed == 1 ? "" : "s");
+                SAY("on the info of %llu call%s\n", (unsigned long long)changed, changed == 1 ? "" : "s");
             else if (v->what == TUNE_DATA)
-                fprintf(out, "%llu call%s switched\n", (unsigned long long)changed, changed == 1 ? "" : "s");
+                SAY("%llu call%s switched\n", (unsigned long long)changed, changed == 1 ? "" : "s");
             else
-                fprintf(out, "%llu %s call%s changed, %llu added on a %s\n", (unsigned long long)changed,
-                        v->setter->name, changed == 1 ? "" : "s", (unsigned long long)added, tune_class_name(v->cls));
+                SAY("%llu %s call%s changed, %llu added on a %s\n", (unsigned long long)changed, v->setter->name,
+                    changed == 1 ? "" : "s", (unsigned long long)added, tune_class_name(v->cls));
         }
-        fclose(out);
     }
+#undef SAY
     free(mine);
     free(all);
     return text;

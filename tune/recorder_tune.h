@@ -64,6 +64,8 @@ tune_class tune_use_class(const rec_func_desc *f, unsigned arg);
 /* f's twin (TUNE_TWIN) and whether f is the collective one; NULL if none. */
 const rec_func_desc *tune_twin(const rec_func_desc *f, int *is_collective);
 const char *tune_class_name(tune_class cls); /* "fapl", "fcpl", "dxpl" */
+/* The HDF5 class constant of a list class, as handles.def names it ("H5P_FILE_ACCESS"). */
+const char *tune_class_constant(tune_class cls);
 
 /* ---- what a set does to a call ---- */
 /* The function to call for f under the set: its twin when an mpiio.data

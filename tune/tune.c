@@ -377,6 +377,14 @@ const char *tune_class_name(tune_class cls)
     return cls == TUNE_CLASS_FAPL ? "fapl" : cls == TUNE_CLASS_FCPL ? "fcpl" : cls == TUNE_CLASS_DXPL ? "dxpl" : "";
 }
 
+const char *tune_class_constant(tune_class cls)
+{
+    return cls == TUNE_CLASS_FAPL   ? "H5P_FILE_ACCESS"
+           : cls == TUNE_CLASS_FCPL ? "H5P_FILE_CREATE"
+           : cls == TUNE_CLASS_DXPL ? "H5P_DATASET_XFER"
+                                    : "";
+}
+
 const rec_func_desc *tune_call_for(const tune_set *s, const rec_func_desc *f, size_t *o)
 {
     int coll = 0;
