@@ -51,8 +51,10 @@ void tune_set_free(tune_set *s);
 /* Adds "LAYER.KEY=VALUE" (where: "--set", "FILE:LINE"). 0, or -1 with the
  * reason in err: "WHERE: unknown key mpiio.foo (mpiio: a hint of ...)". */
 int tune_set_add(tune_set *s, const char *assignment, const char *where, char *err, size_t cap);
-/* Adds every line of a file (blank lines and # comments skipped). */
+/* Adds every line of a file (blank lines and # comments skipped; errors name "PATH:LINE"). */
 int tune_set_read(tune_set *s, const char *path, char *err, size_t cap);
+/* The same of a file's text the caller read (name: its path, for the errors). */
+int tune_set_parse(tune_set *s, const char *text, const char *name, char *err, size_t cap);
 size_t tune_set_count(const tune_set *s);
 const tune_override *tune_set_at(const tune_set *s, size_t i);
 

@@ -243,8 +243,15 @@ static int arg_named(const rec_func_desc *f, const char *name)
     return -1;
 }
 
-int tune_set_add(tune_set *s, const char *assignment, const char *where, char *err, size_t cap)
+int tune_set_add(tune_set *s, const char *text, const char *where, char *err, size_t cap)
 {
+    char assignment[512]; /* without the blanks around the key and the value */
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < sizeof assignment; p++)
+        if ((*p != ' ' && *p != '\t') || (n && assignment[n - 1] != '=' && p[strspn(p, " \t")] != '=' &&
+                                          p[strspn(p, " \t")]))
+            assignment[n++] = *p;
+    assignment[n] = 0;
     const char *dot = strchr(assignment, '.'), *eq = strchr(assignment, '=');
     if (!dot || !eq || dot > eq || dot == assignment || eq == dot + 1) {
         snprintf(err, cap, "%s: expected LAYER.KEY=VALUE: %s", where, assignment);
@@ -312,6 +319,36 @@ int tune_set_add(tune_set *s, const char *assignment, const char *where, char *e
     return 0;
 }
 
+int tune_set_parse(tune_set *s, const char *text, const char *name, char *err, size_t cap)
+{
+    char line[1024], where[320];
+    unsigned n = 1;
+    for (const char *p = text; *p; n++) {
+        size_t len = strcspn(p, "\n");
+        if (len >= sizeof line) {
+            snprintf(err, cap, "%s:%u: the line is too long", name, n);
+            return -1;
+        }
+        memcpy(line, p, len);
+        line[len] = 0;
+        p += len + (p[len] == '\n');
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *b = line, *e = line + strlen(line);
+        while (*b == ' ' || *b == '\t')
+            b++;
+        while (e > b && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+            *--e = 0;
+        if (!*b)
+            continue;
+        snprintf(where, sizeof where, "%s:%u", name, n);
+        if (tune_set_add(s, b, where, err, cap) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int tune_set_read(tune_set *s, const char *path, char *err, size_t cap)
 {
     FILE *in = fopen(path, "r");
@@ -319,23 +356,24 @@ int tune_set_read(tune_set *s, const char *path, char *err, size_t cap)
         snprintf(err, cap, "%s: cannot open the tuning set: %s", path, strerror(errno));
         return -1;
     }
-    char line[1024], where[320];
-    int status = 0;
-    for (unsigned n = 1; status == 0 && fgets(line, sizeof line, in); n++) {
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char *b = line, *e = line + strlen(line);
-        while (*b == ' ' || *b == '\t')
-            b++;
-        while (e > b && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-            *--e = 0;
-        if (!*b)
-            continue;
-        snprintf(where, sizeof where, "%s:%u", path, n);
-        status = tune_set_add(s, b, where, err, cap);
+    char *text = NULL;
+    size_t len = 0, got;
+    char chunk[4096];
+    while ((got = fread(chunk, 1, sizeof chunk, in)) > 0) {
+        char *grown = realloc(text, len + got + 1);
+        if (!grown)
+            break;
+        text = grown;
+        memcpy(text + len, chunk, got);
+        len += got;
+        text[len] = 0;
     }
+    int failed = ferror(in);
     fclose(in);
+    int status = failed ? -1 : tune_set_parse(s, text ? text : "", path, err, cap);
+    if (failed)
+        snprintf(err, cap, "%s: cannot read the tuning set", path);
+    free(text);
     return status;
 }
 
