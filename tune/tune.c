@@ -253,7 +253,7 @@ int tune_set_add(tune_set *s, const char *text, const char *where, char *err, si
             assignment[n++] = *p;
     assignment[n] = 0;
     const char *dot = strchr(assignment, '.'), *eq = strchr(assignment, '=');
-    if (!dot || !eq || dot > eq || dot == assignment || eq == dot + 1) {
+    if (!dot || !eq || dot > eq || dot == assignment || eq == dot + 1 || !eq[1]) {
         snprintf(err, cap, "%s: expected LAYER.KEY=VALUE: %s", where, assignment);
         return -1;
     }
