@@ -644,12 +644,7 @@ static void check_tuning(void)
 #define TUNE_HINT(k, v, doc)
 #define TUNE_PROP(k, f, a, c, v, d, doc) tuning_arg("TUNE_PROP", #f, #a, 0);
 #include "tuning.def"
-#undef TUNE_INFO
-#undef TUNE_USE
-#undef TUNE_TWIN
-#undef TUNE_DATA
-#undef TUNE_HINT
-#undef TUNE_PROP
+#include "tuning_end.h"
 }
 
 int main(int argc, char **argv)

@@ -7,13 +7,13 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fs.h"
 #include "recorder_tune.h"
+#include "summary.h"
 
 /* What the replay did of each override (every thread's, summed). */
 enum { DONE_CHANGED, DONE_ADDED, DONE_KINDS };
@@ -206,30 +206,6 @@ hid_t rp_tune_plist(rp_ctx *x, const rp_rec *r, unsigned arg, hid_t plist)
     return plist;
 }
 
-static void append(char **text, size_t *len, size_t *cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void append(char **text, size_t *len, size_t *cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char line[1024];
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n >= sizeof line)
-        n = sizeof line - 1;
-    if (*len + (size_t)n + 1 > *cap) {
-        size_t want = (*cap ? 2 * *cap : 1024) + (size_t)n;
-        char *grown = realloc(*text, want);
-        if (!grown)
-            return;
-        *text = grown;
-        *cap = want;
-    }
-    memcpy(*text + *len, line, (size_t)n + 1);
-    *len += (size_t)n;
-}
-
 char *rp_tune_summary(int rank)
 {
     size_t n = tune_set_count(set);
@@ -241,10 +217,8 @@ char *rp_tune_summary(int rank)
             mine[o * DONE_KINDS + k] = done[o][k];
     if (mine && all)
         PMPI_Reduce(mine, all, (int)(n * DONE_KINDS), MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    /* No stdio: a traced replay records only the replayed calls (rp_say). */
-#define SAY(...) append(&text, &len, &cap, __VA_ARGS__)
+    rp_report text = {0};
+#define SAY(...) rp_report_add(&text, __VA_ARGS__)
     if (rank == 0 && all) {
         SAY("  tuning: %zu override%s\n", n, n == 1 ? "" : "s");
         for (size_t o = 0; o < n; o++) {
@@ -265,7 +239,7 @@ char *rp_tune_summary(int rank)
 #undef SAY
     free(mine);
     free(all);
-    return text;
+    return text.p;
 }
 
 void rp_tune_free(void)

@@ -11,84 +11,31 @@
 
 enum { V_SWITCH, V_COUNT, V_STRING, V_BOOL, V_FRACTION, V_LIBVER, V_FSPACE, V_XFER, V_DATA };
 
-typedef struct knob {
-    tune_what what;
-    const char *name, *setter, *arg, *def, *doc;
+/* One row of tuning.def: a knob (TUNE_HINT, TUNE_DATA, TUNE_PROP) or what a call means to a set. */
+enum { ROW_KNOB, ROW_INFO, ROW_USE, ROW_TWIN };
+typedef struct row {
+    int row;
+    tune_what what;         /* a knob's */
+    const char *name;       /* a knob's name; a call's function (ROW_TWIN: the independent one) */
+    const char *setter;     /* TUNE_PROP's; ROW_TWIN: the collective function */
+    const char *arg;        /* TUNE_PROP's, TUNE_INFO's and TUNE_USE's argument */
+    const char *def, *doc;  /* TUNE_PROP's default; a knob's meaning */
     int values;
-    tune_class cls;
-} knob;
+    tune_class cls;         /* TUNE_PROP's and TUNE_USE's */
+} row;
 
-static const knob knobs[] = {
-#define TUNE_INFO(f, a)
-#define TUNE_USE(f, a, c)
-#define TUNE_TWIN(a, b)
-#define TUNE_DATA(k, doc) {TUNE_DATA, #k, NULL, NULL, NULL, doc, V_DATA, TUNE_CLASS_NONE},
-#define TUNE_HINT(k, v, doc) {TUNE_HINT, #k, NULL, NULL, NULL, doc, V_##v, TUNE_CLASS_NONE},
-#define TUNE_PROP(k, f, a, c, v, d, doc) {TUNE_PROP, #k, #f, #a, #d, doc, V_##v, TUNE_CLASS_##c},
+static const row rows[] = {
+#define TUNE_INFO(f, a) {ROW_INFO, 0, #f, NULL, #a, NULL, NULL, 0, TUNE_CLASS_NONE},
+#define TUNE_USE(f, a, c) {ROW_USE, 0, #f, NULL, #a, NULL, NULL, 0, TUNE_CLASS_##c},
+#define TUNE_TWIN(a, b) {ROW_TWIN, 0, #a, #b, NULL, NULL, NULL, 0, TUNE_CLASS_NONE},
+#define TUNE_DATA(k, doc) {ROW_KNOB, TUNE_DATA, #k, NULL, NULL, NULL, doc, V_DATA, TUNE_CLASS_NONE},
+#define TUNE_HINT(k, v, doc) {ROW_KNOB, TUNE_HINT, #k, NULL, NULL, NULL, doc, V_##v, TUNE_CLASS_NONE},
+#define TUNE_PROP(k, f, a, c, v, d, doc) {ROW_KNOB, TUNE_PROP, #k, #f, #a, #d, doc, V_##v, TUNE_CLASS_##c},
 #include "tuning.def"
-#undef TUNE_INFO
-#undef TUNE_USE
-#undef TUNE_TWIN
-#undef TUNE_DATA
-#undef TUNE_HINT
-#undef TUNE_PROP
+#include "tuning_end.h"
 };
-enum { NKNOBS = sizeof knobs / sizeof knobs[0] };
-
-static const struct {
-    const char *f, *a;
-} infos[] = {
-#define TUNE_INFO(f, a) {#f, #a},
-#define TUNE_USE(f, a, c)
-#define TUNE_TWIN(a, b)
-#define TUNE_DATA(k, doc)
-#define TUNE_HINT(k, v, doc)
-#define TUNE_PROP(k, f, a, c, v, d, doc)
-#include "tuning.def"
-#undef TUNE_INFO
-#undef TUNE_USE
-#undef TUNE_TWIN
-#undef TUNE_DATA
-#undef TUNE_HINT
-#undef TUNE_PROP
-};
-
-static const struct {
-    const char *f, *a;
-    tune_class cls;
-} uses[] = {
-#define TUNE_INFO(f, a)
-#define TUNE_USE(f, a, c) {#f, #a, TUNE_CLASS_##c},
-#define TUNE_TWIN(a, b)
-#define TUNE_DATA(k, doc)
-#define TUNE_HINT(k, v, doc)
-#define TUNE_PROP(k, f, a, c, v, d, doc)
-#include "tuning.def"
-#undef TUNE_INFO
-#undef TUNE_USE
-#undef TUNE_TWIN
-#undef TUNE_DATA
-#undef TUNE_HINT
-#undef TUNE_PROP
-};
-
-static const struct {
-    const char *independent, *collective;
-} twins[] = {
-#define TUNE_INFO(f, a)
-#define TUNE_USE(f, a, c)
-#define TUNE_TWIN(a, b) {#a, #b},
-#define TUNE_DATA(k, doc)
-#define TUNE_HINT(k, v, doc)
-#define TUNE_PROP(k, f, a, c, v, d, doc)
-#include "tuning.def"
-#undef TUNE_INFO
-#undef TUNE_USE
-#undef TUNE_TWIN
-#undef TUNE_DATA
-#undef TUNE_HINT
-#undef TUNE_PROP
-};
+enum { NROWS = sizeof rows / sizeof rows[0] };
+typedef row knob;
 
 /* The words of the enumerated values, with the constants the trace records. */
 typedef struct word {
@@ -264,17 +211,18 @@ int tune_set_add(tune_set *s, const char *text, const char *where, char *err, si
         return -1;
     }
     const knob *k = NULL;
-    for (size_t i = 0; i < NKNOBS && !k; i++)
-        if (strlen(knobs[i].name) == key_len && !strncmp(knobs[i].name, dot + 1, key_len) &&
-            strlen(layer_of(&knobs[i])) == layer_len && !strncmp(layer_of(&knobs[i]), assignment, layer_len))
-            k = &knobs[i];
+    for (size_t i = 0; i < NROWS && !k; i++)
+        if (rows[i].row == ROW_KNOB && strlen(rows[i].name) == key_len && !strncmp(rows[i].name, dot + 1, key_len) &&
+            strlen(layer_of(&rows[i])) == layer_len && !strncmp(layer_of(&rows[i]), assignment, layer_len))
+            k = &rows[i];
     if (!k) {
         char list[2048];
         size_t n = 0;
         list[0] = 0;
-        for (size_t i = 0; i < NKNOBS && n < sizeof list; i++)
-            if (strlen(layer_of(&knobs[i])) == layer_len && !strncmp(layer_of(&knobs[i]), assignment, layer_len))
-                n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", knobs[i].name);
+        for (size_t i = 0; i < NROWS && n < sizeof list; i++)
+            if (rows[i].row == ROW_KNOB && strlen(layer_of(&rows[i])) == layer_len &&
+                !strncmp(layer_of(&rows[i]), assignment, layer_len))
+                n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", rows[i].name);
         snprintf(err, cap, "%s: unknown key %.*s (%.*s's keys: %s)", where, (int)(eq - assignment), assignment,
                  (int)layer_len, assignment, list);
         return -1;
@@ -381,30 +329,32 @@ int tune_set_read(tune_set *s, const char *path, char *err, size_t cap)
 
 int tune_info_arg(const rec_func_desc *f)
 {
-    for (size_t i = 0; f && i < sizeof infos / sizeof infos[0]; i++)
-        if (!strcmp(infos[i].f, f->name))
-            return arg_named(f, infos[i].a);
+    for (size_t i = 0; f && i < NROWS; i++)
+        if (rows[i].row == ROW_INFO && !strcmp(rows[i].name, f->name))
+            return arg_named(f, rows[i].arg);
     return -1;
 }
 
 tune_class tune_use_class(const rec_func_desc *f, unsigned arg)
 {
-    for (size_t i = 0; f && arg < f->nargs && i < sizeof uses / sizeof uses[0]; i++)
-        if (!strcmp(uses[i].f, f->name) && !strcmp(uses[i].a, f->args[arg].name))
-            return uses[i].cls;
+    for (size_t i = 0; f && arg < f->nargs && i < NROWS; i++)
+        if (rows[i].row == ROW_USE && !strcmp(rows[i].name, f->name) && !strcmp(rows[i].arg, f->args[arg].name))
+            return rows[i].cls;
     return TUNE_CLASS_NONE;
 }
 
 const rec_func_desc *tune_twin(const rec_func_desc *f, int *is_collective)
 {
-    for (size_t i = 0; f && i < sizeof twins / sizeof twins[0]; i++) {
-        if (!strcmp(twins[i].independent, f->name)) {
+    for (size_t i = 0; f && i < NROWS; i++) {
+        if (rows[i].row != ROW_TWIN)
+            continue;
+        if (!strcmp(rows[i].name, f->name)) {
             *is_collective = 0;
-            return rec_function_by_name(twins[i].collective);
+            return rec_function_by_name(rows[i].setter);
         }
-        if (!strcmp(twins[i].collective, f->name)) {
+        if (!strcmp(rows[i].setter, f->name)) {
             *is_collective = 1;
-            return rec_function_by_name(twins[i].independent);
+            return rec_function_by_name(rows[i].name);
         }
     }
     return NULL;
@@ -451,13 +401,13 @@ void tune_setter_args(const tune_set *s, size_t o, int64_t args[REC_MAX_ARGS])
 {
     memset(args, 0, REC_MAX_ARGS * sizeof args[0]);
     const rec_func_desc *f = s->o[o].setter;
-    for (size_t i = 0; f && i < NKNOBS; i++) { /* the defaults of the setter's knobs */
-        if (knobs[i].what != TUNE_PROP || strcmp(knobs[i].setter, f->name))
+    for (size_t i = 0; f && i < NROWS; i++) { /* the defaults of the setter's knobs */
+        if (rows[i].row != ROW_KNOB || rows[i].what != TUNE_PROP || strcmp(rows[i].setter, f->name))
             continue;
         tune_override d;
         char why[256];
-        int a = arg_named(f, knobs[i].arg);
-        if (a > 0 && a < REC_MAX_ARGS && parse_value(&knobs[i], knobs[i].def, &d, why, sizeof why) == 0)
+        int a = arg_named(f, rows[i].arg);
+        if (a > 0 && a < REC_MAX_ARGS && parse_value(&rows[i], rows[i].def, &d, why, sizeof why) == 0)
             args[a] = d.number;
     }
     for (unsigned a = 1; f && a < f->nargs && a < REC_MAX_ARGS; a++) {
