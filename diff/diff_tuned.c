@@ -84,10 +84,13 @@ const rec_func_desc *diff_tuned_expect(diff_ctx *ctx, const rec_func_desc *f, re
     }
     /* A hint A itself set to the set's value: B needs none added. */
     int key = rec_arg_with_role(f, REC_AROLE_INFO_KEY), value = rec_arg_with_role(f, REC_AROLE_INFO_VALUE);
-    for (size_t i = 0; rec_func_sole(f) == REC_SOLE_SETS_INFO_KEY && key >= 0 && value >= 0 && i < tune_set_count(t->set); i++) {
+    for (size_t i = 0;
+         rec_func_sole(f) == REC_SOLE_SETS_INFO_KEY && key >= 0 && value >= 0 && i < tune_set_count(t->set);
+         i++) {
         const tune_override *v = tune_set_at(t->set, i);
-        if (v->what == TUNE_HINT && r->args[key].len == strlen(v->name) && !memcmp(r->args[key].ptr, v->name, r->args[key].len) &&
-            r->args[value].len == strlen(v->text) && !memcmp(r->args[value].ptr, v->text, r->args[value].len))
+        if (v->what == TUNE_HINT && r->args[key].len == strlen(v->name) &&
+            !memcmp(r->args[key].ptr, v->name, r->args[key].len) && r->args[value].len == strlen(v->text) &&
+            !memcmp(r->args[value].ptr, v->text, r->args[value].len))
             pend(t, i);
     }
     return f;
@@ -115,7 +118,8 @@ int diff_tuned_added(diff_ctx *ctx, const rec_func_desc *f, const rec_record *r)
 {
     diff_tuned *t = ctx->tuned;
     unsigned sole = rec_func_sole(f);
-    int hints = 0, key = rec_arg_with_role(f, REC_AROLE_INFO_KEY), value = rec_arg_with_role(f, REC_AROLE_INFO_VALUE);
+    int hints = 0, key = rec_arg_with_role(f, REC_AROLE_INFO_KEY),
+        value = rec_arg_with_role(f, REC_AROLE_INFO_VALUE);
     for (size_t o = 0; o < tune_set_count(t->set); o++) {
         const tune_override *v = tune_set_at(t->set, o);
         hints |= v->what == TUNE_HINT;
@@ -126,7 +130,8 @@ int diff_tuned_added(diff_ctx *ctx, const rec_func_desc *f, const rec_record *r)
         }
         if (v->what == TUNE_PROP && sole == REC_SOLE_PLIST_OF_CLASS) {
             int cls = rec_arg_with_kind(f, REC_KIND_H5_PLIST_CLASS, REC_ARG_IN);
-            const char *name = cls >= 0 ? rec_predefined_handle_name(REC_KIND_H5_PLIST_CLASS, r->args[cls].i) : NULL;
+            const char *name =
+                cls >= 0 ? rec_predefined_handle_name(REC_KIND_H5_PLIST_CLASS, r->args[cls].i) : NULL;
             if (name && !strcmp(name, tune_class_constant(v->cls))) {
                 made(t, f->ret_kind, r->ret.i);
                 return 1;
@@ -183,12 +188,12 @@ void diff_tuned_finish(diff_ctx *ctx)
         const tune_override *v = tune_set_at(t->set, o);
         char line[1024];
         if (t->seen[o]) {
-            printf("%s: tuned: %s=%s: %llu call%s of B\n", DIFF_TOOL, v->key, v->value, (unsigned long long)t->seen[o],
-                   t->seen[o] == 1 ? "" : "s");
+            printf("%s: tuned: %s=%s: %llu call%s of B\n", DIFF_TOOL, v->key, v->value,
+                   (unsigned long long)t->seen[o], t->seen[o] == 1 ? "" : "s");
             continue;
         }
-        snprintf(line, sizeof line, "tuning: %s=%s (%s) was not applied: no call of B shows it", v->key, v->value,
-                 v->where);
+        snprintf(line, sizeof line, "tuning: %s=%s (%s) was not applied: no call of B shows it", v->key,
+                 v->value, v->where);
         diff_report(ctx, line, NULL);
     }
 }

@@ -601,7 +601,6 @@ static void check_darshan_marks(void)
     }
 }
 
-
 /* tuning.def names functions and arguments of the table; a call's MPI_Info
  * argument is an MPI_INFO, a list argument and a setter's first an
  * H5_PLIST; twins take the same arguments of the same kinds. */
@@ -614,7 +613,9 @@ static void tuning_arg(const char *row, const char *fn, const char *arg, unsigne
             at = (int)a;
     if (!f || at < 0 || (kind && f->args[at].kind != kind)) {
         fprintf(stderr, "gen_functions: tuning.def: %s(%s, %s): %s\n", row, fn, arg,
-                !f ? "no such function in the table" : at < 0 ? "no such argument" : "an argument of another kind");
+                !f       ? "no such function in the table"
+                : at < 0 ? "no such argument"
+                         : "an argument of another kind");
         errors++;
     } else if (!strcmp(row, "TUNE_PROP") && f->args[0].kind != REC_KIND_H5_PLIST) {
         fprintf(stderr, "gen_functions: tuning.def: %s: a setter takes its list first\n", fn);
@@ -625,12 +626,15 @@ static void tuning_arg(const char *row, const char *fn, const char *arg, unsigne
 static void tuning_twin(const char *a, const char *b)
 {
     const rec_func_desc *f = rec_function_by_name(a), *g = rec_function_by_name(b);
-    int same = f && g && f->nargs == g->nargs && (g->flags & REC_FN_COLLECTIVE) && !(f->flags & REC_FN_COLLECTIVE);
+    int same =
+        f && g && f->nargs == g->nargs && (g->flags & REC_FN_COLLECTIVE) && !(f->flags & REC_FN_COLLECTIVE);
     for (unsigned i = 0; same && i < f->nargs; i++)
         same = f->args[i].kind == g->args[i].kind && !strcmp(f->args[i].name, g->args[i].name);
     if (!same) {
-        fprintf(stderr, "gen_functions: tuning.def: TUNE_TWIN(%s, %s): not an independent call and its collective "
-                        "twin of the same arguments\n", a, b);
+        fprintf(stderr,
+                "gen_functions: tuning.def: TUNE_TWIN(%s, %s): not an independent call and its collective "
+                "twin of the same arguments\n",
+                a, b);
         errors++;
     }
 }

@@ -39,7 +39,8 @@ static uint64_t last_tend;
 
 static const char usage[] =
     "usage: mpirun -np N recorder-replay [--prefix DIR] [--timing asap|faithful|SCALE]\n"
-    "                                    [--layers top|posix|mpiio|hdf5] [--tune FILE] [--set LAYER.KEY=VALUE]...\n"
+    "                                    [--layers top|posix|mpiio|hdf5] [--tune FILE] [--set "
+    "LAYER.KEY=VALUE]...\n"
     "                                    [--strict] [-v] TRACE_DIR\n"
     "  --prefix DIR   every path is re-rooted under DIR (default ./replay-output)\n"
     "  --timing T     asap (default): no gaps; faithful: the traced gaps between calls;\n"

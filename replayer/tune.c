@@ -232,8 +232,9 @@ char *rp_tune_summary(int rank)
             else if (v->what == TUNE_DATA)
                 SAY("%llu call%s switched\n", (unsigned long long)changed, changed == 1 ? "" : "s");
             else
-                SAY("%llu %s call%s changed, %llu added on a %s\n", (unsigned long long)changed, v->setter->name,
-                    changed == 1 ? "" : "s", (unsigned long long)added, tune_class_name(v->cls));
+                SAY("%llu %s call%s changed, %llu added on a %s\n", (unsigned long long)changed,
+                    v->setter->name, changed == 1 ? "" : "s", (unsigned long long)added,
+                    tune_class_name(v->cls));
         }
     }
 #undef SAY

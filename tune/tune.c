@@ -15,13 +15,13 @@ enum { V_SWITCH, V_COUNT, V_STRING, V_BOOL, V_FRACTION, V_LIBVER, V_FSPACE, V_XF
 enum { ROW_KNOB, ROW_INFO, ROW_USE, ROW_TWIN };
 typedef struct row {
     int row;
-    tune_what what;         /* a knob's */
-    const char *name;       /* a knob's name; a call's function (ROW_TWIN: the independent one) */
-    const char *setter;     /* TUNE_PROP's; ROW_TWIN: the collective function */
-    const char *arg;        /* TUNE_PROP's, TUNE_INFO's and TUNE_USE's argument */
-    const char *def, *doc;  /* TUNE_PROP's default; a knob's meaning */
+    tune_what what;        /* a knob's */
+    const char *name;      /* a knob's name; a call's function (ROW_TWIN: the independent one) */
+    const char *setter;    /* TUNE_PROP's; ROW_TWIN: the collective function */
+    const char *arg;       /* TUNE_PROP's, TUNE_INFO's and TUNE_USE's argument */
+    const char *def, *doc; /* TUNE_PROP's default; a knob's meaning */
     int values;
-    tune_class cls;         /* TUNE_PROP's and TUNE_USE's */
+    tune_class cls; /* TUNE_PROP's and TUNE_USE's */
 } row;
 
 static const row rows[] = {
@@ -44,10 +44,14 @@ typedef struct word {
     int64_t value;
 } word;
 static const word words[] = {
-    {V_SWITCH, "enable", 0},          {V_SWITCH, "disable", 0},
-    {V_SWITCH, "automatic", 0},       {V_BOOL, "true", 1},
-    {V_BOOL, "false", 0},             {V_BOOL, "1", 1},
-    {V_BOOL, "0", 0},                 {V_LIBVER, "earliest", H5F_LIBVER_EARLIEST},
+    {V_SWITCH, "enable", 0},
+    {V_SWITCH, "disable", 0},
+    {V_SWITCH, "automatic", 0},
+    {V_BOOL, "true", 1},
+    {V_BOOL, "false", 0},
+    {V_BOOL, "1", 1},
+    {V_BOOL, "0", 0},
+    {V_LIBVER, "earliest", H5F_LIBVER_EARLIEST},
     {V_LIBVER, "v18", H5F_LIBVER_V18},
 #if H5_VERSION_GE(1, 10, 0)
     {V_LIBVER, "v110", H5F_LIBVER_V110},
@@ -65,7 +69,8 @@ static const word words[] = {
     {V_FSPACE, "none", H5F_FSPACE_STRATEGY_NONE},
     {V_XFER, "independent", H5FD_MPIO_INDEPENDENT},
     {V_XFER, "collective", H5FD_MPIO_COLLECTIVE},
-    {V_DATA, "independent", 0},       {V_DATA, "collective", 1},
+    {V_DATA, "independent", 0},
+    {V_DATA, "collective", 1},
 };
 
 struct tune_set {
@@ -110,7 +115,10 @@ static void list_words(int values, char *out, size_t cap)
     for (size_t i = 0; i < sizeof words / sizeof words[0] && n < cap; i++)
         if (words[i].values == values) {
             seen++;
-            n += (size_t)snprintf(out + n, cap - n, "%s%s", seen == 1 ? "" : seen == count ? " or " : ", ",
+            n += (size_t)snprintf(out + n, cap - n, "%s%s",
+                                  seen == 1       ? ""
+                                  : seen == count ? " or "
+                                                  : ", ",
                                   words[i].word);
         }
 }
@@ -195,8 +203,8 @@ int tune_set_add(tune_set *s, const char *text, const char *where, char *err, si
     char assignment[512]; /* without the blanks around the key and the value */
     size_t n = 0;
     for (const char *p = text; *p && n + 1 < sizeof assignment; p++)
-        if ((*p != ' ' && *p != '\t') || (n && assignment[n - 1] != '=' && p[strspn(p, " \t")] != '=' &&
-                                          p[strspn(p, " \t")]))
+        if ((*p != ' ' && *p != '\t') ||
+            (n && assignment[n - 1] != '=' && p[strspn(p, " \t")] != '=' && p[strspn(p, " \t")]))
             assignment[n++] = *p;
     assignment[n] = 0;
     const char *dot = strchr(assignment, '.'), *eq = strchr(assignment, '=');
@@ -205,15 +213,17 @@ int tune_set_add(tune_set *s, const char *text, const char *where, char *err, si
         return -1;
     }
     size_t layer_len = (size_t)(dot - assignment), key_len = (size_t)(eq - dot - 1);
-    if (!((layer_len == 5 && !strncmp(assignment, "mpiio", 5)) || (layer_len == 4 && !strncmp(assignment, "hdf5", 4)))) {
-        snprintf(err, cap, "%s: unknown layer %.*s in %s (the layers: mpiio, hdf5)", where, (int)layer_len, assignment,
-                 assignment);
+    if (!((layer_len == 5 && !strncmp(assignment, "mpiio", 5)) ||
+          (layer_len == 4 && !strncmp(assignment, "hdf5", 4)))) {
+        snprintf(err, cap, "%s: unknown layer %.*s in %s (the layers: mpiio, hdf5)", where, (int)layer_len,
+                 assignment, assignment);
         return -1;
     }
     const knob *k = NULL;
     for (size_t i = 0; i < NROWS && !k; i++)
-        if (rows[i].row == ROW_KNOB && strlen(rows[i].name) == key_len && !strncmp(rows[i].name, dot + 1, key_len) &&
-            strlen(layer_of(&rows[i])) == layer_len && !strncmp(layer_of(&rows[i]), assignment, layer_len))
+        if (rows[i].row == ROW_KNOB && strlen(rows[i].name) == key_len &&
+            !strncmp(rows[i].name, dot + 1, key_len) && strlen(layer_of(&rows[i])) == layer_len &&
+            !strncmp(layer_of(&rows[i]), assignment, layer_len))
             k = &rows[i];
     if (!k) {
         char list[2048];
@@ -223,8 +233,8 @@ int tune_set_add(tune_set *s, const char *text, const char *where, char *err, si
             if (rows[i].row == ROW_KNOB && strlen(layer_of(&rows[i])) == layer_len &&
                 !strncmp(layer_of(&rows[i]), assignment, layer_len))
                 n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", rows[i].name);
-        snprintf(err, cap, "%s: unknown key %.*s (%.*s's keys: %s)", where, (int)(eq - assignment), assignment,
-                 (int)layer_len, assignment, list);
+        snprintf(err, cap, "%s: unknown key %.*s (%.*s's keys: %s)", where, (int)(eq - assignment),
+                 assignment, (int)layer_len, assignment, list);
         return -1;
     }
     tune_override o;
@@ -338,7 +348,8 @@ int tune_info_arg(const rec_func_desc *f)
 tune_class tune_use_class(const rec_func_desc *f, unsigned arg)
 {
     for (size_t i = 0; f && arg < f->nargs && i < NROWS; i++)
-        if (rows[i].row == ROW_USE && !strcmp(rows[i].name, f->name) && !strcmp(rows[i].arg, f->args[arg].name))
+        if (rows[i].row == ROW_USE && !strcmp(rows[i].name, f->name) &&
+            !strcmp(rows[i].arg, f->args[arg].name))
             return rows[i].cls;
     return TUNE_CLASS_NONE;
 }
@@ -362,7 +373,10 @@ const rec_func_desc *tune_twin(const rec_func_desc *f, int *is_collective)
 
 const char *tune_class_name(tune_class cls)
 {
-    return cls == TUNE_CLASS_FAPL ? "fapl" : cls == TUNE_CLASS_FCPL ? "fcpl" : cls == TUNE_CLASS_DXPL ? "dxpl" : "";
+    return cls == TUNE_CLASS_FAPL   ? "fapl"
+           : cls == TUNE_CLASS_FCPL ? "fcpl"
+           : cls == TUNE_CLASS_DXPL ? "dxpl"
+                                    : "";
 }
 
 const char *tune_class_constant(tune_class cls)

@@ -86,7 +86,8 @@ RK_TEST(tune, errors_name_the_line_the_key_and_what_is_valid)
 {
     expect_error("mpiio.cb_nodes=2\ncb_nodes=2\n", "set.txt:2: expected LAYER.KEY=VALUE: cb_nodes=2");
     expect_error("mpiio.cb_nodes\n", "set.txt:1: expected LAYER.KEY=VALUE: mpiio.cb_nodes");
-    expect_error("posix.direct=1\n", "set.txt:1: unknown layer posix in posix.direct=1 (the layers: mpiio, hdf5)");
+    expect_error("posix.direct=1\n",
+                 "set.txt:1: unknown layer posix in posix.direct=1 (the layers: mpiio, hdf5)");
     expect_error("\n\nhdf5.alignement=4096\n",
                  "set.txt:3: unknown key hdf5.alignement (hdf5's keys: alignment_threshold, alignment, "
                  "meta_block_size, sieve_buf_size, chunk_cache_nslots, chunk_cache_nbytes, chunk_cache_w0, "
@@ -94,9 +95,10 @@ RK_TEST(tune, errors_name_the_line_the_key_and_what_is_valid)
                  "fspace_persist, fspace_threshold, fspace_page_size, transfer)");
     expect_error("mpiio.romio_cb_write=yes\n",
                  "set.txt:1: mpiio.romio_cb_write=yes: not enable, disable or automatic");
-    expect_error("mpiio.cb_nodes=two\n",
-                 "set.txt:1: mpiio.cb_nodes=two: not a byte count or number (digits, with K, M or G for 2^10, "
-                 "2^20, 2^30)");
+    expect_error(
+        "mpiio.cb_nodes=two\n",
+        "set.txt:1: mpiio.cb_nodes=two: not a byte count or number (digits, with K, M or G for 2^10, "
+        "2^20, 2^30)");
     expect_error("mpiio.data=sometimes\n", "set.txt:1: mpiio.data=sometimes: not independent or collective");
     expect_error("hdf5.chunk_cache_w0=1.5\n", "set.txt:1: hdf5.chunk_cache_w0=1.5: not a number from 0 to 1");
     expect_error("hdf5.coll_metadata_read=yes\n",
@@ -106,11 +108,13 @@ RK_TEST(tune, errors_name_the_line_the_key_and_what_is_valid)
 
 RK_TEST(tune, the_function_table_says_what_each_knob_touches)
 {
-    const rec_func_desc *open = rec_function_by_name("MPI_File_open"), *view = rec_function_by_name("MPI_File_set_view");
+    const rec_func_desc *open = rec_function_by_name("MPI_File_open"),
+                        *view = rec_function_by_name("MPI_File_set_view");
     CU_ASSERT_EQUAL(tune_info_arg(open), rec_arg_with_kind(open, REC_KIND_MPI_INFO, REC_ARG_IN));
     CU_ASSERT_EQUAL(tune_info_arg(view), rec_arg_with_kind(view, REC_KIND_MPI_INFO, REC_ARG_IN));
     CU_ASSERT_EQUAL(tune_info_arg(rec_function_by_name("MPI_File_delete")), -1);
-    const rec_func_desc *create = rec_function_by_name("H5Fcreate"), *write = rec_function_by_name("H5Dwrite");
+    const rec_func_desc *create = rec_function_by_name("H5Fcreate"),
+                        *write = rec_function_by_name("H5Dwrite");
     CU_ASSERT_EQUAL(tune_use_class(create, 2), TUNE_CLASS_FCPL);
     CU_ASSERT_EQUAL(tune_use_class(create, 3), TUNE_CLASS_FAPL);
     CU_ASSERT_EQUAL(tune_use_class(write, 4), TUNE_CLASS_DXPL);
@@ -131,7 +135,8 @@ RK_TEST(tune, a_set_changes_calls_and_adds_setters)
     tune_set *s = tune_set_new();
     CU_ASSERT_EQUAL(tune_set_parse(s, "mpiio.data=collective\nhdf5.alignment=4K\n", "f", err, sizeof err), 0);
     size_t o = 99;
-    const rec_func_desc *wat = rec_function_by_name("MPI_File_write_at"), *all = rec_function_by_name("MPI_File_write_at_all");
+    const rec_func_desc *wat = rec_function_by_name("MPI_File_write_at"),
+                        *all = rec_function_by_name("MPI_File_write_at_all");
     CU_ASSERT_PTR_EQUAL(tune_call_for(s, wat, &o), all);
     CU_ASSERT_EQUAL(o, 0);
     CU_ASSERT_PTR_EQUAL(tune_call_for(s, all, &o), all); /* already collective */
