@@ -89,8 +89,27 @@ typedef struct diff_ctx {
     uint32_t threads[DIFF_MAX_THREADS]; /* thread ids seen on this rank (--threads) */
     size_t nthreads;
     unsigned char started[DIFF_MAX_STARTED]; /* thread ids the rank's top-level calls started */
-    struct diff_handle *handles; /* --threads: A's created handle ids -> B's, this rank */
+    struct diff_handle *handles; /* --threads, --tuned: A's created handle ids -> B's, this rank */
+    struct diff_tuned *tuned;    /* --tuned: the tuning set B ran under (diff_tuned.c) */
 } diff_ctx;
+
+/* ---- --tuned FILE, --set LAYER.KEY=VALUE (diff_tuned.c) ---- */
+typedef struct diff_tuned diff_tuned;
+/* The set (file or NULL, the --set values); -1 after printing why. */
+int diff_tuned_init(diff_ctx *ctx, const char *file, char **sets, int nsets);
+/* A's call as the set makes it (its twin, its setter values): the function to compare. */
+const rec_func_desc *diff_tuned_expect(diff_ctx *ctx, const rec_func_desc *f, rec_record *r);
+/* The expected call matched B's: the overrides it shows are counted. */
+void diff_tuned_matched(diff_ctx *ctx);
+/* 1 when B's call is one the set adds (passed over, counted). */
+int diff_tuned_added(diff_ctx *ctx, const rec_func_desc *f, const rec_record *r);
+/* 1 when A's MPI_INFO_NULL or H5P_DEFAULT at a call that carries hints or uses a list is B's handle
+ * made by a passed-over call. */
+int diff_tuned_same_handle(diff_ctx *ctx, const rec_func_desc *f, unsigned field, int64_t a, int64_t b);
+void diff_tuned_end_rank(diff_ctx *ctx);
+/* Reports the overrides no call of B showed; prints how many showed each. */
+void diff_tuned_finish(diff_ctx *ctx);
+void diff_tuned_free(diff_ctx *ctx);
 
 /* Forgets the rank's handle pairs (diff_call.c). */
 void diff_handles_end_rank(diff_ctx *ctx);

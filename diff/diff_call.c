@@ -334,9 +334,12 @@ static void compare_field(diff_ctx *ctx, builder *b, const rec_func_desc *f, uns
     default:
         break;
     }
-    if (rec_kind_handle_space(kind) && ctx->opt.threads ? same_created(ctx, f, field, kind, va->i, vb->i)
-        : rec_kind_handle_space(kind)                   ? same_handle(ctx, va->i, vb->i)
-                                                        : va->i == vb->i)
+    if (rec_kind_handle_space(kind) && ctx->tuned && diff_tuned_same_handle(ctx, f, field, va->i, vb->i))
+        return;
+    if (rec_kind_handle_space(kind) && (ctx->opt.threads || ctx->tuned)
+            ? same_created(ctx, f, field, kind, va->i, vb->i)
+        : rec_kind_handle_space(kind) ? same_handle(ctx, va->i, vb->i)
+                                      : va->i == vb->i)
         return;
     /* A name's length changes with the mapping; its sign still says whether it failed. */
     if (rule == DIFF_RULE_NAME_LENGTH && ctx->paths.active && (va->i < 0) == (vb->i < 0))

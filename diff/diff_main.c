@@ -109,6 +109,9 @@ static void usage(FILE *out)
             "  --threads         also compare calls of threads other than the main one\n"
             "  --ignore-handles  accept any two application-created handle ids\n"
             "  --max N           list at most N differences (default 10, 0: all)\n"
+            "  --tuned FILE      B ran under this tuning set (docs/user/tuning.md): accept exactly\n"
+            "                    the differences it explains, report an override B does not show\n"
+            "  --set L.K=V       one override more of that set (repeatable; wins over the file's)\n"
             "       %s --darshan [--counters LIST] [--map OLD=NEW | --no-map] LOG TRACE\n"
             "Compares the counters of a Darshan log (POSIX, MPI-IO, STDIO) with those Darshan would\n"
             "keep of the traced run: one line per differing counter, exit 0 when all are equal.\n"
@@ -308,6 +311,15 @@ static void compare_sequence(diff_ctx *ctx, uint32_t rank, int64_t thread, int c
                 fail(&err);
             more[s] = got[s];
         }
+        if (ctx->tuned && got[0])
+            f[0] = diff_tuned_expect(ctx, f[0], &r[0]);
+        /* B's calls the tuning set adds, passed over while they do not match A's */
+        while (ctx->tuned && in_step && got[1] && (!got[0] || !same_function(f[0], f[1])) &&
+               diff_tuned_added(ctx, f[1], &r[1])) {
+            ctx->side[1].calls--;
+            if ((got[1] = more[1] = diff_side_next(ctx, &ctx->side[1], &r[1], &f[1], &err)) < 0)
+                fail(&err);
+        }
         if (!got[0] && !got[1])
             break;
         position++;
@@ -331,7 +343,10 @@ static void compare_sequence(diff_ctx *ctx, uint32_t rank, int64_t thread, int c
             in_step = 0;
             continue;
         }
-        if (diff_compare_call(ctx, f[0], &r[0], f[1], &r[1], msg, sizeof msg)) {
+        int differ = diff_compare_call(ctx, f[0], &r[0], f[1], &r[1], msg, sizeof msg);
+        if (!differ && ctx->tuned)
+            diff_tuned_matched(ctx);
+        if (differ) {
             snprintf(line, sizeof line, "%s, call %llu: %s", where, (unsigned long long)position, msg);
             both_calls(ctx, &r[0], &r[1], detail, sizeof detail);
             if (!diff_race_defer(ctx, f[0], &r[0], &r[1], line, detail))
@@ -391,6 +406,8 @@ static void compare_rank(diff_ctx *ctx, uint32_t rank)
             compare_sequence(ctx, rank, ctx->threads[t], 0);
     }
     diff_handles_end_rank(ctx);
+    if (ctx->tuned)
+        diff_tuned_end_rank(ctx);
     if (!ctx->stopped)
         diff_files_end_rank(ctx, rank);
 }
@@ -408,7 +425,7 @@ static int parse_max(const char *s, uint64_t *out)
 int main(int argc, char **argv)
 {
     enum { OPT_MAP = 256, OPT_NO_MAP, OPT_COUNTERS, OPT_ALL_MPI, OPT_THREADS, OPT_IGNORE_HANDLES, OPT_MAX,
-           OPT_DARSHAN, OPT_DARSHAN_COUNTERS };
+           OPT_DARSHAN, OPT_DARSHAN_COUNTERS, OPT_TUNED, OPT_SET };
     static const struct option options[] = {{"map", required_argument, 0, OPT_MAP},
                                             {"no-map", no_argument, 0, OPT_NO_MAP},
                                             {"counters-only", no_argument, 0, OPT_COUNTERS},
@@ -418,12 +435,16 @@ int main(int argc, char **argv)
                                             {"max", required_argument, 0, OPT_MAX},
                                             {"darshan", no_argument, 0, OPT_DARSHAN},
                                             {"counters", required_argument, 0, OPT_DARSHAN_COUNTERS},
+                                            {"tuned", required_argument, 0, OPT_TUNED},
+                                            {"set", required_argument, 0, OPT_SET},
                                             {"help", no_argument, 0, 'h'},
                                             {0, 0, 0, 0}};
     static diff_ctx ctx;
     ctx.opt.max_diffs = 10;
     int opt, darshan = 0;
-    const char *counters = NULL;
+    const char *counters = NULL, *tuned = NULL;
+    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    int nsets = 0;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         switch (opt) {
         case OPT_MAP: {
@@ -450,6 +471,11 @@ int main(int argc, char **argv)
             break;
         case OPT_DARSHAN: darshan = 1; break;
         case OPT_DARSHAN_COUNTERS: counters = optarg; break;
+        case OPT_TUNED: tuned = optarg; break;
+        case OPT_SET:
+            if (sets)
+                sets[nsets++] = optarg;
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -466,6 +492,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: --counters is --darshan's: it lists the Darshan counters to compare\n", DIFF_TOOL);
         return 2;
     }
+    if ((tuned || nsets) && darshan) {
+        fprintf(stderr, "%s: --tuned and --set compare two traces: not with --darshan\n", DIFF_TOOL);
+        return 2;
+    }
+    if ((tuned || nsets) && diff_tuned_init(&ctx, tuned, sets, nsets) != 0)
+        return 2;
+    free(sets);
     if (darshan) {
         int status = diff_darshan_main(&ctx, argv[optind], argv[optind + 1], counters);
         diff_paths_free(&ctx.paths);
@@ -494,6 +527,8 @@ int main(int argc, char **argv)
     diff_races_settle(&ctx);
     if (!ctx.stopped)
         diff_files_end(&ctx);
+    if (ctx.tuned && !ctx.stopped)
+        diff_tuned_finish(&ctx);
     if (ctx.differences == 0)
         printf("%s: equivalent%s: %u rank%s, %llu top-level I/O calls, %zu files\n", DIFF_TOOL,
                ctx.opt.counters_only ? " (per-file counters only)" : "", nranks, nranks == 1 ? "" : "s",
@@ -511,6 +546,7 @@ int main(int argc, char **argv)
     }
     diff_files_free(&ctx);
     diff_paths_free(&ctx.paths);
+    diff_tuned_free(&ctx);
     for (int s = 0; s < 2; s++)
         rec_trace_close(ctx.side[s].trace);
     return status;

@@ -614,6 +614,56 @@ static void check_darshan_marks(void)
     }
 }
 
+/* tuning.def names functions and arguments of the table; a call's MPI_Info
+ * argument is an MPI_INFO, a list argument and a setter's first an
+ * H5_PLIST; twins take the same arguments of the same kinds. */
+static void tuning_arg(const char *row, const char *fn, const char *arg, unsigned kind)
+{
+    const rec_func_desc *f = rec_function_by_name(fn);
+    int at = -1;
+    for (unsigned a = 0; f && a < f->nargs; a++)
+        if (!strcmp(f->args[a].name, arg))
+            at = (int)a;
+    if (!f || at < 0 || (kind && f->args[at].kind != kind)) {
+        fprintf(stderr, "gen_functions: tuning.def: %s(%s, %s): %s\n", row, fn, arg,
+                !f       ? "no such function in the table"
+                : at < 0 ? "no such argument"
+                         : "an argument of another kind");
+        errors++;
+    } else if (!strcmp(row, "TUNE_PROP") && f->args[0].kind != REC_KIND_H5_PLIST) {
+        fprintf(stderr, "gen_functions: tuning.def: %s: a setter takes its list first\n", fn);
+        errors++;
+    }
+}
+
+static void tuning_twin(const char *a, const char *b)
+{
+    const rec_func_desc *f = rec_function_by_name(a), *g = rec_function_by_name(b);
+    int same =
+        f && g && f->nargs == g->nargs && (g->flags & REC_FN_COLLECTIVE) && !(f->flags & REC_FN_COLLECTIVE);
+    for (unsigned i = 0; same && i < f->nargs; i++)
+        same = f->args[i].kind == g->args[i].kind && !strcmp(f->args[i].name, g->args[i].name);
+    if (!same) {
+        fprintf(stderr,
+                "gen_functions: tuning.def: TUNE_TWIN(%s, %s): not an independent call and its collective "
+                "twin of the same arguments\n",
+                a, b);
+        errors++;
+    }
+}
+
+static void check_tuning(void)
+{
+#define TUNE_INFO(f, a) tuning_arg("TUNE_INFO", #f, #a, REC_KIND_MPI_INFO);
+#define TUNE_USE(f, a, c) tuning_arg("TUNE_USE", #f, #a, REC_KIND_H5_PLIST);
+#define TUNE_TWIN(a, b) tuning_twin(#a, #b);
+#define TUNE_DATA(k, doc)
+#define TUNE_HINT(k, v, doc)
+#define TUNE_PROP(k, f, a, c, v, d, doc) tuning_arg("TUNE_PROP", #f, #a, 0);
+#include "tuning.def"
+#include "tuning_end.h"
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -624,6 +674,7 @@ int main(int argc, char **argv)
     check_sole_roles_taken();
     check_handles();
     check_darshan_marks();
+    check_tuning();
     if (errors) {
         fprintf(stderr, "gen_functions: %d error(s) in the function table\n", errors);
         return 1;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -212,4 +213,25 @@ int rp_mkdirs(const char *prefix, const char *dir)
     if (strlen(tmp) > start && syscall(SYS_mkdirat, AT_FDCWD, tmp, 0755) != 0 && errno != EEXIST)
         return -1;
     return 0;
+}
+
+char *rp_sys_read_text(const char *path, size_t max)
+{
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    char *text = malloc(max + 1);
+    size_t len = 0;
+    ssize_t got = 0;
+    while (text && len < max && (got = rp_sys_read(fd, text + len, max - len)) > 0)
+        len += (size_t)got;
+    int saved = errno;
+    rp_sys_close(fd);
+    if (!text || got < 0 || len == max) {
+        free(text);
+        errno = got < 0 ? saved : EFBIG;
+        return NULL;
+    }
+    text[len] = 0;
+    return text;
 }

@@ -34,6 +34,8 @@ int rp_sys_write_head(const char *path, const unsigned char *bytes, size_t len);
 int rp_sys_make_text(const char *path, int64_t size, const int64_t *at, size_t n, int delim);
 /* A symbolic link to target, unless something is at path. 0, or -1. */
 int rp_sys_make_link(const char *path, const char *target);
+/* A file's text, NUL-terminated (malloc'ed), of at most max bytes; NULL with errno. */
+char *rp_sys_read_text(const char *path, size_t max);
 /* 1 file, 2 directory, 3 symlink, 4 other, 0 missing. */
 int rp_sys_kind(const char *path);
 

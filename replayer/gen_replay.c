@@ -94,6 +94,7 @@ static void emit_in(const rec_func_desc *f, unsigned i)
                     a->ctype, n, n);
         else
             fprintf(out, "    %s %s = (%s)(uintptr_t)rp_h%u;\n", a->ctype, n, a->ctype, i);
+        gen_replay_tune_arg(out, f, i); /* a tuning set's hints and lists */
         return;
     }
     switch (k) {
@@ -374,7 +375,6 @@ static int derived_size(const rec_func_desc *f)
             return (int)i;
     return -1;
 }
-
 
 /* A BUFFER_ARRAY (PnetCDF mput's bufs): rp_buffer_rows, from its layout, the ROWS argument, the traced
  * bytes and the counts a row (the ARRAY as long as the MPI_DATATYPE_ARRAY) of its datatypes. */

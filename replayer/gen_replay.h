@@ -10,5 +10,7 @@
 void gen_replay_callbacks(FILE *to, unsigned layer);
 /* The replay of a call on a thread (its THREAD_ID argument), by role (gen_replay_callbacks.c). */
 void gen_replay_thread_call(FILE *to, const rec_func_desc *f);
+/* A tuning set's hints and lists on a call's argument (gen_replay_tune.c). */
+void gen_replay_tune_arg(FILE *to, const rec_func_desc *f, unsigned i);
 
 #endif

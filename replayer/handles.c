@@ -139,9 +139,14 @@ int64_t rp_mpi_constant(unsigned kind, int64_t canonical)
     return canonical;
 }
 
+/* Handles the replay makes for itself (a tuning set's lists, tune.c), by id from RP_HANDLE_OWN_BASE. */
+static entry own[RP_HANDLE_OWN_COUNT];
+
 static entry *lookup(unsigned kind, int64_t id, int grow)
 {
     enum space sp = space_of(kind);
+    if (sp != SPACE_NONE && id >= RP_HANDLE_OWN_BASE && id < RP_HANDLE_OWN_BASE + RP_HANDLE_OWN_COUNT)
+        return &own[id - RP_HANDLE_OWN_BASE];
     if (sp == SPACE_NONE || !rec_handle_is_dynamic(id))
         return NULL;
     size_t i = (size_t)(id - REC_HANDLE_DYNAMIC_BASE);

@@ -27,6 +27,7 @@
 #include "select.h"
 #include "summary.h"
 #include "text.h"
+#include "tune.h"
 #include "threads.h"
 #include "wire.h"
 
@@ -38,12 +39,16 @@ static uint64_t last_tend;
 
 static const char usage[] =
     "usage: mpirun -np N recorder-replay [--prefix DIR] [--timing asap|faithful|SCALE]\n"
-    "                                    [--layers top|posix|mpiio|hdf5] [--strict] [-v] TRACE_DIR\n"
+    "                                    [--layers top|posix|mpiio|hdf5] [--tune FILE] [--set "
+    "LAYER.KEY=VALUE]...\n"
+    "                                    [--strict] [-v] TRACE_DIR\n"
     "  --prefix DIR   every path is re-rooted under DIR (default ./replay-output)\n"
     "  --timing T     asap (default): no gaps; faithful: the traced gaps between calls;\n"
     "                 a number: the traced gaps times that number\n"
     "  --layers L     top (default): the application's own calls; posix, mpiio or hdf5:\n"
     "                 that layer's calls at every depth (with the MPI calls that order them)\n"
+    "  --tune FILE    apply a tuning set: LAYER.KEY=VALUE a line (docs/user/tuning.md)\n"
+    "  --set L.K=V    one override more (repeatable; wins over --tune's)\n"
     "  --strict       exit 1 when a call succeeds or fails differently from the trace\n"
     "  -v             report every skipped or differing call on stderr\n";
 
@@ -57,6 +62,10 @@ static int launcher_rank0(void)
 }
 
 #define say_once(...) (launcher_rank0() ? rp_say(2, __VA_ARGS__) : (void)0)
+
+static const char *tune_file;
+static char **tune_sets;
+static int ntune_sets;
 
 static int parse(int argc, char **argv, rp_options *o)
 {
@@ -94,6 +103,14 @@ static int parse(int argc, char **argv, rp_options *o)
                 return -1;
             }
             i++;
+        } else if (!strcmp(a, "--tune") && v) {
+            tune_file = argv[++i];
+        } else if (!strcmp(a, "--set") && v) {
+            if (!tune_sets)
+                tune_sets = calloc((size_t)argc, sizeof *tune_sets);
+            if (!tune_sets)
+                return -1;
+            tune_sets[ntune_sets++] = argv[++i];
         } else if (!strcmp(a, "--strict")) {
             o->strict = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -179,6 +196,8 @@ static void emit(void *arg, rp_rec *r, int action)
         rp_arena_reset(x);
         x->reason = NULL;
         rp_text_note(x, r);
+        if (f && r->compatible)
+            rp_tune_record(x, r); /* the set's twin and setter values */
         if (!f || !dispatch[r->func])
             x->reason = "a function this build does not know";
         else if (!r->compatible)
@@ -342,6 +361,11 @@ int main(int argc, char **argv)
     rp_options *o = &ctx.opt;
     if (parse(argc, argv, o) != 0)
         return 2;
+    char tune_err[1024];
+    if (rp_tune_init(tune_file, tune_sets, ntune_sets, dispatch, tune_err, sizeof tune_err) != 0) {
+        say_once("recorder-replay: %s\n", tune_err);
+        return 2;
+    }
     rp_register_posix(dispatch);
     rp_register_mpi(dispatch);
     rp_register_mpiio(dispatch);
@@ -486,6 +510,7 @@ int main(int argc, char **argv)
     char *text = NULL;
     uint64_t mismatched = 0;
     rp_summary(&ctx, replay_time, ctx.rank == 0 ? &prep : NULL, &text, &mismatched);
+    char *tuned = rp_tune_summary(ctx.rank);
     for (size_t i = 0; i < prep.ninputs; i++)
         free(prep.inputs[i].key);
     for (size_t i = 0; i < prep.nwarnings; i++)
@@ -494,7 +519,9 @@ int main(int argc, char **argv)
     free(prep.warnings);
     MPI_Finalize();
     if (text)
-        rp_say(1, "%s", text);
+        rp_say(1, "%s%s", text, tuned ? tuned : "");
+    free(tuned);
+    rp_tune_free();
     if (text && cut)
         rp_say(1,
                "  cut short: %u rank%s never closed %s trace (a crash or kill): every rank stopped where the first "

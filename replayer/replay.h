@@ -151,6 +151,9 @@ char *rp_str(rp_ctx *x, const rp_value *v);
 /* The real handle for a recorded id (predefined or re-created); nonzero and
  * x->reason set when there is none. */
 int rp_handle_in(rp_ctx *x, unsigned kind, int64_t id, uint64_t *raw);
+/* Ids of the handles the replay makes for itself (a tuning set's lists, tune.c): no trace's. */
+#define RP_HANDLE_OWN_BASE ((int64_t)1 << 50)
+#define RP_HANDLE_OWN_COUNT 16
 /* A new reduction for one the trace does not know (the program made it
  * before it was traced): commutative, of the stand-in function (gen_replay). */
 uint64_t rp_untraced_op_raw(void);

@@ -31,6 +31,7 @@
 #include "replay.h"
 #include "threads.h"
 #include "hooks.h"
+#include "tune.h"
 
 static inline long rp_maxz(long a, long b)
 {

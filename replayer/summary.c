@@ -23,13 +23,7 @@
 
 enum { PER_LAYER = 6 };
 
-typedef struct text {
-    char *p;
-    size_t n, cap;
-} text;
-
-static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(text *t, const char *fmt, ...)
+void rp_report_add(rp_report *t, const char *fmt, ...)
 {
     va_list ap;
     for (;;) {
@@ -56,11 +50,11 @@ static void add(text *t, const char *fmt, ...)
 /* Every rank's skip table as "func\treason\tcount\n" lines, on rank 0. */
 static char *gather_skips(rp_ctx *x)
 {
-    text mine = {0};
-    add(&mine, "%s", "");
+    rp_report mine = {0};
+    rp_report_add(&mine, "%s", "");
     for (size_t i = 0; i < x->stats.nskips; i++)
-        add(&mine, "%u\t%s\t%llu\n", x->stats.skips[i].func, x->stats.skips[i].reason,
-            (unsigned long long)x->stats.skips[i].count);
+        rp_report_add(&mine, "%u\t%s\t%llu\n", x->stats.skips[i].func, x->stats.skips[i].reason,
+                      (unsigned long long)x->stats.skips[i].count);
     int len = (int)mine.n, *lens = NULL, *displs = NULL, total = 0;
     if (x->rank == 0) {
         lens = calloc((size_t)x->nranks, sizeof *lens);
@@ -118,7 +112,7 @@ static const char *func_name(unsigned id)
     return f ? f->name : "(a function this build does not know)";
 }
 
-static void report_prep(text *t, const rp_prep_report *prep)
+static void report_prep(rp_report *t, const rp_prep_report *prep)
 {
     size_t files = 0, dirs = 0, links = 0, unsynth = 0, made = 0;
     long long bytes = 0;
@@ -130,23 +124,25 @@ static void report_prep(text *t, const rp_prep_report *prep)
         unsynth += prep->inputs[i].hdf5 == RP_INPUT_HDF5 && !prep->inputs[i].is_dir;
         made += prep->inputs[i].hdf5 == RP_INPUT_HDF5_MADE;
     }
-    add(t, "  inputs pre-created: %zu file%s (%lld bytes), %zu director%s", files, files == 1 ? "" : "s",
-        bytes, dirs, dirs == 1 ? "y" : "ies");
+    rp_report_add(t, "  inputs pre-created: %zu file%s (%lld bytes), %zu director%s", files,
+                  files == 1 ? "" : "s", bytes, dirs, dirs == 1 ? "y" : "ies");
     if (links)
-        add(t, ", %zu symbolic link%s", links, links == 1 ? "" : "s");
-    add(t, "\n");
+        rp_report_add(t, ", %zu symbolic link%s", links, links == 1 ? "" : "s");
+    rp_report_add(t, "\n");
     if (made)
-        add(t, "  HDF5 inputs re-created from the structure the trace recorded of them: %zu\n", made);
+        rp_report_add(t, "  HDF5 inputs re-created from the structure the trace recorded of them: %zu\n",
+                      made);
     if (unsynth) {
-        add(t, "  HDF5 inputs the trace did not create (their HDF5 calls are skipped: an HDF5 file cannot be "
+        rp_report_add(
+            t, "  HDF5 inputs the trace did not create (their HDF5 calls are skipped: an HDF5 file cannot be "
                "synthesized "
                "from a trace):\n");
         for (size_t i = 0; i < prep->ninputs; i++)
             if (prep->inputs[i].hdf5 == RP_INPUT_HDF5 && !prep->inputs[i].is_dir)
-                add(t, "    %s\n", prep->inputs[i].key);
+                rp_report_add(t, "    %s\n", prep->inputs[i].key);
     }
     for (size_t i = 0; i < prep->nwarnings; i++)
-        add(t, "  warning: %s\n", prep->warnings[i]);
+        rp_report_add(t, "  warning: %s\n", prep->warnings[i]);
 }
 
 void rp_summary(rp_ctx *x, double replay_time, const rp_prep_report *prep, char **out, uint64_t *mismatched)
@@ -186,50 +182,53 @@ void rp_summary(rp_ctx *x, double replay_time, const rp_prep_report *prep, char 
         snprintf(timing, sizeof timing, "%s", timing_names[x->opt.scale == 1]);
     else
         snprintf(timing, sizeof timing, "gaps x %g", x->opt.scale);
-    text t = {0};
-    add(&t, "recorder-replay: %s -> %s (%d rank%s, layers %s, timing %s)\n", x->opt.trace_dir, x->opt.prefix,
-        x->nranks, x->nranks == 1 ? "" : "s",
-        x->opt.layers == RP_LAYERS_TOP ? "top" : rec_layer_name((unsigned)x->opt.layers), timing);
-    add(&t, "  %-8s %10s %9s %9s %11s %14s %14s\n", "layer", "replayed", "skipped", "outside", "mismatched",
-        "bytes read", "bytes written");
+    rp_report t = {0};
+    rp_report_add(&t, "recorder-replay: %s -> %s (%d rank%s, layers %s, timing %s)\n", x->opt.trace_dir,
+                  x->opt.prefix, x->nranks, x->nranks == 1 ? "" : "s",
+                  x->opt.layers == RP_LAYERS_TOP ? "top" : rec_layer_name((unsigned)x->opt.layers), timing);
+    rp_report_add(&t, "  %-8s %10s %9s %9s %11s %14s %14s\n", "layer", "replayed", "skipped", "outside",
+                  "mismatched", "bytes read", "bytes written");
     uint64_t total[PER_LAYER] = {0};
     for (int l = 0; l < REC_LAYER_COUNT; l++) {
         const uint64_t *v = &sum[l * PER_LAYER];
         for (int k = 0; k < PER_LAYER; k++)
             total[k] += v[k];
-        add(&t, "  %-8s %10llu %9llu %9llu %11llu %14llu %14llu\n", rec_layer_name((unsigned)l),
-            (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
-            (unsigned long long)v[3], (unsigned long long)v[4], (unsigned long long)v[5]);
+        rp_report_add(&t, "  %-8s %10llu %9llu %9llu %11llu %14llu %14llu\n", rec_layer_name((unsigned)l),
+                      (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
+                      (unsigned long long)v[3], (unsigned long long)v[4], (unsigned long long)v[5]);
     }
-    add(&t, "  %-8s %10llu %9llu %9llu %11llu %14llu %14llu\n", "total", (unsigned long long)total[0],
-        (unsigned long long)total[1], (unsigned long long)total[2], (unsigned long long)total[3],
-        (unsigned long long)total[4], (unsigned long long)total[5]);
-    add(&t, "  time: replay %.3f s, traced %.3f s (ratio %.3f)\n", max_times[0], max_times[1],
-        max_times[1] > 0 ? max_times[0] / max_times[1] : 0.0);
+    rp_report_add(&t, "  %-8s %10llu %9llu %9llu %11llu %14llu %14llu\n", "total",
+                  (unsigned long long)total[0], (unsigned long long)total[1], (unsigned long long)total[2],
+                  (unsigned long long)total[3], (unsigned long long)total[4], (unsigned long long)total[5]);
+    rp_report_add(&t, "  time: replay %.3f s, traced %.3f s (ratio %.3f)\n", max_times[0], max_times[1],
+                  max_times[1] > 0 ? max_times[0] / max_times[1] : 0.0);
     if (prep)
         report_prep(&t, prep);
     static merged_skip merged[4 * RP_MAX_REASONS];
     size_t nmerged = skips ? merge_skips(skips, merged, sizeof merged / sizeof merged[0]) : 0;
-    add(&t, "  skipped: %llu call%s\n", (unsigned long long)total[1], total[1] == 1 ? "" : "s");
+    rp_report_add(&t, "  skipped: %llu call%s\n", (unsigned long long)total[1], total[1] == 1 ? "" : "s");
     for (size_t i = 0; i < nmerged; i++)
-        add(&t, "    %s: %llu (%s)\n", func_name(merged[i].func), merged[i].count, merged[i].reason);
+        rp_report_add(&t, "    %s: %llu (%s)\n", func_name(merged[i].func), merged[i].count,
+                      merged[i].reason);
     if (sum[AS_BYTES])
-        add(&t, "  issued as MPI_BYTE (no buffer fits their memory datatype): %llu call%s\n",
-            (unsigned long long)sum[AS_BYTES], sum[AS_BYTES] == 1 ? "" : "s");
+        rp_report_add(&t, "  issued as MPI_BYTE (no buffer fits their memory datatype): %llu call%s\n",
+                      (unsigned long long)sum[AS_BYTES], sum[AS_BYTES] == 1 ? "" : "s");
     if (sum[REBUILT])
-        add(&t, "  rebuilt: %llu call%s made handles the program had made out of the tracer's sight "
-                "(marked [rebuilt] in the trace)\n",
-            (unsigned long long)sum[REBUILT], sum[REBUILT] == 1 ? "" : "s");
+        rp_report_add(&t,
+                      "  rebuilt: %llu call%s made handles the program had made out of the tracer's sight "
+                      "(marked [rebuilt] in the trace)\n",
+                      (unsigned long long)sum[REBUILT], sum[REBUILT] == 1 ? "" : "s");
     if (sum[ORDERED])
-        add(&t, "  ordered: %llu call%s waited for another rank's, as the file system shows they did "
-                "(the trace has no MPI calls to order its ranks)\n",
-            (unsigned long long)sum[ORDERED], sum[ORDERED] == 1 ? "" : "s");
-    add(&t, "  results that differ from the trace: %llu call%s\n", (unsigned long long)total[3],
-        total[3] == 1 ? "" : "s");
+        rp_report_add(&t,
+                      "  ordered: %llu call%s waited for another rank's, as the file system shows they did "
+                      "(the trace has no MPI calls to order its ranks)\n",
+                      (unsigned long long)sum[ORDERED], sum[ORDERED] == 1 ? "" : "s");
+    rp_report_add(&t, "  results that differ from the trace: %llu call%s\n", (unsigned long long)total[3],
+                  total[3] == 1 ? "" : "s");
     for (unsigned id = 0; id < REC_FUNCTION_ID_LIMIT; id++)
         if (sum[REC_LAYER_COUNT * PER_LAYER + id])
-            add(&t, "    %s: %llu\n", func_name(id),
-                (unsigned long long)sum[REC_LAYER_COUNT * PER_LAYER + id]);
+            rp_report_add(&t, "    %s: %llu\n", func_name(id),
+                          (unsigned long long)sum[REC_LAYER_COUNT * PER_LAYER + id]);
     free(skips);
     *out = t.p;
 }

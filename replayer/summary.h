@@ -21,6 +21,14 @@ typedef struct rp_prep_report {
     char **warnings;
 } rp_prep_report;
 
+/* A report's text, grown as lines are added (printf's format, no stdio: a
+ * traced replay records only the replayed calls). */
+typedef struct rp_report {
+    char *p;
+    size_t n, cap;
+} rp_report;
+void rp_report_add(rp_report *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Collective over MPI_COMM_WORLD (PMPI, untraced): sums every rank's
  * statistics on rank 0, which gets the report's text (malloc'd) in *text;
  * the others get NULL. *mismatched: calls that differ, over all ranks. */
