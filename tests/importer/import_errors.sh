@@ -52,7 +52,7 @@ rm -rf "$work/nodxt"
   fail "recorder-import of a log without DXT failed: $(cat "$work/stderr")"
 grep -q "^recorder-import: $work/nodxt.darshan: 4 ranks, 1 file, 0 DXT segments (0 POSIX, 0 MPI-IO), 1 file from counters alone -> [0-9]* records" \
   "$work/stdout" || fail "the summary of a log without DXT: $(cat "$work/stdout")"
-"$build/analysis/recorder2text" --info "$work/nodxt" | grep -q '^option: RECORDER_IMPORT_METHOD=statistical: ' ||
+grep -q '^option: RECORDER_IMPORT_METHOD=statistical: ' <<< "$("$build/analysis/recorder2text" --info "$work/nodxt")" ||
   fail "the trace of a log without DXT does not say it is statistical"
 
 # Of several logs, each into TRACE_DIR/NAME; a bad one fails the run, not the others.

@@ -32,7 +32,7 @@ cat "$logs/import.txt"
 records=$(grep -c . "$logs/trace.txt")
 inferred=$(grep -c ' \[inferred\]$' "$logs/trace.txt" || true)
 [ "$records" = "$inferred" ] || fail "$((records - inferred)) of the $records records are not marked inferred"
-"$build/analysis/recorder2text" --info "$work/trace" | grep -q "^option: RECORDER_IMPORT_METHOD=statistical: " ||
+grep -q "^option: RECORDER_IMPORT_METHOD=statistical: " <<< "$("$build/analysis/recorder2text" --info "$work/trace")" ||
   fail "recorder.meta does not say the trace is statistical (RECORDER_IMPORT_METHOD)"
 
 # figures TEXT ROOT: per file and layer, from recorder2text's lines of paths under ROOT:

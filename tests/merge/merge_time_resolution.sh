@@ -17,9 +17,9 @@ merge=$build/merger/recorder-merge
 bytes() { sed -E 's/.* in [0-9.]+ s, ([0-9]+) bytes .*/\1/'; }
 exact=$("$merge" "$work/trace" -o "$work/exact" | bytes)
 coarse=$("$merge" "$work/trace" -o "$work/coarse" --time-resolution 0.001 | bytes)
-"$build/analysis/recorder2text" --info "$work/coarse" | grep -qx 'option: merge.time_resolution=0.001' ||
+grep -qx 'option: merge.time_resolution=0.001' <<< "$("$build/analysis/recorder2text" --info "$work/coarse")" ||
   fail "no merge.time_resolution=0.001 in the merged trace's metadata"
-! "$build/analysis/recorder2text" --info "$work/exact" | grep -q 'merge.time_resolution' ||
+! grep -q 'merge.time_resolution' <<< "$("$build/analysis/recorder2text" --info "$work/exact")" ||
   fail "an exact merge states a time resolution"
 "$build/tests/merge/merge_check" "$work/trace" "$work/exact" > "$work/check-exact.txt"
 "$build/tests/merge/merge_check" "$work/trace" "$work/coarse" > "$work/check-coarse.txt" ||
