@@ -10,21 +10,21 @@
 
 /* What a rank did to a file, as bits of a per-file rank map. */
 enum {
-    R_MPIIO_OPEN = 1u << 0,  /* opened it through MPI-IO, at any depth */
-    R_HDF5_OPEN = 1u << 1,   /* created or opened it through HDF5 */
-    R_HDF5_WRITE = 1u << 2,  /* wrote it through HDF5 */
-    R_INDEP = 1u << 3,       /* an independent MPI-IO data call with a collective twin, by the application */
-    R_ACCESS = 1u << 4,      /* a data call by the application */
+    R_MPIIO_OPEN = 1u << 0, /* opened it through MPI-IO, at any depth */
+    R_HDF5_OPEN = 1u << 1,  /* created or opened it through HDF5 */
+    R_HDF5_WRITE = 1u << 2, /* wrote it through HDF5 */
+    R_INDEP = 1u << 3,      /* an independent MPI-IO data call with a collective twin, by the application */
+    R_ACCESS = 1u << 4,     /* a data call by the application */
 };
 
 typedef struct file_stat {
-    unsigned layer;               /* the highest layer of the application's data calls on it */
-    uint64_t reads, writes;       /* the application's data calls (depth 0) */
-    uint64_t small;               /* of them, under ADVISE_SMALL_BYTES */
-    ra_map sizes;                 /* bytes -> calls, for the median */
-    uint64_t indep, indep_bytes;  /* independent MPI-IO data calls with a twin (depth 0) */
-    uint64_t coll_below;          /* collective MPI-IO data calls beneath another layer */
-    ra_map ranks;                 /* rank -> R_* bits */
+    unsigned layer;                /* the highest layer of the application's data calls on it */
+    uint64_t reads, writes;        /* the application's data calls (depth 0) */
+    uint64_t small;                /* of them, under ADVISE_SMALL_BYTES */
+    ra_map sizes;                  /* bytes -> calls, for the median */
+    uint64_t indep, indep_bytes;   /* independent MPI-IO data calls with a twin (depth 0) */
+    uint64_t coll_below;           /* collective MPI-IO data calls beneath another layer */
+    ra_map ranks;                  /* rank -> R_* bits */
     uint64_t max_opens, max_seeks; /* the most of one rank */
     uint32_t opens_rank, seeks_rank;
     uint32_t opens_over, seeks_over; /* ranks at or over ADVISE_LOOP_CALLS */
@@ -289,25 +289,29 @@ static void small_accesses(advise *a, int file, file_stat *fs)
         calls, rec_layer_name(fs->layer), ranks_with(fs, R_ACCESS), fs->writes, fs->reads,
         ra_human_bytes((double)median, m, sizeof m), fs->small, 100.0 * (double)fs->small / (double)calls);
     fmt(g->threshold, sizeof g->threshold,
-        "at least %d data calls of the application on a file, their median under 64 KiB", ADVISE_SMALL_MIN_CALLS);
+        "at least %d data calls of the application on a file, their median under 64 KiB",
+        ADVISE_SMALL_MIN_CALLS);
     uint32_t sharing = ranks_with(fs, R_MPIIO_OPEN);
     if (sharing < ADVISE_SHARED_RANKS || (fs->layer != REC_LAYER_MPIIO && fs->layer != REC_LAYER_HDF5)) {
         fmt(g->advice, sizeof g->advice,
-            "the file is not shared by %d or more ranks through MPI-IO, so collective buffering does not apply: "
+            "the file is not shared by %d or more ranks through MPI-IO, so collective buffering does not "
+            "apply: "
             "larger accesses (buffering in the application) would help; no tuning set",
             ADVISE_SHARED_RANKS);
         return;
     }
     if (fs->layer == REC_LAYER_MPIIO) {
         fmt(g->advice, sizeof g->advice,
-            "%u ranks share the file through MPI-IO: collective buffering (MPI-IO) gathers their small pieces "
+            "%u ranks share the file through MPI-IO: collective buffering (MPI-IO) gathers their small "
+            "pieces "
             "into large contiguous accesses by a few aggregators%s",
             sharing, fs->indep ? "; it needs collective data calls (MPI-IO)" : "");
         if (fs->indep)
             suggest(g, "mpiio.data=collective");
     } else {
         fmt(g->advice, sizeof g->advice,
-            "%u ranks share the file through HDF5 on MPI-IO: collective buffering (MPI-IO hints, through the fapl) "
+            "%u ranks share the file through HDF5 on MPI-IO: collective buffering (MPI-IO hints, through the "
+            "fapl) "
             "gathers their small pieces into large contiguous accesses%s",
             sharing, fs->coll_below ? "" : "; it needs collective transfers (HDF5 dxpl)");
         if (!fs->coll_below)
@@ -327,12 +331,14 @@ static void independent_shared(advise *a, int file, file_stat *fs)
     finding *g = add_finding(a, "independent I/O to a shared file", file);
     char b[16];
     fmt(g->evidence, sizeof g->evidence,
-        "%" PRIu64 " independent MPI-IO data calls by %u ranks, %s, each with a collective twin", fs->indep, ranks,
-        ra_human_bytes((double)fs->indep_bytes, b, sizeof b));
+        "%" PRIu64 " independent MPI-IO data calls by %u ranks, %s, each with a collective twin", fs->indep,
+        ranks, ra_human_bytes((double)fs->indep_bytes, b, sizeof b));
     fmt(g->threshold, sizeof g->threshold,
-        "independent MPI-IO data calls of the application from %d or more ranks on one file", ADVISE_SHARED_RANKS);
+        "independent MPI-IO data calls of the application from %d or more ranks on one file",
+        ADVISE_SHARED_RANKS);
     fmt(g->advice, sizeof g->advice,
-        "collective data calls (MPI-IO) let the library merge the ranks' accesses and order them on the file");
+        "collective data calls (MPI-IO) let the library merge the ranks' accesses and order them on the "
+        "file");
     suggest(g, "mpiio.data=collective");
 }
 
@@ -342,12 +348,14 @@ static void hdf5_alignment(advise *a, int file, file_stat *fs)
     if (a->align_set || writers < ADVISE_SHARED_RANKS)
         return;
     finding *g = add_finding(a, "HDF5 default alignment on a parallel file", file);
-    fmt(g->evidence, sizeof g->evidence, "datasets written by %u ranks; no %s call in the trace: objects at any byte",
-        writers, a->align_setter ? a->align_setter->name : "alignment setter");
-    fmt(g->threshold, sizeof g->threshold, "an HDF5 file written by %d or more ranks, its alignment never set",
-        ADVISE_SHARED_RANKS);
+    fmt(g->evidence, sizeof g->evidence,
+        "datasets written by %u ranks; no %s call in the trace: objects at any byte", writers,
+        a->align_setter ? a->align_setter->name : "alignment setter");
+    fmt(g->threshold, sizeof g->threshold,
+        "an HDF5 file written by %d or more ranks, its alignment never set", ADVISE_SHARED_RANKS);
     fmt(g->advice, sizeof g->advice,
-        "aligning objects to 1 MiB (HDF5 fapl) starts each dataset on a file system block or stripe, so no two "
+        "aligning objects to 1 MiB (HDF5 fapl) starts each dataset on a file system block or stripe, so no "
+        "two "
         "ranks' writes share one");
     suggest(g, "hdf5.alignment=1M");
 }
@@ -361,8 +369,8 @@ static void collective_metadata(advise *a, int file, file_stat *fs)
     fmt(g->evidence, sizeof g->evidence, "opened by %u ranks; no %s%s%s call in the trace", openers,
         a->md_read_set ? "" : a->md_read_setter->name, a->md_read_set || a->md_write_set ? "" : " or ",
         a->md_write_set ? "" : a->md_write_setter->name);
-    fmt(g->threshold, sizeof g->threshold, "an HDF5 file opened by %d or more ranks, collective metadata not set",
-        ADVISE_MD_RANKS);
+    fmt(g->threshold, sizeof g->threshold,
+        "an HDF5 file opened by %d or more ranks, collective metadata not set", ADVISE_MD_RANKS);
     fmt(g->advice, sizeof g->advice,
         "collective metadata (HDF5 fapl): one rank reads the metadata and broadcasts it, and metadata is "
         "written collectively, instead of every rank reading it on its own");
@@ -379,13 +387,15 @@ static void loops(advise *a, int file, file_stat *fs)
         if (most < ADVISE_LOOP_CALLS)
             continue;
         finding *g = add_finding(a, kind ? "seeks in a loop" : "opens in a loop", file);
-        fmt(g->evidence, sizeof g->evidence, "%" PRIu64 " %s of the file by rank %u; %u ranks with %d or more", most,
-            kind ? "seeks" : "opens", kind ? fs->seeks_rank : fs->opens_rank, kind ? fs->seeks_over : fs->opens_over,
+        fmt(g->evidence, sizeof g->evidence,
+            "%" PRIu64 " %s of the file by rank %u; %u ranks with %d or more", most, kind ? "seeks" : "opens",
+            kind ? fs->seeks_rank : fs->opens_rank, kind ? fs->seeks_over : fs->opens_over,
             ADVISE_LOOP_CALLS);
         fmt(g->threshold, sizeof g->threshold, "%d or more %s of one file by one rank", ADVISE_LOOP_CALLS,
             kind ? "seeks (calls that set the position)" : "opens");
         fmt(g->advice, sizeof g->advice, "%s; no tuning set",
-            kind ? "explicit offsets (pread, pwrite, MPI_File_*_at) or one larger access instead of a seek each time"
+            kind ? "explicit offsets (pread, pwrite, MPI_File_*_at) or one larger access instead of a seek "
+                   "each time"
                  : "the file kept open across the loop: each open costs the file system a metadata request");
     }
 }
@@ -406,13 +416,18 @@ static void imbalance(advise *a)
     double mean = total / n;
     if (total <= 0 || (double)a->rank_bytes[hi] < ADVISE_IMBALANCE * mean)
         return;
+    uint32_t idle = 0;
+    for (uint32_t r = a->walked_first; r <= a->walked_last; r++)
+        idle += a->rank_bytes[r] == 0;
     finding *g = add_finding(a, "unbalanced bytes per rank", -1);
     char b1[16], b2[16], b3[16];
-    fmt(g->evidence, sizeof g->evidence, "rank %u moves %s, rank %u %s, the mean of %u ranks %s", hi,
+    fmt(g->evidence, sizeof g->evidence,
+        "the most: rank %u, %s; the least: rank %u, %s; the mean of %u ranks: %s; %u ranks move none", hi,
         ra_human_bytes((double)a->rank_bytes[hi], b1, sizeof b1), lo,
-        ra_human_bytes((double)a->rank_bytes[lo], b2, sizeof b2), n, ra_human_bytes(mean, b3, sizeof b3));
-    fmt(g->threshold, sizeof g->threshold, "the most bytes of a rank's data calls %.1f times the mean or more",
-        ADVISE_IMBALANCE);
+        ra_human_bytes((double)a->rank_bytes[lo], b2, sizeof b2), n, ra_human_bytes(mean, b3, sizeof b3),
+        idle);
+    fmt(g->threshold, sizeof g->threshold,
+        "the most bytes of a rank's data calls %.1f times the mean or more", ADVISE_IMBALANCE);
     fmt(g->advice, sizeof g->advice,
         "the slowest rank sets the time: share the data out more evenly (the application's decomposition), "
         "or let aggregators do it with collective I/O; no tuning set");
@@ -452,8 +467,14 @@ int advise_finish(advise *a, char *err, size_t cap)
     return rc;
 }
 
-size_t advise_count(const advise *a) { return a->nfound; }
-size_t advise_set_count(const advise *a) { return a->ncombined; }
+size_t advise_count(const advise *a)
+{
+    return a->nfound;
+}
+size_t advise_set_count(const advise *a)
+{
+    return a->ncombined;
+}
 
 void advise_print(const advise *a, FILE *out, const char *trace)
 {
@@ -470,7 +491,9 @@ void advise_print(const advise *a, FILE *out, const char *trace)
             fprintf(out, "    set:       %s\n", g->set[j]);
     }
     if (a->ncombined) {
-        fprintf(out, "\ncombined tuning set (%zu line%s; --set-file FILE writes it, recorder-replay --tune FILE tries it):\n",
+        fprintf(out,
+                "\ncombined tuning set (%zu line%s; --set-file FILE writes it, recorder-replay --tune FILE "
+                "tries it):\n",
                 a->ncombined, a->ncombined == 1 ? "" : "s");
         for (size_t k = 0; k < a->ncombined; k++)
             fprintf(out, "    %s\n", a->combined[k]);

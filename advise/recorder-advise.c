@@ -51,7 +51,8 @@ static int finish(void *ctx, int failed)
     if (!failed) {
         char err[512];
         if (advise_finish(x->a, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s: a suggestion the tuning parser rejects (a bug): %s\n", tool, x->dir, err);
+            fprintf(stderr, "%s: %s: a suggestion the tuning parser rejects (a bug): %s\n", tool, x->dir,
+                    err);
             failed = 1;
         }
     }
