@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # advise_kernel.sh BUILD_DIR CASE: a kernel traced at 4 ranks, recorder-advise's
 # findings checked exactly (their titles in order and the evidence's counts),
-# and where it suggests a set: recorder-replay --tune SET replays the trace
+# the merged trace's the same, and where it suggests a set: recorder-replay --tune SET replays the trace
 # under the tracer and recorder-diff --tuned SET finds the replay's trace
 # equivalent to the original.
 #   ior-indep  ior-like --collective 0 --transfer-size 4096: small accesses, independent I/O
@@ -87,6 +87,11 @@ got=$(sed -n 's/^recorder-advise: [^:]*: \(.* finding.*\)/\1/p; /^\[/p; s/^    \
 [ "$(grep -c '^    threshold: ' "$logs/advise.txt")" = "$(grep -c '^\[' "$logs/advise.txt")" ] || fail "a finding without its threshold"
 [ "$(grep -c '^    advice: ' "$logs/advise.txt")" = "$(grep -c '^\[' "$logs/advise.txt")" ] || fail "a finding without its advice"
 [ "$(grep -v '^#' "$work/set.txt")" = "$set" ] || { cat "$work/set.txt" >&2; fail "the written set differs"; }
+# The merged trace gets the same findings.
+"$build/merger/recorder-merge" "$work/t1" -o "$work/merged" --quiet > "$logs/merge.txt" 2>&1 ||
+  { cat "$logs/merge.txt" >&2; fail "recorder-merge failed"; }
+"$advise" "$work/merged" > "$logs/advise-merged.txt" 2>&1 || { cat "$logs/advise-merged.txt" >&2; fail "recorder-advise failed on the merged trace"; }
+diff -u <(sed 1d "$logs/advise.txt") <(sed 1d "$logs/advise-merged.txt") || fail "the merged trace's findings differ"
 if [ -z "$set" ]; then
   grep -q '^combined tuning set' "$logs/advise.txt" && fail "a combined set without suggestions"
   echo "advise: $case: the findings, no set"
