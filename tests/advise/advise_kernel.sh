@@ -9,6 +9,7 @@
 #   vpic       vpic-like: small accesses, default alignment (collective metadata set)
 #   vorpal     vorpal-like: alignment and collective metadata off on both files
 #   n-to-m     n-to-m: the group leaders write, the others not: unbalanced bytes, no set
+#   loops      advise_loops at 2 ranks: small POSIX writes (no set), opens and seeks in a loop
 set -euo pipefail
 build=$1 case=$2
 . "$(dirname "$0")/../support/testlib.sh"
@@ -22,11 +23,12 @@ case $case in
   vpic) kernel=vpic-like kargs=() ;;
   vorpal) kernel=vorpal-like kargs=() ;;
   n-to-m) kernel=n-to-m kargs=() ;;
+  loops) kernel=advise_loops kargs=() np=2 program=$build/tests/advise/advise_loops ;;
   *) fail "no case $case" ;;
 esac
 bash "$(dirname "$0")/../../kernels/run_kernel.sh" "$work/out" \
-  mpirun.mpich -np 4 -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/t1" \
-  "$build/kernels/$kernel" "${kargs[@]}" > "$logs/kernel.txt" 2> "$logs/kernel.err" ||
+  mpirun.mpich -np "${np:-4}" -genv LD_PRELOAD "$preload" -genv RECORDER_TRACES_DIR "$work/t1" \
+  "${program:-$build/kernels/$kernel}" "${kargs[@]}" > "$logs/kernel.txt" 2> "$logs/kernel.err" ||
   { cat "$logs/kernel.err" >&2; fail "the traced kernel failed"; }
 "$advise" --set-file "$work/set.txt" "$work/t1" > "$logs/advise.txt" 2> "$logs/advise.err" ||
   { cat "$logs/advise.err" >&2; fail "recorder-advise failed"; }
@@ -79,6 +81,15 @@ hdf5.coll_metadata_write=true' ;;
     want="4 ranks, 1 finding
 [1] unbalanced bytes per rank
 evidence:  the most: rank 0, 256.0 KiB; the least: rank 1, 0 B; the mean of 4 ranks: 128.0 KiB; 2 ranks move none"
+    set= ;;
+  loops)
+    want="2 ranks, 3 findings
+[1] small accesses: $out/loop.dat
+evidence:  40 POSIX data calls by 2 ranks (40 writes, 0 reads), median 100 B, 40 (100%) under 64 KiB
+[2] opens in a loop: $out/loop.dat
+evidence:  20 opens of the file by rank 0; 2 ranks with 16 or more
+[3] seeks in a loop: $out/loop.dat
+evidence:  20 seeks of the file by rank 0; 2 ranks with 16 or more"
     set= ;;
 esac
 got=$(sed -n 's/^recorder-advise: [^:]*: \(.* finding.*\)/\1/p; /^\[/p; s/^    \(evidence: .*\)/\1/p' "$logs/advise.txt")
