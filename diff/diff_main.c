@@ -443,7 +443,8 @@ int main(int argc, char **argv)
     ctx.opt.max_diffs = 10;
     int opt, darshan = 0;
     const char *counters = NULL, *tuned = NULL;
-    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    static char **sets; /* static: the early returns below leave it to the exit */
+    sets = calloc((size_t)argc + 1, sizeof *sets);
     int nsets = 0;
     while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
         switch (opt) {
