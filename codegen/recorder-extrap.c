@@ -1,6 +1,7 @@
 /* recorder-extrap TRACE_A TRACE_B TRACE_C ... --ranks N -o TRACE_N: the trace
  * of the application at N ranks, extrapolated from its traces at three or
- * more other rank counts (paper 002's check C1, comparable with recorder-diff).
+ * more other rank counts (the check C1 of "ScalaIOExtrap: Elastic I/O Tracing
+ * and Extrapolation", comparable with recorder-diff).
  *
  * The extrapolation is the elastic kernel's (rec_codegen_elastic): every
  * value that depends on the rank count is modelled exactly, or refused by

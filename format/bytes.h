@@ -92,7 +92,7 @@ typedef struct rec_in {
 static inline void rec_in_init(rec_in *in, const void *data, size_t n)
 {
     in->start = in->p = (const uint8_t *)data;
-    /* hardening: an empty file is read as NULL, and NULL + 0 is undefined. */
+    /* An empty file is read as NULL, and NULL + 0 is undefined: no arithmetic on it. */
     in->end = n ? in->p + n : in->p;
     in->failure = NULL;
     in->failure_at = 0;
