@@ -3,7 +3,7 @@
  * it has (keys whose `who` has ALIAS_COUNT set). */
 #include "aliases.h"
 
-#include "bytes.h"
+#include "rec_bytes.h"
 #include "recorder_format.h"
 
 #include <stdlib.h>

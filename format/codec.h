@@ -4,7 +4,7 @@
 #ifndef REC_CODEC_H
 #define REC_CODEC_H
 
-#include "bytes.h"
+#include "rec_bytes.h"
 #include "recorder_format.h"
 
 /* Status byte. Bit 7 set: the record is a reference to a window record and
