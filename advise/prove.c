@@ -9,16 +9,14 @@
 #include "prove.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "recorder_analysis.h"
+#include "recorder_spawn.h"
 
 static const char *tool = "recorder-advise";
 
@@ -54,44 +52,6 @@ struct prove {
     size_t failed; /* findings whose replays failed or whose set was not seen applied */
 };
 
-/* Runs argv in dir, its stdout to out and its stderr to err (NULL: with
- * stdout): the exit status, 128 + the signal, or -1 when fork fails. */
-static int run(char *const argv[], const char *dir, const char *out, const char *err)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = err ? open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644) : o;
-        if (o < 0 || e < 0 || dup2(o, STDOUT_FILENO) < 0 || dup2(e, STDERR_FILENO) < 0 || chdir(dir) != 0)
-            _exit(127);
-        execvp(argv[0], argv);
-        fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) == 0)
-        nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* The last lines of a file, at most TAIL_LINES, into p's tail. */
 static void keep_tail(proof *p, const char *path)
 {
@@ -119,47 +79,21 @@ static void keep_tail(proof *p, const char *path)
     p->ntail = n;
 }
 
-/* PROGRAM beside this one (the install's bin), or in the build tree's DIR. */
-static int find_beside(char *out, size_t cap, const char *const rel[], size_t n)
-{
-    char self[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0)
-        return -1;
-    self[len] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash)
-        *slash = 0;
-    for (size_t i = 0; i < n; i++) {
-        snprintf(out, cap, "%s/%s", self, rel[i]);
-        if (access(out, R_OK) == 0)
-            return 0;
-    }
-    return -1;
-}
-
 static int locate(prove *p)
 {
     static const char *const replay[] = {"recorder-replay", "../replayer/recorder-replay"};
     static const char *const diff[] = {"recorder-diff", "../analysis/recorder-diff"};
-    static const char *const tracer[] = {"../tracer/librecorder.so", "../lib/librecorder.so",
-                                         "../lib/x86_64-linux-gnu/librecorder.so", "../lib64/librecorder.so"};
-    const char *lib = getenv("RECORDER_LIB");
-    if (find_beside(p->replay, sizeof p->replay, replay, 2) != 0) {
+    if (rs_beside(p->replay, sizeof p->replay, replay, 2) != 0) {
         fprintf(stderr, "%s: --prove: recorder-replay is neither beside this program nor in its build tree\n",
                 tool);
         return -1;
     }
-    if (find_beside(p->diff, sizeof p->diff, diff, 2) != 0) {
+    if (rs_beside(p->diff, sizeof p->diff, diff, 2) != 0) {
         fprintf(stderr, "%s: --prove: recorder-diff is neither beside this program nor in its build tree\n",
                 tool);
         return -1;
     }
-    if (lib && *lib)
-        snprintf(p->tracer, sizeof p->tracer, "%s", lib);
-    else if (find_beside(p->tracer, sizeof p->tracer, tracer, sizeof tracer / sizeof tracer[0]) != 0)
-        snprintf(p->tracer, sizeof p->tracer, "librecorder.so");
-    if (access(p->tracer, R_OK) != 0) {
+    if (rs_tracer(p->tracer, sizeof p->tracer) != 0) {
         fprintf(stderr, "%s: --prove: %s: the tracer is not readable (set RECORDER_LIB to librecorder.so)\n",
                 tool, p->tracer);
         return -1;
@@ -227,8 +161,8 @@ static int replay_once(prove *p, proof *f, const char *set, int traced, double *
     argv[n] = NULL;
     if (p->o.progress)
         fprintf(stderr, "%s: --prove: replay %u of %u: %s\n", tool, ++p->runs, p->total, progress);
-    int status = run(argv, p->scratch, out, err);
-    remove_tree(prefix);
+    int status = rs_run(tool, argv, p->scratch, out, err);
+    rs_remove_tree(prefix);
     if (status == 0) {
         FILE *in = fopen(out, "r");
         char line[512];
@@ -271,7 +205,7 @@ static void check_applied(prove *p, proof *f, const char *set)
     snprintf(progress, sizeof progress, "[%zu] the traced tuned replay", (size_t)(f - p->f) + 1);
     if (replay_once(p, f, set, 1, &ignored, "the traced tuned replay", progress) != 0) {
         f->failed_kind = TUNED;
-        remove_tree(trace);
+        rs_remove_tree(trace);
         return;
     }
     struct stat st;
@@ -283,8 +217,8 @@ static void check_applied(prove *p, proof *f, const char *set)
         return;
     }
     char *argv[] = {p->diff, "--tuned", (char *)set, p->trace, trace, NULL};
-    int status = run(argv, p->scratch, out, NULL);
-    remove_tree(trace);
+    int status = rs_run(tool, argv, p->scratch, out, NULL);
+    rs_remove_tree(trace);
     if (status == 0 && !f->applied_text[0]) {
         f->applied = 1;
         snprintf(
@@ -395,7 +329,7 @@ prove *prove_run(const advise *a, const prove_options *o)
     for (size_t i = 0; i < p->nf && rc == 0; i++)
         if (p->f[i].has_set)
             rc = prove_finding(p, i);
-    remove_tree(p->scratch);
+    rs_remove_tree(p->scratch);
     p->scratch[0] = 0;
     if (rc != 0) {
         prove_free(p);
@@ -486,7 +420,7 @@ void prove_free(prove *p)
     if (!p)
         return;
     if (p->scratch[0])
-        remove_tree(p->scratch);
+        rs_remove_tree(p->scratch);
     for (size_t i = 0; i < p->nf; i++)
         for (int k = 0; k < 2; k++)
             free(p->f[i].times[k]);
