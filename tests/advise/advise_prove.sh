@@ -55,6 +55,22 @@ awk '/^    (un)?tuned: / { m = $3; split($6, r, /\.\./); if (!(r[1] + 0 <= m + 0
 diff -u "$logs/advise.txt" <(grep -vE '^prove: |^    (untuned|tuned|ratio|applied):' "$work/proved.txt") ||
   fail "--prove changed the rest of the report"
 
+# Bad usage: exit 2 (1 for an empty launcher), with the reason.
+usage_error() { # usage_error CODE MESSAGE ARGS...
+  local code=$1 message=$2 status=0
+  shift 2
+  "$@" > "$logs/usage.txt" 2> "$logs/usage.err" || status=$?
+  [ "$status" = "$code" ] && [ "$(head -1 "$logs/usage.err")" = "$message" ] ||
+    { cat "$logs/usage.err" >&2; fail "$*: exit $status (want $code) or another message"; }
+}
+usage_error 2 "recorder-advise: --repeat, --np, --mpirun and --scratch go with --prove" "$advise" --repeat 2 "$work/t1"
+usage_error 2 "recorder-advise: --repeat: between 1 and 100000, not 0" "$advise" --prove --repeat 0 "$work/t1"
+usage_error 2 "recorder-advise: --np: not a whole number: two" "$advise" --prove --np two "$work/t1"
+usage_error 2 "recorder-advise: --prove replays the whole trace: no --rank" "$advise" --prove --rank 0 "$work/t1"
+usage_error 1 "recorder-advise: --mpirun: no command" "$advise" --prove --mpirun " " "$work/t1"
+usage_error 2 "recorder-report: --prove: the findings of the whole trace: no --rank" \
+  "$build/analysis/recorder-report" --rank 0 --prove "$work/proved.txt" "$work/t1"
+
 # A replay that fails: its exit status and the end of its stderr, and exit 1.
 status=0
 "$advise" --prove --repeat 1 --np 3 "$work/t1" > "$logs/np3.txt" 2> "$logs/np3.err" || status=$?
