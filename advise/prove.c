@@ -42,7 +42,8 @@ struct prove {
     char scratch[PATH_MAX];
     char trace[PATH_MAX];
     char replay[PATH_MAX], diff[PATH_MAX], tracer[PATH_MAX];
-    char *words; /* the launcher command, split in place */
+    const char *command; /* the launcher command ... */
+    char *words;         /* ... split in place */
     char *launcher[MAX_WORDS];
     size_t nlauncher;
     const char *preload; /* RECORDER_ADVISE_PRELOAD: libraries every replay preloads */
@@ -111,9 +112,14 @@ static int split_launcher(prove *p)
         cmd = RECORDER_ADVISE_MPIEXEC;
     p->words = ra_xmalloc(strlen(cmd) + 1);
     strcpy(p->words, cmd);
-    for (char *w = strtok(p->words, " \t"); w; w = strtok(NULL, " \t"))
-        if (p->nlauncher < MAX_WORDS - 16)
-            p->launcher[p->nlauncher++] = w;
+    p->command = cmd;
+    for (char *w = strtok(p->words, " \t"); w; w = strtok(NULL, " \t")) {
+        if (p->nlauncher == MAX_WORDS) {
+            fprintf(stderr, "%s: --mpirun: more than %d words: %s\n", tool, MAX_WORDS, cmd);
+            return -1;
+        }
+        p->launcher[p->nlauncher++] = w;
+    }
     if (!p->nlauncher) {
         fprintf(stderr, "%s: --mpirun: no command\n", tool);
         return -1;
@@ -133,7 +139,7 @@ static int replay_once(prove *p, proof *f, const char *set, int traced, double *
     snprintf(prefix, sizeof prefix, "%s/out", p->scratch);
     snprintf(out, sizeof out, "%s/replay.out", p->scratch);
     snprintf(err, sizeof err, "%s/replay.err", p->scratch);
-    char *argv[MAX_WORDS + 16];
+    char *argv[MAX_WORDS + 16]; /* the launcher's words and at most 13 more */
     size_t n = 0;
     for (size_t i = 0; i < p->nlauncher; i++)
         argv[n++] = p->launcher[i];
@@ -362,7 +368,7 @@ static void print_header(void *ctx, FILE *out)
             "%s %u untuned and %u tuned replay%s of each finding's set, alternated, at %u rank%s under %s; "
             "each replay's own time\n",
             PROVE_HEADER, p->o.repeat, p->o.repeat, p->o.repeat == 1 ? "" : "s", p->o.np,
-            p->o.np == 1 ? "" : "s", p->launcher[0]);
+            p->o.np == 1 ? "" : "s", p->command);
 }
 
 static void print_tail(const proof *f, const char *label, FILE *out)

@@ -21,12 +21,14 @@ bash "$(dirname "$0")/../../kernels/run_kernel.sh" "$out" \
   "$build/kernels/ior-like" --collective 0 --transfer-size 4096 > "$logs/kernel.txt" 2> "$logs/kernel.err" ||
   { cat "$logs/kernel.err" >&2; fail "the traced kernel failed"; }
 
-"$advise" --prove --repeat 1 --scratch "$work/scratch" --output "$work/proved.txt" "$work/t1" \
+# the default launcher: the mpiexec of the build's MPI (BUILD/mpi-bin/mpiexec runs it)
+launcher=$(sed -n 's/^exec \([^ ]*\) .*/\1/p' "$build/mpi-bin/mpiexec")
+env -u MPIEXEC "$advise" --prove --repeat 1 --scratch "$work/scratch" --output "$work/proved.txt" "$work/t1" \
   > "$logs/prove.txt" 2> "$logs/prove.err" || { cat "$logs/prove.err" "$work/proved.txt" >&2; fail "--prove failed"; }
 cat "$work/proved.txt"
 [ -s "$logs/prove.txt" ] && fail "--output FILE: the report went to standard output too"
 [ -z "$(ls -A "$work/scratch")" ] || { ls -lR "$work/scratch" >&2; fail "the scratch root is not empty after"; }
-grep -qx "prove: 1 untuned and 1 tuned replay of each finding's set, alternated, at 2 ranks under [^ ]*mpiexec[^ ]*; each replay's own time" \
+grep -qxF "prove: 1 untuned and 1 tuned replay of each finding's set, alternated, at 2 ranks under $launcher; each replay's own time" \
   "$work/proved.txt" || fail "no prove: line, or another"
 timing='median T s, min..max T..T s, 1 replay'
 ratio='T (the tuned median over the untuned; under 1: faster)'
@@ -85,6 +87,19 @@ want="    untuned:   failed: replay 1 of 1 exited with status 1
 [ "$(grep -cxF -- "$(echo "$want" | head -1)" "$logs/np3.txt")" = 2 ] || { cat "$logs/np3.txt" >&2; fail "--np 3: not two failed series"; }
 [ "$(sed -n '/^\[2\]/,/^$/p' "$logs/np3.txt" | grep -E '^    (untuned|tuned|ratio|applied|stderr):')" = "$want" ] ||
   { cat "$logs/np3.txt" >&2; fail "--np 3: the failure lines differ"; }
+
+# The launcher: --mpirun, else MPIEXEC; one that cannot start is a failed replay (127).
+status=0
+MPIEXEC=/nonexistent/mpiexec "$advise" --prove --repeat 1 "$work/t1" > "$logs/launcher.txt" 2> "$logs/launcher.err" || status=$?
+[ "$status" = 1 ] && grep -q '^prove: .* at 2 ranks under /nonexistent/mpiexec; ' "$logs/launcher.txt" &&
+  [ "$(grep -cx '    untuned:   failed: replay 1 of 1 exited with status 127' "$logs/launcher.txt")" = 2 ] &&
+  [ "$(grep -cx '    stderr:    recorder-advise: /nonexistent/mpiexec: No such file or directory' "$logs/launcher.txt")" = 2 ] ||
+  { cat "$logs/launcher.txt" >&2; fail "MPIEXEC=/nonexistent/mpiexec: exit $status, or not two replays failed with 127"; }
+status=0
+MPIEXEC=/nonexistent/mpiexec "$advise" --prove --repeat 1 --mpirun "/nonexistent/other -v" "$work/t1" > "$logs/launcher.txt" 2>&1 || status=$?
+[ "$status" = 1 ] && grep -q '^prove: .* under /nonexistent/other -v; ' "$logs/launcher.txt" &&
+  grep -qx '    stderr:    recorder-advise: /nonexistent/other: No such file or directory' "$logs/launcher.txt" ||
+  { cat "$logs/launcher.txt" >&2; fail "--mpirun does not win over MPIEXEC"; }
 
 # A tuned replay whose trace does not show the set: no trace at all here.
 status=0
