@@ -9,7 +9,8 @@
 
 #include "recorder_analysis.h"
 
-/* "recorder-advise: TRACE: N ranks, M findings" (TRACE may hold ": "). */
+/* "recorder-advise: TRACE: N ranks, M findings" (TRACE may hold ": "; the
+ * counts end the line). */
 static int read_first(const char *line, proved *out)
 {
     static const char lead[] = "recorder-advise: ";
@@ -18,9 +19,12 @@ static int read_first(const char *line, proved *out)
     for (const char *at = strstr(line + sizeof lead - 1, ": "); at; at = strstr(at + 1, ": ")) {
         unsigned ranks;
         size_t findings;
-        char word[16];
-        if (sscanf(at + 2, "%u rank%*[s], %zu %15[a-z]", &ranks, &findings, word) == 3 &&
-            !strncmp(word, "finding", 7)) {
+        char word[2][16];
+        int end = 0;
+        if (sscanf(at + 2, "%u %15[a-z], %zu %15[a-z]%n", &ranks, word[0], &findings, word[1], &end) == 4 &&
+            (!strcmp(word[0], "rank") || !strcmp(word[0], "ranks")) &&
+            (!strcmp(word[1], "finding") || !strcmp(word[1], "findings")) &&
+            strspn(at + 2 + end, "\n") == strlen(at + 2 + end)) {
             out->nranks = ranks;
             out->n = findings;
             return 0;
@@ -80,7 +84,7 @@ int proved_read(const char *path, proved *out, char *err, size_t cap)
         snprintf(err, cap, "%s: a report of recorder-advise without --prove (no \"%s\" line)", path,
                  PROVE_HEADER);
     else if (at != out->n)
-        snprintf(err, cap, "%s: %zu findings of the %zu its first line announces", path, at, out->n);
+        snprintf(err, cap, "%s: %zu of the %zu findings its first line announces", path, at, out->n);
     else
         rc = 0;
 done:
