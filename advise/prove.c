@@ -364,6 +364,10 @@ static double median(double *t, unsigned n)
 static void print_header(void *ctx, FILE *out)
 {
     prove *p = ctx;
+    if (!p->total) {
+        fprintf(out, "%s no finding with a set: nothing to replay\n", PROVE_HEADER);
+        return;
+    }
     fprintf(out,
             "%s %u untuned and %u tuned replay%s of each finding's set, alternated, at %u rank%s under %s; "
             "each replay's own time\n",
