@@ -48,6 +48,19 @@ static void cell(FILE *out, const char *cls, const char *text, size_t len)
     fputs("</td>", out);
 }
 
+/* A series' figure: "median S s, min..max A..B s, K replays" as the median
+ * over its range; anything else (a failure) as it is. */
+static void timing_cell(FILE *out, const char *cls, const char *text)
+{
+    double median, low, high;
+    unsigned n;
+    if (sscanf(text, "median %lf s, min..max %lf..%lf s, %u replay", &median, &low, &high, &n) == 4)
+        fprintf(out, "<td class=\"%s\">%.3f s<br><span class=\"note\">%.3f..%.3f s, %u replay%s</span></td>",
+                cls, median, low, high, n, n == 1 ? "" : "s");
+    else
+        cell(out, cls, text, strlen(text));
+}
+
 void report_findings(const report *r, FILE *out)
 {
     size_t n = advise_count(r->advise);
@@ -59,7 +72,10 @@ void report_findings(const report *r, FILE *out)
           out);
     if (proved)
         fputs(" Before and after: the median time of the untuned and of the tuned replays, with their range, "
-              "as recorder-advise --prove measured them.",
+              "as recorder-advise --prove measured them; the ratio is the tuned median over the untuned "
+              "(under 1: "
+              "faster); applied: the traced tuned replay differs from the trace by the set alone "
+              "(recorder-diff --tuned).",
               out);
     fputs("</p>\n", out);
     if (!n) {
@@ -92,10 +108,11 @@ void report_findings(const report *r, FILE *out)
         fputs("</td>", out);
         if (proved) {
             const proved_finding *p = &r->proved.f[i];
-            cell(out, "l untuned", p->untuned, strlen(p->untuned));
-            cell(out, "l tuned", p->tuned, strlen(p->tuned));
-            cell(out, "ratio", p->ratio, strcspn(p->ratio, " ")); /* the number, or "none" */
-            cell(out, "l applied", p->applied, strlen(p->applied));
+            timing_cell(out, "l untuned", p->untuned);
+            timing_cell(out, "l tuned", p->tuned);
+            cell(out, "ratio", p->ratio, strcspn(p->ratio, " :")); /* the number, or "none" */
+            /* "yes" alone (what it means is the note's), a "no" with its reasons */
+            cell(out, "l applied", p->applied, strncmp(p->applied, "yes:", 4) ? strlen(p->applied) : 3);
         }
         fputs("</tr>\n", out);
     }

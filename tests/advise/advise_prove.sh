@@ -113,8 +113,13 @@ report=$build/analysis/recorder-report
 "$report" "$work/t1" -o "$work/report.html" --prove "$work/proved.txt" 2> "$logs/report.err" ||
   { cat "$logs/report.err" >&2; fail "recorder-report --prove failed"; }
 [ "$(grep -c '^<tr class="finding"><td>[12]</td>' "$work/report.html")" = 2 ] || fail "the report: not two findings"
-[ "$(grep -o '<td class="l untuned">median [0-9.]* s, min\.\.max [0-9.]*\.\.[0-9.]* s, 1 replay</td><td class="l tuned">median [0-9.]* s, min\.\.max [0-9.]*\.\.[0-9.]* s, 1 replay</td><td class="ratio">[0-9.]*</td><td class="l applied">yes: ' "$work/report.html" | wc -l)" = 2 ] ||
+timing='[0-9]*\.[0-9]\{3\} s<br><span class="note">[0-9]*\.[0-9]\{3\}\.\.[0-9]*\.[0-9]\{3\} s, 1 replay</span>'
+[ "$(grep -o "<td class=\"l untuned\">$timing</td><td class=\"l tuned\">$timing</td><td class=\"ratio\">[0-9]*\.[0-9]\{3\}</td><td class=\"l applied\">yes</td>" "$work/report.html" | wc -l)" = 2 ] ||
   fail "the report: not two findings with their before and after figures"
+"$report" "$work/t1" -o "$work/np3.html" --prove "$logs/np3.txt" 2> "$logs/report.err" ||
+  { cat "$logs/report.err" >&2; fail "recorder-report --prove on a report with failed replays failed"; }
+[ "$(grep -c '<td class="l untuned">failed: replay 1 of 1 exited with status 1</td><td class="l tuned">not measured: a replay failed</td><td class="ratio">none</td><td class="l applied">not checked: a replay failed</td>' "$work/np3.html")" = 2 ] ||
+  fail "the report: not two findings with their failures"
 "$report" "$work/t1" -o "$work/plain.html" && grep -q '<th class="l">set</th></tr>' "$work/plain.html" ||
   fail "the report without --prove: no findings table without figures"
 sed 's/^\[2\] independent I\/O/[2] something else/' "$work/proved.txt" > "$work/other.txt"
