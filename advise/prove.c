@@ -25,6 +25,8 @@ static const char *const kind_name[2] = {"untuned", "tuned"};
 
 typedef struct proof {
     int has_set;
+    char **lines; /* the set, LAYER.KEY=VALUE lines */
+    size_t nlines;
     double *times[2];
     unsigned n[2];
     int failed_kind; /* -1: none; UNTUNED, TUNED: that series failed */
@@ -165,8 +167,10 @@ static int replay_once(prove *p, proof *f, const char *set, int traced, double *
     argv[n++] = prefix;
     argv[n++] = p->trace;
     argv[n] = NULL;
-    if (p->o.progress)
+    if (p->o.progress && p->total)
         fprintf(stderr, "%s: --prove: replay %u of %u: %s\n", tool, ++p->runs, p->total, progress);
+    else if (p->o.progress)
+        fprintf(stderr, "%s: replay %u: %s\n", tool, ++p->runs, progress);
     int status = rs_run(tool, argv, p->scratch, out, err);
     rs_remove_tree(prefix);
     if (status == 0) {
@@ -241,15 +245,15 @@ static void check_applied(prove *p, proof *f, const char *set)
     }
 }
 
-static int write_set(const advise_view *v, const char *path)
+static int write_set(const proof *f, const char *path)
 {
     FILE *out = fopen(path, "w");
     if (!out) {
         fprintf(stderr, "%s: %s: cannot create: %s\n", tool, path, strerror(errno));
         return -1;
     }
-    for (size_t j = 0; j < v->nset; j++)
-        fprintf(out, "%s\n", v->set[j]);
+    for (size_t j = 0; j < f->nlines; j++)
+        fprintf(out, "%s\n", f->lines[j]);
     if (fclose(out) != 0) {
         fprintf(stderr, "%s: %s: write failed: %s\n", tool, path, strerror(errno));
         return -1;
@@ -263,11 +267,9 @@ static int write_set(const advise_view *v, const char *path)
 static int prove_finding(prove *p, size_t i)
 {
     proof *f = &p->f[i];
-    advise_view v;
-    advise_view_at(p->a, i, &v);
     char set[PATH_MAX + 16];
     snprintf(set, sizeof set, "%s/set-%zu.txt", p->scratch, i + 1);
-    if (write_set(&v, set) != 0)
+    if (write_set(f, set) != 0)
         return -1;
     for (unsigned r = 0; r < p->o.repeat && f->failed_kind < 0; r++)
         for (int k = 0; k < 2 && f->failed_kind < 0; k++) {
@@ -289,28 +291,31 @@ static int prove_finding(prove *p, size_t i)
     return 0;
 }
 
-prove *prove_run(const advise *a, const prove_options *o)
+/* A proof of set lines[0, n), its series not yet run. */
+static void proof_init(prove *p, proof *f, const char *const *lines, size_t n)
 {
+    memset(f, 0, sizeof *f);
+    f->has_set = n > 0;
+    f->failed_kind = -1;
+    f->applied = -1;
+    f->lines = ra_xcalloc(n ? n : 1, sizeof *f->lines);
+    for (size_t j = 0; j < n; j++)
+        f->lines[j] = ra_xstrdup(lines[j]);
+    f->nlines = n;
+    for (int k = 0; k < 2; k++)
+        f->times[k] = ra_xcalloc(p->o.repeat ? p->o.repeat : 1, sizeof(double));
+}
+
+prove *prove_open(const prove_options *o, unsigned nranks)
+{
+    if (o->tool)
+        tool = o->tool;
     prove *p = ra_xcalloc(1, sizeof *p);
-    p->a = a;
     p->o = *o;
     if (!p->o.np)
-        p->o.np = advise_nranks(a);
+        p->o.np = nranks;
     const char *pre = getenv("RECORDER_ADVISE_PRELOAD");
     p->preload = pre && *pre ? pre : NULL;
-    p->nf = advise_count(a);
-    p->f = ra_xcalloc(p->nf ? p->nf : 1, sizeof *p->f);
-    for (size_t i = 0; i < p->nf; i++) {
-        advise_view v;
-        advise_view_at(a, i, &v);
-        p->f[i].has_set = v.nset > 0;
-        p->f[i].failed_kind = -1;
-        p->f[i].applied = -1;
-        for (int k = 0; k < 2; k++)
-            p->f[i].times[k] = ra_xcalloc(o->repeat, sizeof(double));
-        if (v.nset)
-            p->total += 2 * o->repeat + 1;
-    }
     if (!realpath(o->trace, p->trace)) {
         fprintf(stderr, "%s: %s: %s\n", tool, o->trace, strerror(errno));
         prove_free(p);
@@ -331,10 +336,37 @@ prove *prove_run(const advise *a, const prove_options *o)
     }
     if (realpath(p->scratch, base)) /* the replays run in it */
         snprintf(p->scratch, sizeof p->scratch, "%s", base);
+    return p;
+}
+
+long prove_set(prove *p, const char *const *lines, size_t n)
+{
+    p->f = ra_xrealloc(p->f, (p->nf + 1) * sizeof *p->f);
+    proof_init(p, &p->f[p->nf], lines, n);
+    size_t i = p->nf++;
+    if (n && prove_finding(p, i) != 0)
+        return -1;
+    return (long)i;
+}
+
+prove *prove_run(const advise *a, const prove_options *o)
+{
+    prove *p = prove_open(o, advise_nranks(a));
+    if (!p)
+        return NULL;
+    p->a = a;
+    for (size_t i = 0; i < advise_count(a); i++) {
+        advise_view v;
+        advise_view_at(a, i, &v);
+        if (v.nset)
+            p->total += 2 * o->repeat + 1;
+    }
     int rc = 0;
-    for (size_t i = 0; i < p->nf && rc == 0; i++)
-        if (p->f[i].has_set)
-            rc = prove_finding(p, i);
+    for (size_t i = 0; i < advise_count(a) && rc == 0; i++) {
+        advise_view v;
+        advise_view_at(a, i, &v);
+        rc = prove_set(p, (const char *const *)v.set, v.nset) < 0 ? -1 : 0;
+    }
     rs_remove_tree(p->scratch);
     p->scratch[0] = 0;
     if (rc != 0) {
@@ -381,9 +413,8 @@ static void print_tail(const proof *f, const char *label, FILE *out)
         fprintf(out, "    %-10s %s\n", label, f->tail[j]);
 }
 
-static void print_proof(void *ctx, size_t i, FILE *out)
+void prove_print(prove *p, size_t i, FILE *out)
 {
-    prove *p = ctx;
     proof *f = &p->f[i];
     if (!f->has_set)
         return;
@@ -420,6 +451,26 @@ static void print_proof(void *ctx, size_t i, FILE *out)
     }
 }
 
+static void print_proof(void *ctx, size_t i, FILE *out)
+{
+    prove_print(ctx, i, out);
+}
+
+int prove_figures_of(prove *p, size_t i, prove_figures *out)
+{
+    proof *f = &p->f[i];
+    memset(out, 0, sizeof *out);
+    out->applied = f->applied;
+    if (!f->has_set || f->failed_kind >= 0 || !f->n[UNTUNED] || !f->n[TUNED])
+        return -1;
+    for (int k = 0; k < 2; k++) {
+        out->median[k] = median(f->times[k], f->n[k]);
+        out->min[k] = f->times[k][0];
+        out->max[k] = f->times[k][f->n[k] - 1];
+    }
+    return 0;
+}
+
 advise_print_hooks prove_hooks(prove *p)
 {
     return (advise_print_hooks){print_header, print_proof, p};
@@ -431,9 +482,13 @@ void prove_free(prove *p)
         return;
     if (p->scratch[0])
         rs_remove_tree(p->scratch);
-    for (size_t i = 0; i < p->nf; i++)
+    for (size_t i = 0; i < p->nf; i++) {
         for (int k = 0; k < 2; k++)
             free(p->f[i].times[k]);
+        for (size_t j = 0; j < p->f[i].nlines; j++)
+            free(p->f[i].lines[j]);
+        free(p->f[i].lines);
+    }
     free(p->f);
     free(p->words);
     free(p);

@@ -27,6 +27,7 @@ typedef struct prove_options {
     const char *mpirun;  /* the launcher, words split on blanks; NULL: MPIEXEC, or the build's MPI's */
     const char *scratch; /* where the scratch directory goes; NULL: TMPDIR, or /tmp */
     int progress;        /* a line on stderr per replay */
+    const char *tool;    /* the name its messages begin with; NULL: recorder-advise */
 } prove_options;
 
 typedef struct prove prove;
@@ -41,6 +42,23 @@ size_t prove_failed(const prove *p);
 /* The hooks that print the results into advise_print's report. */
 advise_print_hooks prove_hooks(prove *p);
 void prove_free(prove *p);
+
+/* ---- sets of the caller's (recorder-tune) ---- */
+/* Ready to run sets on o's trace (np 0: nranks): its scratch directory made,
+ * the launcher and recorder-replay found; NULL after the reason. */
+prove *prove_open(const prove_options *o, unsigned nranks);
+/* Runs set lines[0, n) as --prove runs a finding's (its series alternated
+ * with the untuned replay's, then checked): the set's index, or -1 on an
+ * error of this program's own. A failed replay is a result. */
+long prove_set(prove *p, const char *const *lines, size_t n);
+/* Set i's figures (0: UNTUNED, 1: TUNED): 0, or -1 where a replay failed. */
+typedef struct prove_figures {
+    double median[2], min[2], max[2];
+    int applied; /* 1 yes, 0 no, -1 not checked */
+} prove_figures;
+int prove_figures_of(prove *p, size_t i, prove_figures *out);
+/* Set i's lines as --prove prints them beside a finding. */
+void prove_print(prove *p, size_t i, FILE *out);
 
 /* ---- a --prove report read back ---- */
 typedef struct proved_finding {

@@ -16,10 +16,8 @@ logs=$work/logs out=$work/out
 over=$build/tests/support/liboversubscribe.so
 advise=$build/analysis/recorder-advise
 export RECORDER_ADVISE_PRELOAD=$over
-bash "$(dirname "$0")/../../kernels/run_kernel.sh" "$out" \
-  mpirun.mpich -np 2 -genv LD_PRELOAD "$over:$build/tracer/librecorder.so" -genv RECORDER_TRACES_DIR "$work/t1" \
-  "$build/kernels/ior-like" --collective 0 --transfer-size 4096 > "$logs/kernel.txt" 2> "$logs/kernel.err" ||
-  { cat "$logs/kernel.err" >&2; fail "the traced kernel failed"; }
+. "$(dirname "$0")/advise_lib.sh"
+trace_ior_like "$out"
 
 # the default launcher: the mpiexec of the build's MPI (BUILD/mpi-bin/mpiexec runs it)
 launcher=$(sed -n 's/^exec \([^ ]*\) .*/\1/p' "$build/mpi-bin/mpiexec")
@@ -58,13 +56,6 @@ diff -u "$logs/advise.txt" <(grep -vE '^prove: |^    (untuned|tuned|ratio|applie
   fail "--prove changed the rest of the report"
 
 # Bad usage: exit 2 (1 for an empty launcher), with the reason.
-usage_error() { # usage_error CODE MESSAGE ARGS...
-  local code=$1 message=$2 status=0
-  shift 2
-  "$@" > "$logs/usage.txt" 2> "$logs/usage.err" || status=$?
-  [ "$status" = "$code" ] && [ "$(head -1 "$logs/usage.err")" = "$message" ] ||
-    { cat "$logs/usage.err" >&2; fail "$*: exit $status (want $code) or another message"; }
-}
 usage_error 2 "recorder-advise: --repeat, --np, --mpirun and --scratch go with --prove" "$advise" --repeat 2 "$work/t1"
 usage_error 2 "recorder-advise: --repeat: between 1 and 100000, not 0" "$advise" --prove --repeat 0 "$work/t1"
 usage_error 2 "recorder-advise: --np: not a whole number: two" "$advise" --prove --np two "$work/t1"
