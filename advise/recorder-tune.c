@@ -11,6 +11,7 @@
  *                 [--repeat K] [--np N] [--mpirun CMD] [--scratch DIR]
  *                 [--best FILE] [--progress] TRACE_DIR */
 #include "prove.h"
+#include "ra_tools.h"
 #include "recorder_format.h"
 #include "recorder_tune.h"
 
@@ -164,7 +165,51 @@ static int try_pick(prove *p, const space *sp, const unsigned *pick, tried *t)
     return 0;
 }
 
-static void print_row(prove *p, const space *sp, const tried *t, unsigned n, FILE *out)
+/* The bytes the trace's calls moved, per layer (every depth: a replay moves
+ * the same): the table's bandwidth columns. 0, or -1 after the reason. */
+static int layer_bytes(const char *dir, int64_t bytes[REC_LAYER_COUNT])
+{
+    rec_error err;
+    ra_trace *t = ra_trace_open(dir, &err);
+    if (!t) {
+        fprintf(stderr, "%s: %s\n", tool, err.msg);
+        return -1;
+    }
+    ra_summary s;
+    ra_summary_init(&s, t, 0);
+    ra_progress pr;
+    ra_progress_init(&pr, tool, 0);
+    uint32_t n = ra_trace_nranks(t), *ranks = ra_xmalloc((n ? n : 1) * sizeof *ranks);
+    for (uint32_t r = 0; r < n; r++)
+        ranks[r] = r;
+    int rc = ra_summary_walk(&s, ranks, n, &pr, &err);
+    free(ranks);
+    if (rc != 0)
+        fprintf(stderr, "%s: %s\n", tool, err.msg);
+    const rec_table *table = rec_trace_table(ra_trace_rec(t));
+    memset(bytes, 0, REC_LAYER_COUNT * sizeof *bytes);
+    for (size_t i = 0; rc == 0 && i < s.nrows; i++) {
+        const rec_func_desc *f = rec_table_lookup(table, s.rows[i].func);
+        if (f && f->layer < REC_LAYER_COUNT && s.rows[i].bytes > 0)
+            bytes[f->layer] += s.rows[i].bytes;
+    }
+    ra_summary_free(&s);
+    ra_trace_close(t);
+    return rc;
+}
+
+static void print_rates(const int64_t bytes[REC_LAYER_COUNT], double seconds, FILE *out)
+{
+    for (unsigned i = 0; i < REC_LAYER_COUNT; i++) {
+        unsigned layer = rec_layers_top_down[i];
+        if (bytes[layer] && seconds > 0)
+            fprintf(out, " %9.1f", (double)bytes[layer] / seconds / 1048576.0);
+        else if (bytes[layer])
+            fprintf(out, " %9s", "-");
+    }
+}
+
+static void print_row(prove *p, const space *sp, const tried *t, unsigned n, const int64_t *bytes, FILE *out)
 {
     prove_figures fig;
     int measured = t->index >= 0 && prove_figures_of(p, (size_t)t->index, &fig) == 0;
@@ -177,6 +222,7 @@ static void print_row(prove *p, const space *sp, const tried *t, unsigned n, FIL
                 fig.applied == 1 ? "yes" : "no");
     else
         fprintf(out, "%6s  %-22s  %-22s  %-7s", "-", "failed", "-", "-");
+    print_rates(bytes, measured ? fig.median[1] : 0, out);
     for (unsigned k = 0; k < sp->nkeys; k++)
         fprintf(out, " %s=%s", sp->key[k], sp->value[k][t->pick[k]]);
     fputc('\n', out);
@@ -250,6 +296,9 @@ int main(int argc, char **argv)
     }
     unsigned nranks = rec_trace_get_info(t)->nranks;
     rec_trace_close(t);
+    int64_t bytes[REC_LAYER_COUNT];
+    if (layer_bytes(argv[optind], bytes) != 0)
+        return 1;
     o.trace = argv[optind];
     o.repeat = (unsigned)repeat;
     o.np = (unsigned)np;
@@ -287,9 +336,19 @@ int main(int argc, char **argv)
                tool, argv[optind], np ? (unsigned)np : nranks, (np ? np : nranks) == 1 ? "" : "s",
                coordinate ? "coordinate" : "grid", n, n == 1 ? "" : "s", grid, budget, repeat,
                repeat == 1 ? "" : "s");
-        printf("  #   ratio  tuned s (min..max)      untuned s (min..max)    applied set\n");
+        printf("  MiB/s: the trace's bytes per layer (");
+        for (unsigned i = 0, any = 0; i < REC_LAYER_COUNT; i++)
+            if (bytes[rec_layers_top_down[i]])
+                printf("%s%s %lld", any++ ? ", " : "", rec_layer_name(rec_layers_top_down[i]),
+                       (long long)bytes[rec_layers_top_down[i]]);
+        printf(") over the tuned median\n");
+        printf("  #   ratio  tuned s (min..max)      untuned s (min..max)    applied");
+        for (unsigned i = 0; i < REC_LAYER_COUNT; i++)
+            if (bytes[rec_layers_top_down[i]])
+                printf(" %9.9s", rec_layer_name(rec_layers_top_down[i]));
+        printf(" set\n");
         for (unsigned i = 0; i < n; i++)
-            print_row(p, &sp, &done[i], i + 1, stdout);
+            print_row(p, &sp, &done[i], i + 1, bytes, stdout);
     }
     int failed = 0;
     for (unsigned i = 0; i < n; i++)
