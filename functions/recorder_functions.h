@@ -398,6 +398,7 @@ typedef enum rec_arole {
     X(SYNCS_FD, "flushes an FD's (SUBJECT) data and metadata to storage")                            \
     X(SYNCS_FD_DATA, "flushes an FD's (SUBJECT) data to storage")                                    \
     X(SYNCS_MPI_FILE, "flushes an MPI_FILE (SUBJECT) to storage, collectively")                      \
+    X(GETS_MPI_FILE_SIZE, "asks an MPI_FILE's (SUBJECT) size, its OFFSET out (ROMIO seeks to the file's end for it)") \
     X(OPENS_STREAM, "opens a file by its PATH with a STDIO_MODE, making a FILE_STREAM")              \
     X(CLOSES_STREAM, "closes a FILE_STREAM (SUBJECT)")                                               \
     X(READS_STREAM, "reads COUNT items of a SIZE from a FILE_STREAM at its position")                \
