@@ -89,11 +89,13 @@ int ri_plan_upper(builder *b);
 int ri_plan_upper_pnc(builder *b);
 /* The seeks the MPI library made below an MPI-IO file's calls (its POSIX
  * record's POSIX_SEEKS): Darshan counts no MPI-IO call of them; ROMIO makes
- * them for MPI_File_get_size, one (to the end) before the file's first
- * access, two (to the end and back) after it. So each rank's are made
- * MPI_File_get_size calls holding them, which a kernel's MPI library
- * answers with as many: an odd one after the first open, the pairs before
- * the last close (import_sessions.c, stat_plan.c). ri_get_size_at makes
+ * them for MPI_File_get_size: to the end and back (two), or, after an
+ * access that left it no file position (collective buffering), to the end
+ * alone. So each rank's are made MPI_File_get_size calls holding them, two
+ * a call (an odd one alone in the last), which a kernel's MPI library
+ * answers alike: before the close of the rank's last session when it
+ * accessed the file, else after its first open (import_sessions.c,
+ * stat_plan.c). ri_get_size_at makes
  * an MPI_File_get_size at tick t (*parent: what its seeks name as their
  * parent); ri_seek_in_get_size makes k an lseek of fd inside it. */
 int ri_get_size_at(builder *b, uint32_t rank, const file_state *f, uint64_t t, int64_t mpifile, uint64_t *parent);

@@ -224,16 +224,16 @@ void ri_seek_in_get_size(ri_event *k, uint64_t t, uint64_t parent, int to_end, i
     k->offset = 0;
 }
 
-/* calls MPI_File_get_size calls of the MPI-IO file at tick t, each
- * holding `each` lseeks of its fd (ri_get_size_at). */
-static int get_sizes(builder *b, uint32_t rank, const file_state *f, int64_t calls, int each, uint64_t t,
-                     int64_t mpifile, int64_t fd)
+/* n seeks of the MPI-IO file's fd at tick t, two in each MPI_File_get_size
+ * (ri_get_size_at), an odd one alone in the last. */
+static int get_sizes(builder *b, uint32_t rank, const file_state *f, int64_t n, uint64_t t, int64_t mpifile,
+                     int64_t fd)
 {
-    for (int64_t i = 0; i < calls; i++) {
+    for (int64_t i = 0; i < n; i += 2) {
         uint64_t parent;
         if (ri_get_size_at(b, rank, f, t, mpifile, &parent) != 0)
             return -1;
-        for (int j = 0; j < each; j++) {
+        for (int j = 0; j < (i + 1 < n ? 2 : 1); j++) {
             ri_event *k = ri_add_event(b, rank, f, RI_CALL_SEEK, REC_LAYER_POSIX);
             if (!k)
                 return -1;
@@ -366,13 +366,13 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
         if (posix->rank < 0 && b->p->nranks > 0)
             below_seeks = below_seeks / b->p->nranks + (int64_t)(rank < (uint64_t)below_seeks % b->p->nranks);
     }
-    int64_t pairs = 0; /* of them after the last session's accesses, two a call; the rest one a call */
+    int at_end = 0; /* the seeks below MPI-IO after the last session's accesses, else after the first open */
     if (below_seeks > 0 && n > 0) {
         size_t in_last = 0, at = 0;
         for (uint64_t j = 0; j < k; j++)
             for (in_last = 0; at < n && acc[at].tstart < ss[j].split; at++)
                 in_last++;
-        pairs = in_last ? below_seeks / 2 : 0;
+        at_end = in_last > 0;
     }
     uint64_t sync_at = k - 1; /* the last session that wrote, where a file is synced */
     while (sync_at > 0 && !ss[sync_at].writes)
@@ -416,7 +416,7 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
                 fd = b->next_fd[rank]++;
                 if (open_close(b, rank, s, REC_LAYER_POSIX, 1, of, permissions(b, posix, of), fd, &w, 0) != 0)
                     return -1;
-                if (j == 0 && get_sizes(b, rank, s->f, below_seeks - 2 * pairs, 1, w.start, mpifile, fd) != 0)
+                if (j == 0 && !at_end && get_sizes(b, rank, s->f, below_seeks, w.start, mpifile, fd) != 0)
                     return -1;
             }
         } else {
@@ -430,7 +430,7 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
             return -1;
         if (j == sync_at && !s->lone && syncs(b, rank, s, mpi ? mpifile : fd, w.end) != 0)
             return -1;
-        if (j == k - 1 && fd >= 0 && get_sizes(b, rank, s->f, pairs, 2, w.end, mpifile, fd) != 0)
+        if (j == k - 1 && fd >= 0 && at_end && get_sizes(b, rank, s->f, below_seeks, w.end, mpifile, fd) != 0)
             return -1;
         if (fd >= 0 && open_close(b, rank, s, REC_LAYER_POSIX, mpi, 0, 0, fd, &w, 1) != 0)
             return -1;

@@ -282,10 +282,10 @@ static int emit(builder *b, uint32_t rank, const file_state *f, int layer, const
 }
 
 /* The POSIX seeks nested in an MPI-IO file's calls (events from `from` on,
- * bs's; the top calls' from `top_from`, ts's): the MPI library's own, each
- * moved into an MPI_File_get_size (import_build.h, ri_get_size_at): an odd
- * one after the first open, the pairs before the last close when the
- * last session accessed the file. */
+ * bs's; the top calls' from `top_from`, ts's): the MPI library's own, moved
+ * into MPI_File_get_size calls (import_build.h, ri_get_size_at), two a
+ * call, before the last close when its session accessed the file, else
+ * after the first open. */
 static int seeks_in_get_size(builder *b, uint32_t rank, size_t top_from, const sops *ts, size_t from, const sops *bs)
 {
     int64_t n = 0, first_open = -1, last_close = -1, accessed = 0;
@@ -310,22 +310,21 @@ static int seeks_in_get_size(builder *b, uint32_t rank, size_t top_from, const s
         if (bs->v[i].call == RI_CALL_CLOSE && bs->v[i].parent == last_close)
             fds[1] = e->handle;
     }
-    int64_t pairs = accessed && fds[1] >= 0 ? n / 2 : 0, made = 0, in_call = 0;
+    int at_end = accessed && fds[1] >= 0;
+    int64_t made = 0;
     uint64_t parent = 0, t = 0;
     for (size_t i = 0; i < bs->n; i++) {
         if (bs->v[i].call != RI_CALL_SEEK)
             continue;
-        int single = made < n - 2 * pairs;
-        if (in_call == 0) {
-            const ri_event *p = &b->p->ranks[rank].v[top_from + (size_t)(single ? first_open : last_close)];
-            t = single ? p->tend : p->tstart;
+        if (made % 2 == 0) {
+            const ri_event *p = &b->p->ranks[rank].v[top_from + (size_t)(at_end ? last_close : first_open)];
+            t = at_end ? p->tstart : p->tend;
             if (ri_get_size_at(b, rank, &b->files[p->file], t, p->handle, &parent) != 0)
                 return -1;
         }
         ri_event *k = &b->p->ranks[rank].v[from + i];
-        ri_seek_in_get_size(k, t, parent, in_call == 0, fds[!single] >= 0 ? fds[!single] : k->handle);
+        ri_seek_in_get_size(k, t, parent, made % 2 == 0, fds[at_end] >= 0 ? fds[at_end] : k->handle);
         made++;
-        in_call = single || in_call == 1 ? 0 : 1;
     }
     return 0;
 }
