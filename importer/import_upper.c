@@ -608,33 +608,11 @@ int ri_require_soles(builder *b, const unsigned *soles, size_t n)
     return 0;
 }
 
-int ri_plan_upper(builder *b)
+int ri_upper_each_file(builder *b, unsigned file_module, unsigned member_module, ri_upper_place_fn place,
+                       void *arg)
 {
     const ri_darshan_log *log = b->log;
-    const ri_darshan_module *mf = &log->modules[RI_DARSHAN_H5F], *md = &log->modules[RI_DARSHAN_H5D];
-    if (!mf->nrecords || !b->p->nranks)
-        return 0;
-    int isf;
-    H5F_OPENS_ = ri_darshan_counter_index(RI_DARSHAN_H5F, "H5F_OPENS", &isf);
-    H5F_USE_MPIIO_ = ri_darshan_counter_index(RI_DARSHAN_H5F, "H5F_USE_MPIIO", &isf);
-    int64_t cls[6] = {ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_FILE_ACCESS"),
-                      ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_DATASET_CREATE"),
-                      ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_DATASET_XFER"),
-                      ri_predefined(REC_KIND_H5_PLIST, "H5P_DEFAULT"),
-                      ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_WORLD"),
-                      ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_SELF")};
-    for (int i = 0; i < 6; i++)
-        if (cls[i] < 0)
-            return ri_fail(b, "the function table names no H5P_FILE_ACCESS, H5P_DATASET_CREATE, "
-                              "H5P_DATASET_XFER, H5P_DEFAULT, MPI_COMM_WORLD or MPI_COMM_SELF");
-    static const unsigned soles[] = {
-        REC_SOLE_PLIST_OF_CLASS,   REC_SOLE_SETS_FAPL_MPIO,  REC_SOLE_SETS_DXPL_MPIO,
-        REC_SOLE_SETS_CHUNK,       REC_SOLE_SIMPLE_SPACE,    REC_SOLE_SELECTS_HYPERSLAB,
-        REC_SOLE_H5_TYPE_OF_CLASS, REC_SOLE_CREATES_H5_FILE, REC_SOLE_OPENS_H5_FILE,
-        REC_SOLE_CLOSES_H5_FILE,   REC_SOLE_CREATES_DATASET, REC_SOLE_OPENS_DATASET,
-        REC_SOLE_CLOSES_DATASET,   REC_SOLE_WRITES_DATASET,  REC_SOLE_READS_DATASET};
-    if (ri_require_soles(b, soles, sizeof soles / sizeof soles[0]) != 0)
-        return -1;
+    const ri_darshan_module *mf = &log->modules[file_module], *md = &log->modules[member_module];
     records fh = {0};
     const ri_darshan_record **dr = malloc((md->nrecords ? md->nrecords : 1) * sizeof *dr);
     int64_t *next_hid = malloc(b->p->nranks * sizeof *next_hid);
@@ -674,11 +652,10 @@ int ri_plan_upper(builder *b)
                 if (fr[j]->rank < 0)
                     all = fr[j];
             }
-            h5file h = {own ? own : all, dr, nd};
-            if (!h.rec)
+            if (!own && !all)
                 continue;
             c.rank = r;
-            if (place_rank(&c, f, &h, cls) != 0)
+            if (place(&c, f, own ? own : all, dr, nd, arg) != 0)
                 goto out;
         }
     }
@@ -688,4 +665,40 @@ out:
     free(dr);
     free(next_hid);
     return rc;
+}
+
+static int place_h5file(ri_upper_ctx *c, file_state *f, const ri_darshan_record *rec,
+                        const ri_darshan_record **members, size_t n, void *cls)
+{
+    h5file h = {rec, members, n};
+    return place_rank(c, f, &h, cls);
+}
+
+int ri_plan_upper(builder *b)
+{
+    const ri_darshan_log *log = b->log;
+    if (!log->modules[RI_DARSHAN_H5F].nrecords || !b->p->nranks)
+        return 0;
+    int isf;
+    H5F_OPENS_ = ri_darshan_counter_index(RI_DARSHAN_H5F, "H5F_OPENS", &isf);
+    H5F_USE_MPIIO_ = ri_darshan_counter_index(RI_DARSHAN_H5F, "H5F_USE_MPIIO", &isf);
+    int64_t cls[6] = {ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_FILE_ACCESS"),
+                      ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_DATASET_CREATE"),
+                      ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_DATASET_XFER"),
+                      ri_predefined(REC_KIND_H5_PLIST, "H5P_DEFAULT"),
+                      ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_WORLD"),
+                      ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_SELF")};
+    for (int i = 0; i < 6; i++)
+        if (cls[i] < 0)
+            return ri_fail(b, "the function table names no H5P_FILE_ACCESS, H5P_DATASET_CREATE, "
+                              "H5P_DATASET_XFER, H5P_DEFAULT, MPI_COMM_WORLD or MPI_COMM_SELF");
+    static const unsigned soles[] = {
+        REC_SOLE_PLIST_OF_CLASS,   REC_SOLE_SETS_FAPL_MPIO,  REC_SOLE_SETS_DXPL_MPIO,
+        REC_SOLE_SETS_CHUNK,       REC_SOLE_SIMPLE_SPACE,    REC_SOLE_SELECTS_HYPERSLAB,
+        REC_SOLE_H5_TYPE_OF_CLASS, REC_SOLE_CREATES_H5_FILE, REC_SOLE_OPENS_H5_FILE,
+        REC_SOLE_CLOSES_H5_FILE,   REC_SOLE_CREATES_DATASET, REC_SOLE_OPENS_DATASET,
+        REC_SOLE_CLOSES_DATASET,   REC_SOLE_WRITES_DATASET,  REC_SOLE_READS_DATASET};
+    if (ri_require_soles(b, soles, sizeof soles / sizeof soles[0]) != 0)
+        return -1;
+    return ri_upper_each_file(b, RI_DARSHAN_H5F, RI_DARSHAN_H5D, place_h5file, cls);
 }

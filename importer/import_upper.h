@@ -72,6 +72,16 @@ uint32_t ri_pick_session(const ri_lower *s, size_t nlow, size_t nsess, double t,
 int ri_emit_session(ri_upper_ctx *c, const file_state *f, ri_slots *s, const ri_lower *low, size_t nlow,
                     uint64_t *prev, unsigned layer);
 
+/* For every file of the file module (H5F, PNETCDF_FILE) the plan has and
+ * every rank with a record of it (its own, else the rank -1 one): place()
+ * with that record and the member module's (H5D, PNETCDF_VAR) records of
+ * the file (by their file record id; H5D 1's by their name), every rank's,
+ * by id then rank; the ranks' handle ids from REC_HANDLE_DYNAMIC_BASE. */
+typedef int (*ri_upper_place_fn)(ri_upper_ctx *c, file_state *f, const ri_darshan_record *rec,
+                                 const ri_darshan_record **members, size_t n, void *arg);
+int ri_upper_each_file(builder *b, unsigned file_module, unsigned member_module, ri_upper_place_fn place,
+                       void *arg);
+
 /* A dataset of the file as one rank sees it. */
 typedef struct ri_dset {
     uint64_t id;

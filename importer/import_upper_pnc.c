@@ -439,14 +439,20 @@ out:
 
 /* ---- every PNETCDF_FILE file ---- */
 
+static int place_pncfile(ri_upper_ctx *c, file_state *f, const ri_darshan_record *rec,
+                         const ri_darshan_record **members, size_t n, void *comms)
+{
+    pncfile h = {rec, members, n};
+    return place_rank(c, f, &h, ((const int64_t *)comms)[0], ((const int64_t *)comms)[1]);
+}
+
 int ri_plan_upper_pnc(builder *b)
 {
-    const ri_darshan_log *log = b->log;
-    const ri_darshan_module *mf = &log->modules[RI_DARSHAN_PNETCDF_FILE], *mv = &log->modules[RI_DARSHAN_PNETCDF_VAR];
-    if (!mf->nrecords || !b->p->nranks)
+    if (!b->log->modules[RI_DARSHAN_PNETCDF_FILE].nrecords || !b->p->nranks)
         return 0;
-    int64_t world = ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_WORLD"), self = ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_SELF");
-    if (world < 0 || self < 0 || ri_predefined(REC_KIND_MPI_DATATYPE, "MPI_DOUBLE") < 0)
+    int64_t comms[2] = {ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_WORLD"),
+                        ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_SELF")};
+    if (comms[0] < 0 || comms[1] < 0 || ri_predefined(REC_KIND_MPI_DATATYPE, "MPI_DOUBLE") < 0)
         return ri_fail(b, "the function table names no MPI_COMM_WORLD, MPI_COMM_SELF or MPI_DOUBLE");
     static const unsigned soles[] = {
         REC_SOLE_CREATES_NC_FILE,    REC_SOLE_OPENS_NC_FILE,      REC_SOLE_CLOSES_NC_FILE,
@@ -456,49 +462,5 @@ int ri_plan_upper_pnc(builder *b)
         REC_SOLE_STARTS_NC_WRITE_VARA, REC_SOLE_STARTS_NC_READ_VARA, REC_SOLE_WAITS_NC_ALL};
     if (ri_require_soles(b, soles, sizeof soles / sizeof soles[0]) != 0)
         return -1;
-    records fh = {0};
-    const ri_darshan_record **vr = malloc((mv->nrecords ? mv->nrecords : 1) * sizeof *vr);
-    int64_t *next_hid = malloc(b->p->nranks * sizeof *next_hid);
-    int rc = -1;
-    if (ri_index_records(mf, &fh) != 0 || !vr || !next_hid) {
-        ri_fail(b, "out of memory");
-        goto out;
-    }
-    for (uint32_t r = 0; r < b->p->nranks; r++)
-        next_hid[r] = REC_HANDLE_DYNAMIC_BASE;
-    ri_upper_ctx c = {.b = b, .next_hid = next_hid};
-    const ri_darshan_record **fr = fh.v;
-    for (size_t i = 0; i < mf->nrecords; i++) {
-        if (i && fr[i - 1]->id == fr[i]->id)
-            continue;
-        file_state *f = ri_find_file(b, fr[i]->id);
-        if (!f) /* Darshan saw no POSIX or MPI-IO call of it */
-            continue;
-        size_t nv = 0;
-        for (size_t j = 0; j < mv->nrecords; j++)
-            if (mv->records[j].file_id == fr[i]->id)
-                vr[nv++] = &mv->records[j];
-        qsort(vr, nv, sizeof *vr, ri_by_id_rank);
-        for (uint32_t r = 0; r < b->p->nranks; r++) {
-            const ri_darshan_record *own = NULL, *all = NULL;
-            for (size_t j = i; j < mf->nrecords && fr[j]->id == fr[i]->id; j++) {
-                if (fr[j]->rank == (int64_t)r)
-                    own = fr[j];
-                if (fr[j]->rank < 0)
-                    all = fr[j];
-            }
-            pncfile h = {own ? own : all, vr, nv};
-            if (!h.rec)
-                continue;
-            c.rank = r;
-            if (place_rank(&c, f, &h, world, self) != 0)
-                goto out;
-        }
-    }
-    rc = 0;
-out:
-    free(fh.v);
-    free(vr);
-    free(next_hid);
-    return rc;
+    return ri_upper_each_file(b, RI_DARSHAN_PNETCDF_FILE, RI_DARSHAN_PNETCDF_VAR, place_pncfile, comms);
 }
