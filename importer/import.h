@@ -62,7 +62,7 @@ typedef struct ri_upper {
     int64_t count;    /* its COUNT: a rank, a dimension's length, elements, requests */
     int64_t id;       /* its NC_VARID or NC_DIMID: the variable's or dimension's id in its file */
     int64_t datatype; /* its MPI_DATATYPE: the memory type of a PnetCDF data call */
-    const int64_t *list; /* its NC_REQUEST_ARRAY: nlist requests, then nlist statuses (ri_plan.lists) */
+    int64_t *list; /* its NC_REQUEST_ARRAY: nlist requests, then nlist statuses (ri_plan.lists) */
     uint32_t nlist;
     uint8_t arrlen[RI_UPPER_ARRAYS];
     int64_t arr[RI_UPPER_ARRAYS][RI_UPPER_DIMS]; /* its HSIZE_ARRAYs in turn (0 elements: NULL) */
@@ -110,6 +110,11 @@ size_t ri_upper_layers(const ri_darshan_log *log, char *out, size_t cap);
 struct rec_record;
 void ri_fill_upper(const rec_func_desc *f, const ri_upper *u, int64_t path, int64_t info_null,
                    struct rec_record *r);
+
+/* Numbers the PnetCDF calls' ncids and requests of each rank as the tracer
+ * does, in the order of the rank's calls (sorted), per id space from
+ * REC_HANDLE_DYNAMIC_BASE (import_upper_pnc.c); -1 out of memory. */
+int ri_upper_pnc_renumber(ri_plan *p);
 
 int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_error *err);
 void ri_plan_free(ri_plan *p);

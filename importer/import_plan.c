@@ -406,6 +406,10 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
         for (size_t i = 0; i < p->ranks[r].n; i++)
             p->inferred += p->ranks[r].v[i].inferred;
     }
+    if (ri_upper_pnc_renumber(p) != 0) {
+        ri_fail(&b, "out of memory");
+        goto done;
+    }
     p->nfiles = b.nfiles;
     p->paths = calloc(b.nfiles ? b.nfiles : 1, sizeof *p->paths);
     if (!p->paths) {

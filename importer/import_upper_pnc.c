@@ -209,7 +209,7 @@ oom:
 }
 
 /* A copy of n requests and n statuses the plan keeps, for a wait. */
-static const int64_t *keep_requests(ri_plan *p, const int64_t *req, size_t n)
+static int64_t *keep_requests(ri_plan *p, const int64_t *req, size_t n)
 {
     if (ri_grow(&p->lists, &p->lists_cap, p->nlists, sizeof *p->lists) != 0)
         return NULL;
@@ -435,6 +435,41 @@ out:
     free(low);
     free(span);
     return rc;
+}
+
+/* ---- the handles' ids ---- */
+
+int ri_upper_pnc_renumber(ri_plan *p)
+{
+    for (uint32_t r = 0; r < p->nranks; r++) {
+        const ri_events *ev = &p->ranks[r];
+        int64_t top = REC_HANDLE_DYNAMIC_BASE, next[2] = {REC_HANDLE_DYNAMIC_BASE, REC_HANDLE_DYNAMIC_BASE};
+        for (size_t i = 0; i < ev->n; i++)
+            if (ev->v[i].call == RI_CALL_UPPER && ev->v[i].layer == REC_LAYER_PNETCDF &&
+                p->upper[ev->v[i].aux].made >= top)
+                top = p->upper[ev->v[i].aux].made + 1;
+        int64_t *map = calloc((size_t)(top - REC_HANDLE_DYNAMIC_BASE) + 1, sizeof *map);
+        if (!map)
+            return -1;
+#define NEW_ID_(id) ((id) >= REC_HANDLE_DYNAMIC_BASE && (id) < top && map[(id)-REC_HANDLE_DYNAMIC_BASE] ? map[(id)-REC_HANDLE_DYNAMIC_BASE] : (id))
+        for (size_t i = 0; i < ev->n; i++) {
+            const ri_event *e = &ev->v[i];
+            if (e->call != RI_CALL_UPPER || e->layer != REC_LAYER_PNETCDF)
+                continue;
+            ri_upper *u = &p->upper[e->aux];
+            u->subject = NEW_ID_(u->subject);
+            for (uint32_t k = 0; k < u->nlist; k++)
+                u->list[k] = NEW_ID_(u->list[k]);
+            if (u->made >= REC_HANDLE_DYNAMIC_BASE) { /* an ncid, or a request (the only other handle made) */
+                int request = e->sole == REC_SOLE_STARTS_NC_WRITE_VARA || e->sole == REC_SOLE_STARTS_NC_READ_VARA;
+                map[u->made - REC_HANDLE_DYNAMIC_BASE] = next[request]++;
+                u->made = map[u->made - REC_HANDLE_DYNAMIC_BASE];
+            }
+        }
+#undef NEW_ID_
+        free(map);
+    }
+    return 0;
 }
 
 /* ---- every PNETCDF_FILE file ---- */

@@ -25,7 +25,7 @@ set -euo pipefail
 build=$(cd "$1" && pwd) name=$2 ompi=${3:+$(cd "$3" && pwd)}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/importer/import_common.sh"
-import_begin import_upper_pnc pnc-
+import_begin import_upper_pnc "pnc-${ompi:+ompi-}" # the Open MPI run in a directory of its own
 
 "$build/importer/recorder-import" darshan "$log" -o "$work/trace" > "$logs/import.txt" 2>&1 ||
   { cat "$logs/import.txt" >&2; fail "recorder-import failed"; }
