@@ -53,7 +53,8 @@ typedef struct pcall {
  * calls and end together; then by variable and call. */
 static int cmp_pcall(const void *x, const void *y)
 {
-    static const int rank_of[] = {[M_COLL] = 3, [M_INDEP] = 1, [M_NB] = 3, [M_WAIT] = 4, [M_BEGIN] = 0, [M_END] = 2};
+    static const int rank_of[] = {
+        [M_COLL] = 3, [M_INDEP] = 1, [M_NB] = 3, [M_WAIT] = 4, [M_BEGIN] = 0, [M_END] = 2};
     const pcall *a = x, *b = y;
     if (a->session != b->session)
         return a->session < b->session ? -1 : 1;
@@ -114,8 +115,10 @@ static int64_t first_call_of(const ri_dset *d, int k, uint32_t rank)
 /* The netCDF type and the MPI datatype of an element of the variable. */
 static void types_of(const ri_dset *d, int64_t *nc_type, int64_t *mpi_type)
 {
-    const char *mpi = d->tsize == 8 ? "MPI_DOUBLE" : d->tsize == 4 ? "MPI_FLOAT" : d->tsize == 2 ? "MPI_SHORT"
-                                                                                                 : "MPI_SIGNED_CHAR";
+    const char *mpi = d->tsize == 8   ? "MPI_DOUBLE"
+                      : d->tsize == 4 ? "MPI_FLOAT"
+                      : d->tsize == 2 ? "MPI_SHORT"
+                                      : "MPI_SIGNED_CHAR";
     *nc_type = d->tsize == 8 ? NC_DOUBLE_ : d->tsize == 4 ? NC_FLOAT_ : d->tsize == 2 ? NC_SHORT_ : NC_BYTE_;
     *mpi_type = ri_predefined(REC_KIND_MPI_DATATYPE, mpi);
 }
@@ -178,7 +181,8 @@ static int plan_calls(ri_upper_ctx *c, const pncfile *h, ri_dset *ds, size_t nd,
         int64_t waits = fcount(r, "PNETCDF_FILE_COLL_WAITS");
         waits = r->rank < 0 ? waits / b->p->nranks : waits;
         waits = waits < 1 ? 1 : waits > (int64_t)RI_MAX_STAT_CALLS ? (int64_t)RI_MAX_STAT_CALLS : waits;
-        double ws = ftime(r, "PNETCDF_FILE_F_WAIT_START_TIMESTAMP"), we = ftime(r, "PNETCDF_FILE_F_WAIT_END_TIMESTAMP");
+        double ws = ftime(r, "PNETCDF_FILE_F_WAIT_START_TIMESTAMP"),
+               we = ftime(r, "PNETCDF_FILE_F_WAIT_END_TIMESTAMP");
         if (we <= ws)
             ws = nb_start, we = nb_end;
         double prev_t = nb_start;
@@ -263,7 +267,8 @@ static int define(ri_upper_ctx *c, ri_slots *s, ri_dset *ds, size_t nd, const in
             if (j == 0 && record[i])
                 unlimited = dimids[0];
         }
-        if (!(x = add(s, REC_SOLE_DEFINES_NC_VAR, RI_K_NONE, ncid)) || !(x->u.name = ri_keep_name(c->b->p, d->name + 1)))
+        if (!(x = add(s, REC_SOLE_DEFINES_NC_VAR, RI_K_NONE, ncid)) ||
+            !(x->u.name = ri_keep_name(c->b->p, d->name + 1)))
             return -1;
         types_of(d, &nc_type, &mpi_type);
         x->u.flags = nc_type;
@@ -292,7 +297,10 @@ static int data_call(ri_upper_ctx *c, ri_slots *s, const ri_dset *d, const pcall
     for (int j = 1; j < d->ndims; j++)
         count[j] = d->inner[j];
     /* a nonblocking call's I/O happens in the wait: nothing nests in it */
-    ri_slot *x = add(s, soles[q->k][q->mode], q->mode == M_NB ? RI_K_NONE : q->k ? RI_K_WRITE : RI_K_READ,
+    ri_slot *x = add(s, soles[q->k][q->mode],
+                     q->mode == M_NB ? RI_K_NONE
+                     : q->k          ? RI_K_WRITE
+                                     : RI_K_READ,
                      c->file_handle);
     if (!x)
         return -1;
@@ -308,6 +316,15 @@ static int data_call(ri_upper_ctx *c, ri_slots *s, const ri_dset *d, const pcall
     if (q->mode == M_NB)
         pending[(*npending)++] = x->u.made = ri_new_hid(c);
     return 0;
+}
+
+/* The lower sessions [*l0, *l1) of PnetCDF session i of nsess: i * nlow / nsess on, when there are as many
+ * lower sessions, else the i-th alone; 0 when there is none. */
+static int lower_of(size_t nlow, size_t nsess, size_t i, size_t *l0, size_t *l1)
+{
+    *l0 = nlow >= nsess ? i * nlow / nsess : i;
+    *l1 = nlow >= nsess ? (i + 1) * nlow / nsess : i + 1;
+    return *l0 < nlow;
 }
 
 /* The rank's PnetCDF sessions of the file over its lower sessions. */
@@ -347,14 +364,14 @@ static int place_rank(ri_upper_ctx *c, file_state *f, const pncfile *h, int64_t 
         if (ri_upper_variable(b, c->rank, r, nranks, RI_DARSHAN_PNETCDF_VAR, &ds[nd]) != 0)
             goto out;
         int isf;
-        record[nd++] = ri_counter(r, ri_darshan_counter_index(RI_DARSHAN_PNETCDF_VAR, "PNETCDF_VAR_IS_RECORD_VAR", &isf)) > 0;
+        record[nd++] = ri_counter(r, ri_darshan_counter_index(RI_DARSHAN_PNETCDF_VAR,
+                                                              "PNETCDF_VAR_IS_RECORD_VAR", &isf)) > 0;
     }
-    /* session i over the lower sessions [i * nlow / nsess, (i + 1) * nlow / nsess): their span */
+    /* each session's lower sessions: their span */
     size_t nspan = 0;
     for (int64_t i = 0; i < nsess && nlow; i++) {
-        size_t l0 = nlow >= (size_t)nsess ? (size_t)i * nlow / (size_t)nsess : (size_t)i;
-        size_t l1 = nlow >= (size_t)nsess ? (size_t)(i + 1) * nlow / (size_t)nsess : (size_t)i + 1;
-        if (l0 >= nlow)
+        size_t l0, l1;
+        if (!lower_of(nlow, (size_t)nsess, (size_t)i, &l0, &l1))
             break;
         span[nspan].t0 = low[l0].t0;
         span[nspan].t1 = low[l1 - 1].t1;
@@ -394,8 +411,9 @@ static int place_rank(ri_upper_ctx *c, file_state *f, const pncfile *h, int64_t 
                     goto oom;
                 continue;
             }
-            unsigned sole = p->mode == M_WAIT ? REC_SOLE_WAITS_NC_ALL : p->mode == M_BEGIN ? REC_SOLE_BEGINS_NC_INDEP
-                                                                                          : REC_SOLE_ENDS_NC_INDEP;
+            unsigned sole = p->mode == M_WAIT    ? REC_SOLE_WAITS_NC_ALL
+                            : p->mode == M_BEGIN ? REC_SOLE_BEGINS_NC_INDEP
+                                                 : REC_SOLE_ENDS_NC_INDEP;
             if (!(x = add(&s, sole, p->mode == M_WAIT ? RI_K_WRITE : RI_K_NONE, c->file_handle)))
                 goto oom;
             if (p->mode == M_WAIT) { /* the requests since the last wait, and their I/O */
@@ -411,10 +429,8 @@ static int place_rank(ri_upper_ctx *c, file_state *f, const pncfile *h, int64_t 
         if (!(x = add(&s, REC_SOLE_CLOSES_NC_FILE, RI_K_FCLOSE, c->file_handle)))
             goto oom;
         size_t l0 = 0, l1 = 0; /* the session's lower sessions */
-        if (nlow && (size_t)sess < nspan) {
-            l0 = nlow >= (size_t)nsess ? (size_t)sess * nlow / (size_t)nsess : (size_t)sess;
-            l1 = nlow >= (size_t)nsess ? (size_t)(sess + 1) * nlow / (size_t)nsess : (size_t)sess + 1;
-        }
+        if ((size_t)sess >= nspan || !lower_of(nlow, (size_t)nsess, (size_t)sess, &l0, &l1))
+            l0 = l1 = 0;
         if (ri_emit_session(c, f, &s, low + l0, l1 - l0, &prev, REC_LAYER_PNETCDF) != 0)
             goto out;
     }
@@ -451,7 +467,10 @@ int ri_upper_pnc_renumber(ri_plan *p)
         int64_t *map = calloc((size_t)(top - REC_HANDLE_DYNAMIC_BASE) + 1, sizeof *map);
         if (!map)
             return -1;
-#define NEW_ID_(id) ((id) >= REC_HANDLE_DYNAMIC_BASE && (id) < top && map[(id)-REC_HANDLE_DYNAMIC_BASE] ? map[(id)-REC_HANDLE_DYNAMIC_BASE] : (id))
+#define NEW_ID_(id)                                                                                          \
+    ((id) >= REC_HANDLE_DYNAMIC_BASE && (id) < top && map[(id)-REC_HANDLE_DYNAMIC_BASE]                      \
+         ? map[(id)-REC_HANDLE_DYNAMIC_BASE]                                                                 \
+         : (id))
         for (size_t i = 0; i < ev->n; i++) {
             const ri_event *e = &ev->v[i];
             if (e->call != RI_CALL_UPPER || e->layer != REC_LAYER_PNETCDF)
@@ -461,7 +480,8 @@ int ri_upper_pnc_renumber(ri_plan *p)
             for (uint32_t k = 0; k < u->nlist; k++)
                 u->list[k] = NEW_ID_(u->list[k]);
             if (u->made >= REC_HANDLE_DYNAMIC_BASE) { /* an ncid, or a request (the only other handle made) */
-                int request = e->sole == REC_SOLE_STARTS_NC_WRITE_VARA || e->sole == REC_SOLE_STARTS_NC_READ_VARA;
+                int request =
+                    e->sole == REC_SOLE_STARTS_NC_WRITE_VARA || e->sole == REC_SOLE_STARTS_NC_READ_VARA;
                 map[u->made - REC_HANDLE_DYNAMIC_BASE] = next[request]++;
                 u->made = map[u->made - REC_HANDLE_DYNAMIC_BASE];
             }
@@ -490,10 +510,10 @@ int ri_plan_upper_pnc(builder *b)
     if (comms[0] < 0 || comms[1] < 0 || ri_predefined(REC_KIND_MPI_DATATYPE, "MPI_DOUBLE") < 0)
         return ri_fail(b, "the function table names no MPI_COMM_WORLD, MPI_COMM_SELF or MPI_DOUBLE");
     static const unsigned soles[] = {
-        REC_SOLE_CREATES_NC_FILE,    REC_SOLE_OPENS_NC_FILE,      REC_SOLE_CLOSES_NC_FILE,
-        REC_SOLE_DEFINES_NC_DIM,     REC_SOLE_DEFINES_NC_VAR,     REC_SOLE_ENDS_NC_DEFINE,
-        REC_SOLE_BEGINS_NC_INDEP,    REC_SOLE_ENDS_NC_INDEP,      REC_SOLE_WRITES_NC_VARA,
-        REC_SOLE_WRITES_NC_VARA_ALL, REC_SOLE_READS_NC_VARA,      REC_SOLE_READS_NC_VARA_ALL,
+        REC_SOLE_CREATES_NC_FILE,      REC_SOLE_OPENS_NC_FILE,       REC_SOLE_CLOSES_NC_FILE,
+        REC_SOLE_DEFINES_NC_DIM,       REC_SOLE_DEFINES_NC_VAR,      REC_SOLE_ENDS_NC_DEFINE,
+        REC_SOLE_BEGINS_NC_INDEP,      REC_SOLE_ENDS_NC_INDEP,       REC_SOLE_WRITES_NC_VARA,
+        REC_SOLE_WRITES_NC_VARA_ALL,   REC_SOLE_READS_NC_VARA,       REC_SOLE_READS_NC_VARA_ALL,
         REC_SOLE_STARTS_NC_WRITE_VARA, REC_SOLE_STARTS_NC_READ_VARA, REC_SOLE_WAITS_NC_ALL};
     if (ri_require_soles(b, soles, sizeof soles / sizeof soles[0]) != 0)
         return -1;

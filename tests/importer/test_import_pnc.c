@@ -101,11 +101,13 @@ static int import(const ri_darshan_log *log, const char *name, tally *out, rec_e
             if (sole == REC_SOLE_DEFINES_NC_VAR) {
                 int64_t id = rec.args[rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_OUT)].i;
                 CU_ASSERT_TRUE_FATAL(id >= 0 && id < MAXVARS);
-                snprintf(n->names[id], sizeof n->names[id], "%.*s", (int)rec.args[1].len, (const char *)rec.args[1].ptr);
+                snprintf(n->names[id], sizeof n->names[id], "%.*s", (int)rec.args[1].len,
+                         (const char *)rec.args[1].ptr);
             }
             if (sole == REC_SOLE_WAITS_NC_ALL)
                 n->waited += rec.args[rec_arg_with_kind(f, REC_KIND_COUNT, REC_ARG_IN)].i;
-            int v = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN), b = rec_arg_with_kind(f, REC_KIND_SIZE, 0);
+            int v = rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN),
+                b = rec_arg_with_kind(f, REC_KIND_SIZE, 0);
             if (v >= 0 && b >= 0 && (f->flags & REC_FN_DATA)) {
                 int64_t id = rec.args[v].i;
                 CU_ASSERT_TRUE_FATAL(id >= 0 && id < MAXVARS);
@@ -120,12 +122,12 @@ static int import(const ri_darshan_log *log, const char *name, tally *out, rec_e
 }
 
 /* The calls and bytes of a variable of a rank in a sole role. */
-#define EXPECT(t, var, sole, n, bytes_)                                                                        \
-    do {                                                                                                       \
-        int v_ = var_of(t, var);                                                                               \
-        CU_ASSERT_TRUE_FATAL(v_ >= 0);                                                                         \
-        CU_ASSERT_EQUAL((t)->calls[v_][REC_SOLE_##sole], n);                                                   \
-        CU_ASSERT_EQUAL((t)->bytes[v_][REC_SOLE_##sole], bytes_);                                              \
+#define EXPECT(t, var, sole, n, bytes_)                                                                      \
+    do {                                                                                                     \
+        int v_ = var_of(t, var);                                                                             \
+        CU_ASSERT_TRUE_FATAL(v_ >= 0);                                                                       \
+        CU_ASSERT_EQUAL((t)->calls[v_][REC_SOLE_##sole], n);                                                 \
+        CU_ASSERT_EQUAL((t)->bytes[v_][REC_SOLE_##sole], bytes_);                                            \
     } while (0)
 
 /* The committed log, per rank (its records reduced to rank -1, every count a multiple of 4). */
@@ -144,7 +146,8 @@ RK_TEST(import_pnc, the_climate_log_as_counted)
         CU_ASSERT_EQUAL(t[r].sole[REC_SOLE_BEGINS_NC_INDEP], 1);
         CU_ASSERT_EQUAL(t[r].sole[REC_SOLE_ENDS_NC_INDEP], 1);
         CU_ASSERT_EQUAL(t[r].sole[REC_SOLE_WAITS_NC_ALL], 4); /* PNETCDF_FILE_COLL_WAITS 16 */
-        /* collective: put_vara_all (T 16 of 384 bytes, PS 16 of 128, lat 4 of 32, area's PUT_VARD 4 of 256) */
+        /* collective: put_vara_all (T 16 of 384 bytes, PS 16 of 128, lat 4 of 32, area's PUT_VARD 4 of 256)
+         */
         EXPECT(&t[r], "T", WRITES_NC_VARA_ALL, 4, 4 * 384);
         EXPECT(&t[r], "PS", WRITES_NC_VARA_ALL, 4, 4 * 128);
         EXPECT(&t[r], "lat", WRITES_NC_VARA_ALL, 1, 32);
