@@ -398,6 +398,7 @@ typedef enum rec_arole {
     X(SYNCS_FD, "flushes an FD's (SUBJECT) data and metadata to storage")                            \
     X(SYNCS_FD_DATA, "flushes an FD's (SUBJECT) data to storage")                                    \
     X(SYNCS_MPI_FILE, "flushes an MPI_FILE (SUBJECT) to storage, collectively")                      \
+    X(GETS_MPI_FILE_SIZE, "asks an MPI_FILE's (SUBJECT) size, its OFFSET out (ROMIO seeks to the file's end for it)") \
     X(OPENS_STREAM, "opens a file by its PATH with a STDIO_MODE, making a FILE_STREAM")              \
     X(CLOSES_STREAM, "closes a FILE_STREAM (SUBJECT)")                                               \
     X(READS_STREAM, "reads COUNT items of a SIZE from a FILE_STREAM at its position")                \
@@ -414,7 +415,22 @@ typedef enum rec_arole {
     X(OPENS_DATASET, "opens a dataset at an H5_LOC by its STRING name with an access H5_PLIST")      \
     X(CLOSES_DATASET, "closes an H5_DATASET (SUBJECT)")                                             \
     X(WRITES_DATASET, "writes a DATASET's selection (MEM_TYPE, MEM_SPACE, FILE_SPACE) with a transfer H5_PLIST, the SIZE in bytes derived") \
-    X(READS_DATASET, "reads a DATASET's selection (MEM_TYPE, MEM_SPACE, FILE_SPACE) with a transfer H5_PLIST, the SIZE in bytes derived")
+    X(READS_DATASET, "reads a DATASET's selection (MEM_TYPE, MEM_SPACE, FILE_SPACE) with a transfer H5_PLIST, the SIZE in bytes derived") \
+    X(CREATES_NC_FILE, "creates a PnetCDF file by its PATH over an MPI_COMM with an NC_MODE, making an NC_ID in define mode") \
+    X(OPENS_NC_FILE, "opens a PnetCDF file by its PATH over an MPI_COMM with an NC_MODE, making an NC_ID") \
+    X(CLOSES_NC_FILE, "closes an NC_ID (SUBJECT), collectively") \
+    X(DEFINES_NC_DIM, "defines a dimension of an NC_ID (SUBJECT) by its STRING name and its COUNT length (NC_UNLIMITED: 0), its NC_DIMID out") \
+    X(DEFINES_NC_VAR, "defines a variable of an NC_ID (SUBJECT) by its STRING name, NC_TYPE and COUNT dimensions (an NC_DIMID_ARRAY), its NC_VARID out") \
+    X(ENDS_NC_DEFINE, "ends an NC_ID's (SUBJECT) define mode, collectively") \
+    X(BEGINS_NC_INDEP, "enters an NC_ID's (SUBJECT) independent data mode, collectively") \
+    X(ENDS_NC_INDEP, "leaves an NC_ID's (SUBJECT) independent data mode for the collective one, collectively") \
+    X(WRITES_NC_VARA, "writes a subarray (STARTS, COUNT) of a variable (NC_VARID) of an NC_ID (SUBJECT) from COUNT elements of an MPI_DATATYPE, independently") \
+    X(WRITES_NC_VARA_ALL, "as WRITES_NC_VARA, collectively") \
+    X(READS_NC_VARA, "reads a subarray (STARTS, COUNT) of a variable (NC_VARID) of an NC_ID (SUBJECT) into COUNT elements of an MPI_DATATYPE, independently") \
+    X(READS_NC_VARA_ALL, "as READS_NC_VARA, collectively") \
+    X(STARTS_NC_WRITE_VARA, "starts a nonblocking WRITES_NC_VARA, making an NC_REQUEST") \
+    X(STARTS_NC_READ_VARA, "starts a nonblocking READS_NC_VARA, making an NC_REQUEST") \
+    X(WAITS_NC_ALL, "completes an NC_ID's (SUBJECT) nonblocking requests, COUNT of them (NC_REQ_ALL: -1, every pending one), collectively")
 
 typedef enum rec_sole {
 #define REC_SOLE_ENUM_(name, doc) REC_SOLE_##name,

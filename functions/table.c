@@ -21,11 +21,11 @@
      REC_KIND_##rkind,                                                              \
      REC_FAIL_##fail,                                                               \
      (uint8_t)(sizeof args_of_##name / sizeof args_of_##name[0] - 1),               \
-     (uint16_t)((flags)&0xffff),                                                    \
+     (uint16_t)((flags) & (((uint64_t)1 << DEF_ROLES_AT) - 1)),                    \
      #name,                                                                         \
      #rtype,                                                                        \
      args_of_##name,                                                                \
-     (uint32_t)((uint64_t)(flags) >> 16),                                           \
+     (uint32_t)((uint64_t)(flags) >> DEF_ROLES_AT),                                 \
      (uint8_t)(((uint64_t)(flags) >> DEF_SHAPE_AT) & 0x3f),                         \
      (uint8_t)(((uint64_t)(flags) >> DEF_HEADER_AT) & 0x7)},
 const rec_func_desc rec_functions[] = {
@@ -45,7 +45,7 @@ const rec_func_desc rec_functions[] = {
 #undef FN
 #undef A
 #define FN(id, name, layer, rtype, rkind, fail, flags, args) \
-    {(uint8_t)(((uint64_t)(flags) >> DEF_SOLE_AT) & 0x3f), (uint8_t)(((uint64_t)(flags) >> DEF_FORTIFIED_AT) & 1), \
+    {(uint8_t)((uint64_t)(flags) >> DEF_SOLE_AT), (uint8_t)(((uint64_t)(flags) >> DEF_FORTIFIED_AT) & 1), \
      contents_of_##name},
 static const struct {
     uint8_t sole, fortified;
@@ -54,11 +54,12 @@ static const struct {
 #include "all_functions.def"
 };
 #undef FN
+_Static_assert(REC_FN_OPAQUE < (1u << DEF_ROLES_AT), "a REC_FN_ flag outgrows its bits (table_macros.h)");
 #include "table_macros_end.h"
 
-_Static_assert(REC_SHAPE_LIMIT <= 64 && REC_HEADER_LAST < 8 && REC_SOLE_LIMIT <= 64 &&
+_Static_assert(REC_SHAPE_LIMIT <= 64 && REC_HEADER_LAST < 8 && REC_SOLE_LIMIT <= 256 &&
                    REC_COMBINER_LIMIT <= 32 && REC_AROLE_LIMIT <= 256,
-               "a shape, header, sole role, combiner or argument role outgrows its bits (table_macros.h)");
+               "a flag, shape, header, sole role, combiner or argument role outgrows its bits (table_macros.h)");
 
 const size_t rec_function_count = sizeof rec_functions / sizeof rec_functions[0];
 

@@ -18,19 +18,21 @@
 #define NONBLOCK REC_FN_NONBLOCKING
 #define NODECL REC_FN_NODECL
 #define OPAQUE REC_FN_OPAQUE
-/* Roles (REC_ROLE_*), a shape, a header and a sole role ride above the 16
- * flag bits of an entry's flags: bits 16-47 roles, 48-53 the shape, 54
- * FORTIFIED, 55-57 the header, 58-63 the sole role. An argument's role rides above its 8
+/* Roles (REC_ROLE_*), a shape, a header and a sole role ride above the 14
+ * flag bits of an entry's flags (REC_FN_*, stored in traces as 16 bits, the
+ * top two always 0): bits 14-45 roles, 46-51 the shape, 52 FORTIFIED, 53-55
+ * the header, 56-63 the sole role. An argument's role rides above its 8
  * flag bits (bits 8-15), then where it comes from in a datatype's contents
  * (16-17 the array, 18 each, 19-22 base, 23-25 step) and, on the datatype a
  * constructor makes, its combiner (26-30). table.c unpacks them. */
-#define DEF_SHAPE_AT 48
-#define DEF_FORTIFIED_AT 54
-#define DEF_HEADER_AT 55
-#define DEF_SOLE_AT 58
+#define DEF_ROLES_AT 14
+#define DEF_SHAPE_AT 46
+#define DEF_FORTIFIED_AT 52
+#define DEF_HEADER_AT 53
+#define DEF_SOLE_AT 56
 #define DEF_AROLE_AT 8
 #define DEF_CONTENTS_AT 16 /* array 0-1, each 2, base 3-6, step 7-9, combiner 10-14 from here */
-#define ROLE_(role) ((uint64_t)(role) << 16)
+#define ROLE_(role) ((uint64_t)(role) << DEF_ROLES_AT)
 #define TELLS ROLE_(REC_ROLE_TELLS_POSITION)
 #define SEEKS ROLE_(REC_ROLE_SEEKS)
 #define REWINDS ROLE_(REC_ROLE_REWINDS)

@@ -16,6 +16,7 @@
 #undef NONBLOCK
 #undef NODECL
 #undef OPAQUE
+#undef DEF_ROLES_AT
 #undef DEF_SHAPE_AT
 #undef DEF_HEADER_AT
 #undef DEF_SOLE_AT

@@ -23,9 +23,10 @@ typedef enum ri_call {
     RI_CALL_SYNC,     /* fsync, MPI_File_sync */
     RI_CALL_DATASYNC, /* fdatasync */
     RI_CALL_FLUSH,    /* fflush */
-    /* an HDF5 call above a file's MPI-IO (or POSIX) calls: the table's
-     * function of ri_event.sole, its arguments ri_plan.upper[aux]
-     * (import_upper.c) */
+    RI_CALL_SIZE,     /* MPI_File_get_size, an lseek of the file's fd inside it */
+    /* an HDF5 or PnetCDF call above a file's MPI-IO (or POSIX) calls: the
+     * table's function of ri_event.sole, its arguments ri_plan.upper[aux]
+     * (import_upper.c, import_upper_pnc.c) */
     RI_CALL_UPPER
 } ri_call;
 
@@ -45,6 +46,7 @@ typedef struct ri_event {
     int64_t flags, mode; /* opens: open(2) flags or MPI amode (fopen: RI_STDIO_*), and permission bits */
     uint8_t sole;        /* RI_CALL_UPPER: the function's sole role (REC_SOLE_*) */
     uint32_t aux;        /* RI_CALL_UPPER: its arguments, ri_plan.upper[aux] */
+    uint64_t parent;     /* the seq + 1 of the call it is nested in, where that was made to hold it (0: any) */
 } ri_event;
 
 /* An upper-layer call's arguments, filled into its function's by kind in
@@ -54,10 +56,14 @@ enum { RI_UPPER_DIMS = 5, RI_UPPER_ARRAYS = 4 };
 typedef struct ri_upper {
     int64_t made, subject; /* the handle it makes (its return); its first argument */
     int64_t plists[3], spaces[2], type, cls, comm;
-    int64_t flags;    /* H5_FACC, H5_XFER_MODE, H5_SELOP or H5_TCLASS, whichever it takes */
+    int64_t flags;    /* H5_FACC, H5_XFER_MODE, H5_SELOP, H5_TCLASS, NC_MODE or NC_TYPE, whichever it takes */
     int64_t bytes;    /* its SIZE: the bytes moved, or a datatype's size */
-    const char *name; /* its STRING: a dataset's name */
-    uint8_t ndims;
+    const char *name; /* its STRING: a dataset's, variable's or dimension's name */
+    int64_t count;    /* its COUNT: a rank, a dimension's length, elements, requests */
+    int64_t id;       /* its NC_VARID or NC_DIMID: the variable's or dimension's id in its file */
+    int64_t datatype; /* its MPI_DATATYPE: the memory type of a PnetCDF data call */
+    int64_t *list; /* its NC_REQUEST_ARRAY: nlist requests, then nlist statuses (ri_plan.lists) */
+    uint32_t nlist;
     uint8_t arrlen[RI_UPPER_ARRAYS];
     int64_t arr[RI_UPPER_ARRAYS][RI_UPPER_DIMS]; /* its HSIZE_ARRAYs in turn (0 elements: NULL) */
 } ri_upper;
@@ -88,9 +94,12 @@ typedef struct ri_plan {
      * files and calls placed, the MPI-IO and POSIX calls nested beneath */
     ri_upper *upper;
     size_t nupper, upper_cap;
-    char **names; /* the datasets' names the calls point to */
+    char **names; /* the datasets', variables' and dimensions' names the calls point to */
     size_t nnames, names_cap;
+    int64_t **lists; /* the request lists the calls point to */
+    size_t nlists, lists_cap;
     uint64_t upper_files, upper_calls, upper_nested;
+    uint64_t pnetcdf_files, pnetcdf_calls; /* the PnetCDF layer's (import_upper_pnc.c) */
 } ri_plan;
 
 /* What Darshan's HDF5 and PnetCDF modules counted, file by file, as one
@@ -101,6 +110,11 @@ size_t ri_upper_layers(const ri_darshan_log *log, char *out, size_t cap);
 struct rec_record;
 void ri_fill_upper(const rec_func_desc *f, const ri_upper *u, int64_t path, int64_t info_null,
                    struct rec_record *r);
+
+/* Numbers the PnetCDF calls' ncids and requests of each rank as the tracer
+ * does, in the order of the rank's calls (sorted), per id space from
+ * REC_HANDLE_DYNAMIC_BASE (import_upper_pnc.c); -1 out of memory. */
+int ri_upper_pnc_renumber(ri_plan *p);
 
 int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_error *err);
 void ri_plan_free(ri_plan *p);

@@ -85,6 +85,21 @@ file_state *ri_find_file(builder *b, uint64_t id);
 /* Places the HDF5 calls of every file Darshan's H5F module kept, the
  * file's calls nested beneath them (import_upper.c). */
 int ri_plan_upper(builder *b);
+/* The same of the PnetCDF calls of every file Darshan's PNETCDF_FILE module kept (import_upper_pnc.c). */
+int ri_plan_upper_pnc(builder *b);
+/* The seeks the MPI library made below an MPI-IO file's calls (its POSIX
+ * record's POSIX_SEEKS): Darshan counts no MPI-IO call of them; ROMIO makes
+ * them for MPI_File_get_size: to the end and back (two), or, after an
+ * access that left it no file position (collective buffering), to the end
+ * alone. So each rank's are made MPI_File_get_size calls holding them, two
+ * a call (an odd one alone in the last), which a kernel's MPI library
+ * answers alike: before the close of the rank's last session when it
+ * accessed the file, else after its first open (import_sessions.c,
+ * stat_plan.c). ri_get_size_at makes
+ * an MPI_File_get_size at tick t (*parent: what its seeks name as their
+ * parent); ri_seek_in_get_size makes k an lseek of fd inside it. */
+int ri_get_size_at(builder *b, uint32_t rank, const file_state *f, uint64_t t, int64_t mpifile, uint64_t *parent);
+void ri_seek_in_get_size(ri_event *k, uint64_t t, uint64_t parent, int to_end, int64_t fd);
 /* Places the file's calls on every rank that made some (import_sessions.c). */
 int ri_plan_file(builder *b, file_state *f);
 

@@ -121,8 +121,8 @@ size_t ri_upper_layers(const ri_darshan_log *log, char *out, size_t cap)
     }
     if (of[1]) /* import_upper.c */
         len = add(out, cap, len, "; HDF5 calls placed, the MPI-IO and POSIX ones Darshan saw nested beneath");
-    if (of[0])
-        add(out, cap, len, "; PnetCDF calls not placed: the trace's calls are the MPI-IO and POSIX ones Darshan saw");
+    if (of[0]) /* import_upper_pnc.c */
+        len = add(out, cap, len, "; PnetCDF calls placed, the MPI-IO and POSIX ones Darshan saw nested beneath");
     if (len >= cap && cap > 4)
         memcpy(out + cap - 4, "...", 4);
     return files;

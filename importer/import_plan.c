@@ -298,8 +298,11 @@ static int by_end(const void *x, const void *y)
     const ri_event *a = x, *b = y;
     if (a->tend != b->tend)
         return a->tend < b->tend ? -1 : 1;
-    if (a->depth != b->depth)
-        return a->depth > b->depth ? -1 : 1; /* an inner call ends first */
+    if (a->depth != b->depth) { /* an inner call ends first, but one made to be inside another call */
+        const ri_event *in = a->depth > b->depth ? a : b, *out = in == a ? b : a;
+        int inside = !in->parent || in->depth != out->depth + 1 || in->parent == out->seq + 1;
+        return (in == a) == inside ? -1 : 1;
+    }
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
@@ -391,7 +394,7 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
         if ((from_counters(&b, &b.files[i]) ? ri_plan_stat_file(&b, &b.files[i])
                                             : ri_plan_file(&b, &b.files[i])) != 0)
             goto done;
-    if (ri_plan_upper(&b) != 0)
+    if (ri_plan_upper(&b) != 0 || ri_plan_upper_pnc(&b) != 0)
         goto done;
     int mpi = log->nprocs > 1 || log->modules[RI_DARSHAN_MPIIO].nrecords > 0 ||
               log->modules[RI_DARSHAN_DXT_MPIIO].nrecords > 0;
@@ -402,6 +405,10 @@ int ri_plan_build(const ri_darshan_log *log, double resolution, ri_plan *p, rec_
             qsort(p->ranks[r].v, p->ranks[r].n, sizeof(ri_event), by_end);
         for (size_t i = 0; i < p->ranks[r].n; i++)
             p->inferred += p->ranks[r].v[i].inferred;
+    }
+    if (ri_upper_pnc_renumber(p) != 0) {
+        ri_fail(&b, "out of memory");
+        goto done;
     }
     p->nfiles = b.nfiles;
     p->paths = calloc(b.nfiles ? b.nfiles : 1, sizeof *p->paths);
@@ -438,5 +445,8 @@ void ri_plan_free(ri_plan *p)
     for (size_t i = 0; i < p->nnames; i++)
         free(p->names[i]);
     free(p->names);
+    for (size_t i = 0; i < p->nlists; i++)
+        free(p->lists[i]);
+    free(p->lists);
     memset(p, 0, sizeof *p);
 }

@@ -199,6 +199,50 @@ static ri_event *call(builder *b, uint32_t rank, const scope *s, ri_call c, int 
     return e;
 }
 
+int ri_get_size_at(builder *b, uint32_t rank, const file_state *f, uint64_t t, int64_t mpifile, uint64_t *parent)
+{
+    ri_event *g = ri_add_event(b, rank, f, RI_CALL_SIZE, REC_LAYER_MPIIO);
+    if (!g)
+        return -1;
+    g->tstart = g->tend = t;
+    g->inferred = 1;
+    g->handle = mpifile;
+    *parent = g->seq + 1;
+    return 0;
+}
+
+void ri_seek_in_get_size(ri_event *k, uint64_t t, uint64_t parent, int to_end, int64_t fd)
+{
+    k->call = RI_CALL_SEEK;
+    k->layer = REC_LAYER_POSIX;
+    k->tstart = k->tend = t;
+    k->depth = 1;
+    k->inferred = 1;
+    k->handle = fd;
+    k->parent = parent;
+    k->flags = to_end ? SEEK_END : SEEK_SET;
+    k->offset = 0;
+}
+
+/* n seeks of the MPI-IO file's fd at tick t, two in each MPI_File_get_size
+ * (ri_get_size_at), an odd one alone in the last. */
+static int get_sizes(builder *b, uint32_t rank, const file_state *f, int64_t n, uint64_t t, int64_t mpifile,
+                     int64_t fd)
+{
+    for (int64_t i = 0; i < n; i += 2) {
+        uint64_t parent;
+        if (ri_get_size_at(b, rank, f, t, mpifile, &parent) != 0)
+            return -1;
+        for (int j = 0; j < (i + 1 < n ? 2 : 1); j++) {
+            ri_event *k = ri_add_event(b, rank, f, RI_CALL_SEEK, REC_LAYER_POSIX);
+            if (!k)
+                return -1;
+            ri_seek_in_get_size(k, t, parent, j == 0, fd);
+        }
+    }
+    return 0;
+}
+
 static int open_close(builder *b, uint32_t rank, const scope *s, int layer, int depth, int64_t flags,
                       int64_t mode, int64_t handle, const window *w, int closing)
 {
@@ -310,8 +354,26 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
     double first = ri_fcounter(s->rec, mpi ? c->mpi_open_start : c->open_start);
     double last = ri_fcounter(s->rec, mpi ? c->mpi_close_end : c->close_end);
     /* a POSIX file's seeks (IOR's lseek before each read and write, which
-     * DXT does not keep): the rank's share, each just before an access */
+     * DXT does not keep): the rank's share, each just before an access; an
+     * MPI-IO file's (the MPI library's own, for MPI-IO calls Darshan does
+     * not count: ROMIO's for MPI_File_get_size): the rank's share of its
+     * POSIX record's, each inside an MPI_File_get_size at the end of the
+     * rank's last session */
     int64_t seeks = mpi ? 0 : share(b, s, rank, c->seeks);
+    int64_t below_seeks = 0;
+    if (mpi && posix && !s->lone) {
+        below_seeks = positive(ri_counter(posix, c->seeks));
+        if (posix->rank < 0 && b->p->nranks > 0)
+            below_seeks = below_seeks / b->p->nranks + (int64_t)(rank < (uint64_t)below_seeks % b->p->nranks);
+    }
+    int at_end = 0; /* the seeks below MPI-IO after the last session's accesses, else after the first open */
+    if (below_seeks > 0 && n > 0) {
+        size_t in_last = 0, at = 0;
+        for (uint64_t j = 0; j < k; j++)
+            for (in_last = 0; at < n && acc[at].tstart < ss[j].split; at++)
+                in_last++;
+        at_end = in_last > 0;
+    }
     uint64_t sync_at = k - 1; /* the last session that wrote, where a file is synced */
     while (sync_at > 0 && !ss[sync_at].writes)
         sync_at--;
@@ -354,6 +416,8 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
                 fd = b->next_fd[rank]++;
                 if (open_close(b, rank, s, REC_LAYER_POSIX, 1, of, permissions(b, posix, of), fd, &w, 0) != 0)
                     return -1;
+                if (j == 0 && !at_end && get_sizes(b, rank, s->f, below_seeks, w.start, mpifile, fd) != 0)
+                    return -1;
             }
         } else {
             flags = ri_oflags_of(reads, writes);
@@ -365,6 +429,8 @@ static int place_rank(builder *b, const scope *s, uint32_t rank, const ri_access
         if (i > from && accesses(b, rank, s, acc + from, i - from, mpifile, fd, &seeks) != 0)
             return -1;
         if (j == sync_at && !s->lone && syncs(b, rank, s, mpi ? mpifile : fd, w.end) != 0)
+            return -1;
+        if (j == k - 1 && fd >= 0 && at_end && get_sizes(b, rank, s->f, below_seeks, w.end, mpifile, fd) != 0)
             return -1;
         if (fd >= 0 && open_close(b, rank, s, REC_LAYER_POSIX, mpi, 0, 0, fd, &w, 1) != 0)
             return -1;

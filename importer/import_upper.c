@@ -42,32 +42,8 @@
 #define H5CHECK
 #define H5OPEN
 
-enum { K_NONE, K_READ, K_WRITE, K_FOPEN, K_FCLOSE };
-
-/* One upper call being planned: its function, arguments, what it nests. */
-typedef struct slot {
-    uint8_t sole, kind;
-    ri_upper u;
-    double a0, a1; /* data calls: the window (seconds) their nested calls start in */
-    uint64_t cs, ce;
-    size_t nkids;
-} slot;
-
-typedef struct slots {
-    slot *v;
-    size_t n, cap;
-} slots;
-
-typedef struct ctx {
-    builder *b;
-    uint32_t rank;
-    int64_t *next_hid;
-    int h5d_idx[64];
-    int64_t file_handle;
-} ctx;
-
 static int H5F_OPENS_, H5F_USE_MPIIO_;
-static int64_t predefined(unsigned kind, const char *name)
+int64_t ri_predefined(unsigned kind, const char *name)
 {
     for (size_t i = 0; i < rec_predefined_handle_count; i++)
         if (rec_predefined_handles[i].kind == kind && strcmp(rec_predefined_handles[i].name, name) == 0)
@@ -75,8 +51,7 @@ static int64_t predefined(unsigned kind, const char *name)
     return -1;
 }
 
-/* Room for one more of n elements of size bytes in *v (cap of them): 0, or -1 out of memory. */
-static int grow(void *v, size_t *cap, size_t n, size_t size)
+int ri_grow(void *v, size_t *cap, size_t n, size_t size)
 {
     if (n < *cap)
         return 0;
@@ -89,11 +64,11 @@ static int grow(void *v, size_t *cap, size_t n, size_t size)
     return 0;
 }
 
-static slot *add_slot(slots *s, unsigned sole, int kind)
+ri_slot *ri_add_slot(ri_slots *s, unsigned sole, int kind)
 {
-    if (grow(&s->v, &s->cap, s->n, sizeof *s->v) != 0)
+    if (ri_grow(&s->v, &s->cap, s->n, sizeof *s->v) != 0)
         return NULL;
-    slot *x = &s->v[s->n++];
+    ri_slot *x = &s->v[s->n++];
     memset(x, 0, sizeof *x);
     x->sole = (uint8_t)sole;
     x->kind = (uint8_t)kind;
@@ -101,7 +76,7 @@ static slot *add_slot(slots *s, unsigned sole, int kind)
     return x;
 }
 
-static void set_array(ri_upper *u, unsigned k, const int64_t *v, int n)
+void ri_set_array(ri_upper *u, unsigned k, const int64_t *v, int n)
 {
     u->arrlen[k] = (uint8_t)(v ? n : 0);
     for (int i = 0; v && i < n; i++)
@@ -109,14 +84,6 @@ static void set_array(ri_upper *u, unsigned k, const int64_t *v, int n)
 }
 
 /* ---- one rank's calls of one file ---- */
-
-typedef struct lower {
-    size_t open, close; /* indices into the rank's events */
-    size_t *mid;        /* the calls between, by start */
-    size_t nmid;
-    uint64_t t0, t1;
-    int writes;
-} lower;
 
 typedef struct dcall {
     uint32_t d, session;
@@ -126,7 +93,7 @@ typedef struct dcall {
     double first; /* the start of its dataset's first call in the session */
 } dcall;
 
-static const ri_event *ev_at(const ctx *c, size_t i)
+static const ri_event *ev_at(const ri_upper_ctx *c, size_t i)
 {
     return &c->b->p->ranks[c->rank].v[i];
 }
@@ -140,13 +107,12 @@ static int by_start_idx(const void *x, const void *y, void *arg)
     return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-/* The sessions of the file's top calls on the rank: each open to its close. */
-static size_t lower_sessions(ctx *c, const file_state *f, size_t **idx_out, lower **out)
+size_t ri_lower_sessions(ri_upper_ctx *c, const file_state *f, size_t **idx_out, ri_lower **out)
 {
     const ri_events *e = &c->b->p->ranks[c->rank];
     uint32_t fi = (uint32_t)(f - c->b->files);
     size_t n = 0, *idx = malloc((e->n ? e->n : 1) * sizeof *idx);
-    lower *s = calloc(e->n ? e->n : 1, sizeof *s);
+    ri_lower *s = calloc(e->n ? e->n : 1, sizeof *s);
     if (!idx || !s) {
         free(idx);
         free(s);
@@ -160,7 +126,7 @@ static size_t lower_sessions(ctx *c, const file_state *f, size_t **idx_out, lowe
     int64_t wbits = (ri_amode_of(0, 1) | ri_amode_of(1, 1)) & ~ri_amode_of(1, 0);
     int64_t obits = ri_oflags_of(0, 1) | ri_oflags_of(1, 1);
     size_t ns = 0;
-    lower *cur = NULL;
+    ri_lower *cur = NULL;
     for (size_t i = 0; i < n; i++) {
         const ri_event *x = &e->v[idx[i]];
         if (x->call == RI_CALL_OPEN && !cur) {
@@ -185,7 +151,7 @@ static size_t lower_sessions(ctx *c, const file_state *f, size_t **idx_out, lowe
     return ns;
 }
 
-static uint32_t pick_session(const lower *s, size_t nlow, size_t nsess, double t, const builder *b, int write)
+uint32_t ri_pick_session(const ri_lower *s, size_t nlow, size_t nsess, double t, const builder *b, int write)
 {
     if (!nlow || t <= 0) {
         if (write || nsess == 0)
@@ -229,18 +195,17 @@ static int cmp_grouped(const void *x, const void *y)
     return cmp_dcall(x, y);
 }
 
-static int64_t new_hid(ctx *c)
+int64_t ri_new_hid(ri_upper_ctx *c)
 {
     return c->next_hid[c->rank]++;
 }
 
-/* A copy of a name the plan keeps. */
-static const char *keep_name(ri_plan *p, const char *name)
+const char *ri_keep_name(ri_plan *p, const char *name)
 {
     for (size_t i = p->nnames; i-- > 0;)
         if (strcmp(p->names[i], name) == 0)
             return p->names[i];
-    if (grow(&p->names, &p->names_cap, p->nnames, sizeof *p->names) != 0)
+    if (ri_grow(&p->names, &p->names_cap, p->nnames, sizeof *p->names) != 0)
         return NULL;
     char *s = strdup(name);
     if (s)
@@ -249,59 +214,59 @@ static const char *keep_name(ri_plan *p, const char *name)
 }
 
 /* A dataset's handles made before its first open on the rank. */
-static int prepare(ctx *c, slots *s, ri_dset *d, const int64_t *cls)
+static int prepare(ri_upper_ctx *c, ri_slots *s, ri_dset *d, const int64_t *cls)
 {
     if (d->space)
         return 0;
-    slot *x = add_slot(s, REC_SOLE_SIMPLE_SPACE, K_NONE);
+    ri_slot *x = ri_add_slot(s, REC_SOLE_SIMPLE_SPACE, RI_K_NONE);
     if (!x)
         return -1;
-    d->space = x->u.made = new_hid(c);
-    x->u.ndims = (uint8_t)d->ndims;
-    set_array(&x->u, 0, d->dims, d->ndims);
-    set_array(&x->u, 1, NULL, 0);
+    d->space = x->u.made = ri_new_hid(c);
+    x->u.count = d->ndims;
+    ri_set_array(&x->u, 0, d->dims, d->ndims);
+    ri_set_array(&x->u, 1, NULL, 0);
     int64_t t = -1;
     for (size_t i = 0; i < rec_predefined_handle_count && t < 0; i++)
         if (rec_predefined_handles[i].kind == REC_KIND_H5_TYPE && rec_predefined_handles[i].size == d->tsize)
             t = rec_predefined_handles[i].id;
     if (t < 0) {
-        if (!(x = add_slot(s, REC_SOLE_H5_TYPE_OF_CLASS, K_NONE)))
+        if (!(x = ri_add_slot(s, REC_SOLE_H5_TYPE_OF_CLASS, RI_K_NONE)))
             return -1;
-        t = x->u.made = new_hid(c);
+        t = x->u.made = ri_new_hid(c);
         x->u.flags = H5T_OPAQUE;
         x->u.bytes = d->tsize;
     }
     d->type = t;
     d->dcpl = cls[3]; /* H5P_DEFAULT */
     if (d->chunked) {
-        if (!(x = add_slot(s, REC_SOLE_PLIST_OF_CLASS, K_NONE)))
+        if (!(x = ri_add_slot(s, REC_SOLE_PLIST_OF_CLASS, RI_K_NONE)))
             return -1;
-        d->dcpl = x->u.made = new_hid(c);
+        d->dcpl = x->u.made = ri_new_hid(c);
         x->u.cls = cls[1];
-        if (!(x = add_slot(s, REC_SOLE_SETS_CHUNK, K_NONE)))
+        if (!(x = ri_add_slot(s, REC_SOLE_SETS_CHUNK, RI_K_NONE)))
             return -1;
         x->u.subject = d->dcpl;
-        x->u.ndims = (uint8_t)d->ndims;
-        set_array(&x->u, 0, d->chunk, d->ndims);
+        x->u.count = d->ndims;
+        ri_set_array(&x->u, 0, d->chunk, d->ndims);
     }
     return 0;
 }
 
 /* Opens (or creates) the dataset, makes the calls (from first, n of
  * them), closes it. */
-static int dataset_session(ctx *c, slots *s, ri_dset *d, const dcall *calls, size_t n, int file_created,
+static int dataset_session(ri_upper_ctx *c, ri_slots *s, ri_dset *d, const dcall *calls, size_t n, int file_created,
                            const int64_t *cls, int64_t dxpl)
 {
     if (prepare(c, s, d, cls) != 0)
         return -1;
     int create = !d->created && file_created;
-    slot *x = add_slot(s, create ? REC_SOLE_CREATES_DATASET : REC_SOLE_OPENS_DATASET, K_NONE);
+    ri_slot *x = ri_add_slot(s, create ? REC_SOLE_CREATES_DATASET : REC_SOLE_OPENS_DATASET, RI_K_NONE);
     if (!x)
         return -1;
     d->created = 1;
-    int64_t h = x->u.made = new_hid(c);
+    int64_t h = x->u.made = ri_new_hid(c);
     x->u.subject = c->file_handle;
-    if (!(x->u.name = keep_name(c->b->p, d->name)))
+    if (!(x->u.name = ri_keep_name(c->b->p, d->name)))
         return ri_fail(c->b, "out of memory");
     x->u.type = d->type;
     x->u.spaces[0] = d->space;
@@ -321,25 +286,25 @@ static int dataset_session(ctx *c, slots *s, ri_dset *d, const dcall *calls, siz
         count[0] = rows;
         for (int j = 1; j < d->ndims; j++)
             count[j] = d->inner[j];
-        if (!(x = add_slot(s, REC_SOLE_SELECTS_HYPERSLAB, K_NONE)))
+        if (!(x = ri_add_slot(s, REC_SOLE_SELECTS_HYPERSLAB, RI_K_NONE)))
             return -1;
         x->u.subject = d->space;
         x->u.flags = H5S_SELECT_SET;
-        set_array(&x->u, 0, start, d->ndims);
-        set_array(&x->u, 1, NULL, 0);
-        set_array(&x->u, 2, count, d->ndims);
-        set_array(&x->u, 3, NULL, 0);
+        ri_set_array(&x->u, 0, start, d->ndims);
+        ri_set_array(&x->u, 1, NULL, 0);
+        ri_set_array(&x->u, 2, count, d->ndims);
+        ri_set_array(&x->u, 3, NULL, 0);
         if (d->memrows != rows) {
-            if (!(x = add_slot(s, REC_SOLE_SIMPLE_SPACE, K_NONE)))
+            if (!(x = ri_add_slot(s, REC_SOLE_SIMPLE_SPACE, RI_K_NONE)))
                 return -1;
-            d->mem = x->u.made = new_hid(c);
+            d->mem = x->u.made = ri_new_hid(c);
             d->memrows = rows;
-            x->u.ndims = (uint8_t)d->ndims;
-            set_array(&x->u, 0, count, d->ndims);
-            set_array(&x->u, 1, NULL, 0);
+            x->u.count = d->ndims;
+            ri_set_array(&x->u, 0, count, d->ndims);
+            ri_set_array(&x->u, 1, NULL, 0);
         }
-        if (!(x = add_slot(s, q->k ? REC_SOLE_WRITES_DATASET : REC_SOLE_READS_DATASET,
-                           q->k ? K_WRITE : K_READ)))
+        if (!(x = ri_add_slot(s, q->k ? REC_SOLE_WRITES_DATASET : REC_SOLE_READS_DATASET,
+                           q->k ? RI_K_WRITE : RI_K_READ)))
             return -1;
         x->u.subject = h;
         x->u.type = d->type;
@@ -350,76 +315,81 @@ static int dataset_session(ctx *c, slots *s, ri_dset *d, const dcall *calls, siz
         x->a0 = q->a0;
         x->a1 = q->a1;
     }
-    if (!(x = add_slot(s, REC_SOLE_CLOSES_DATASET, K_NONE)))
+    if (!(x = ri_add_slot(s, REC_SOLE_CLOSES_DATASET, RI_K_NONE)))
         return -1;
     x->u.subject = h;
     return 0;
 }
 
-/* Nests the session's lower calls beneath its slots and makes the slots
- * the rank's events; *prev: the end of the call before. */
-static int emit_session(ctx *c, const file_state *f, slots *s, const lower *low, uint64_t *prev)
+/* The slot a lower call starting at t goes in: the data call of the window
+ * it started in (taken in time order from *k, the next data call's window
+ * once the current one holds a call or has passed), the open's before every
+ * window (or the session's first call), the close's after (or its last). */
+static size_t slot_of(const builder *b, const ri_slots *s, size_t *k, uint64_t t, int first_call, int last_call,
+                      uint64_t first, uint64_t last, size_t fopen_i, size_t fclose_i)
+{
+    if (first_call || t < first || *k >= s->n)
+        return last_call ? fclose_i : fopen_i;
+    if (last_call || t > last)
+        return fclose_i;
+    for (;;) {
+        size_t n = *k + 1;
+        while (n < s->n && s->v[n].kind != RI_K_READ && s->v[n].kind != RI_K_WRITE)
+            n++;
+        if (n >= s->n || ri_ticks(b, s->v[n].a0) > t || (s->v[*k].nkids == 0 && ri_ticks(b, s->v[*k].a1) >= t))
+            break;
+        *k = n;
+    }
+    return *k;
+}
+
+int ri_emit_session(ri_upper_ctx *c, const file_state *f, ri_slots *s, const ri_lower *low, size_t nlow,
+                    uint64_t *prev, unsigned layer)
 {
     builder *b = c->b;
     size_t fopen_i = 0, fclose_i = s->n - 1;
     for (size_t i = 0; i < s->n; i++)
-        if (s->v[i].kind == K_FOPEN)
+        if (s->v[i].kind == RI_K_FOPEN)
             fopen_i = i;
-    if (low) {
-        uint64_t first = UINT64_MAX, last = 0;
-        for (size_t i = 0; i < s->n; i++)
-            if (s->v[i].kind == K_READ || s->v[i].kind == K_WRITE) {
-                uint64_t a0 = ri_ticks(b, s->v[i].a0), a1 = ri_ticks(b, s->v[i].a1);
-                first = a0 < first ? a0 : first;
-                last = a1 > last ? a1 : last;
-            }
-        size_t k = 0;
-        while (k < s->n && s->v[k].kind != K_READ && s->v[k].kind != K_WRITE)
-            k++;
-        for (size_t m = 0; m <= low->nmid + 1; m++) {
-            size_t ei = m == 0 ? low->open : m == low->nmid + 1 ? low->close : low->mid[m - 1];
+    uint64_t first = UINT64_MAX, last = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].kind == RI_K_READ || s->v[i].kind == RI_K_WRITE) {
+            uint64_t a0 = ri_ticks(b, s->v[i].a0), a1 = ri_ticks(b, s->v[i].a1);
+            first = a0 < first ? a0 : first;
+            last = a1 > last ? a1 : last;
+        }
+    size_t k = 0;
+    while (k < s->n && s->v[k].kind != RI_K_READ && s->v[k].kind != RI_K_WRITE)
+        k++;
+    uint32_t fi = (uint32_t)(f - b->files);
+    ri_events *ev = &b->p->ranks[c->rank];
+    for (size_t l = 0; l < nlow; l++) {
+        for (size_t m = 0; m <= low[l].nmid + 1; m++) {
+            size_t ei = m == 0 ? low[l].open : m == low[l].nmid + 1 ? low[l].close : low[l].mid[m - 1];
             const ri_event *e = ev_at(c, ei);
-            size_t to;
-            if (m == 0 || e->tstart < first || k >= s->n)
-                to = m == low->nmid + 1 ? fclose_i : fopen_i;
-            else if (m == low->nmid + 1 || e->tstart > last)
-                to = fclose_i;
-            else {
-                for (;;) {
-                    size_t n = k + 1;
-                    while (n < s->n && s->v[n].kind != K_READ && s->v[n].kind != K_WRITE)
-                        n++;
-                    if (n >= s->n || ri_ticks(b, s->v[n].a0) > e->tstart ||
-                        (s->v[k].nkids == 0 && ri_ticks(b, s->v[k].a1) >= e->tstart))
-                        break;
-                    k = n;
-                }
-                to = k;
-            }
-            slot *x = &s->v[to];
+            ri_slot *x = &s->v[slot_of(b, s, &k, e->tstart, l == 0 && m == 0, l == nlow - 1 && m == low[l].nmid + 1,
+                                       first, last, fopen_i, fclose_i)];
             x->cs = x->nkids && x->cs < e->tstart ? x->cs : e->tstart;
             x->ce = x->nkids && x->ce > e->tend ? x->ce : e->tend;
             x->nkids++;
         }
-        /* everything of the file in the session one deeper */
-        uint32_t fi = (uint32_t)(f - b->files);
-        ri_events *ev = &b->p->ranks[c->rank];
-        uint64_t lo = ev_at(c, low->open)->tstart, hi = ev_at(c, low->close)->tend;
+        /* everything of the file in the lower session one deeper */
+        uint64_t lo = ev_at(c, low[l].open)->tstart, hi = ev_at(c, low[l].close)->tend;
         for (size_t i = 0; i < ev->n; i++)
             if (ev->v[i].file == fi && ev->v[i].call != RI_CALL_UPPER && ev->v[i].tstart >= lo &&
                 ev->v[i].tend <= hi) {
                 ev->v[i].depth++;
                 b->p->upper_nested += ev->v[i].depth == 1;
             }
-        if (*prev < lo)
+        if (l == 0 && *prev < lo)
             *prev = lo;
     }
     for (size_t i = 0; i < s->n; i++) {
-        slot *x = &s->v[i];
-        ri_event *e = ri_add_event(b, c->rank, f, RI_CALL_UPPER, REC_LAYER_HDF5);
+        ri_slot *x = &s->v[i];
+        ri_event *e = ri_add_event(b, c->rank, f, RI_CALL_UPPER, (int)layer);
         if (!e)
             return -1;
-        if (grow(&b->p->upper, &b->p->upper_cap, b->p->nupper, sizeof *b->p->upper) != 0)
+        if (ri_grow(&b->p->upper, &b->p->upper_cap, b->p->nupper, sizeof *b->p->upper) != 0)
             return ri_fail(b, "out of memory");
         b->p->upper[b->p->nupper] = x->u;
         e->aux = (uint32_t)b->p->nupper++;
@@ -431,7 +401,10 @@ static int emit_session(ctx *c, const file_state *f, slots *s, const lower *low,
         } else
             e->tstart = e->tend = *prev;
         *prev = e->tend;
-        b->p->upper_calls++;
+        if (layer == REC_LAYER_HDF5)
+            b->p->upper_calls++;
+        else
+            b->p->pnetcdf_calls++;
     }
     return 0;
 }
@@ -442,7 +415,7 @@ typedef struct h5file {
     size_t ndsets;
 } h5file;
 
-static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls)
+static int place_rank(ri_upper_ctx *c, file_state *f, const h5file *h, const int64_t *cls)
 {
     builder *b = c->b;
     uint32_t nranks = b->p->nranks;
@@ -455,8 +428,8 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
                           "large yet");
     int mpiio = ri_counter(h->rec, H5F_USE_MPIIO_) > 0;
     size_t *idx = NULL;
-    lower *low = NULL;
-    size_t nlow = lower_sessions(c, f, &idx, &low);
+    ri_lower *low = NULL;
+    size_t nlow = ri_lower_sessions(c, f, &idx, &low);
     if (nlow == (size_t)-1)
         return ri_fail(b, "out of memory");
     int rc = -1;
@@ -465,7 +438,7 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
     dcall *calls = NULL;
     int64_t *extra = NULL, *stamp = NULL;
     double *first = NULL;
-    slots s = {0};
+    ri_slots s = {0};
     if (!ds)
         goto out;
     for (size_t i = 0; i < h->ndsets; i++) { /* the rank's records: its own, else the rank -1 one */
@@ -489,7 +462,7 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
             if (k == 1 && mine > 0 && !nlow)
                 created = 1;
             for (int64_t j = 0; j < mine; j++) {
-                if (grow(&calls, &cap, ncalls, sizeof *calls) != 0)
+                if (ri_grow(&calls, &cap, ncalls, sizeof *calls) != 0)
                     goto oom;
                 double w0 = d->win[k][0], w1 = d->win[k][1] > w0 ? d->win[k][1] : w0;
                 dcall *q = &calls[ncalls++];
@@ -498,7 +471,7 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
                 q->g = j * d->share_n + d->share_r;
                 q->a0 = w0 + (w1 - w0) * (double)j / (double)mine;
                 q->a1 = w0 + (w1 - w0) * (double)(j + 1) / (double)mine;
-                q->session = pick_session(low, nlow, (size_t)opens, (q->a0 + q->a1) / 2, b, k);
+                q->session = ri_pick_session(low, nlow, (size_t)opens, (q->a0 + q->a1) / 2, b, k);
             }
         }
     }
@@ -532,13 +505,13 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
         any_coll |= ds[i].coll;
     for (int64_t sess = 0; sess < opens; sess++) {
         s.n = 0;
-        slot *x;
+        ri_slot *x;
         if (sess == 0 && mpiio) {
-            if (!(x = add_slot(&s, REC_SOLE_PLIST_OF_CLASS, K_NONE)))
+            if (!(x = ri_add_slot(&s, REC_SOLE_PLIST_OF_CLASS, RI_K_NONE)))
                 goto oom;
-            fapl = x->u.made = new_hid(c);
+            fapl = x->u.made = ri_new_hid(c);
             x->u.cls = cls[0];
-            if (!(x = add_slot(&s, REC_SOLE_SETS_FAPL_MPIO, K_NONE)))
+            if (!(x = ri_add_slot(&s, REC_SOLE_SETS_FAPL_MPIO, RI_K_NONE)))
                 goto oom;
             x->u.subject = fapl;
             const ri_event *o = nlow ? ev_at(c, low[0].open) : NULL;
@@ -546,11 +519,11 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
                 (o && o->layer == REC_LAYER_MPIIO ? o->collective : h->rec->rank < 0) ? cls[4] : cls[5];
         }
         if (sess == 0 && any_coll && mpiio) {
-            if (!(x = add_slot(&s, REC_SOLE_PLIST_OF_CLASS, K_NONE)))
+            if (!(x = ri_add_slot(&s, REC_SOLE_PLIST_OF_CLASS, RI_K_NONE)))
                 goto oom;
-            dxpl = x->u.made = new_hid(c);
+            dxpl = x->u.made = ri_new_hid(c);
             x->u.cls = cls[2];
-            if (!(x = add_slot(&s, REC_SOLE_SETS_DXPL_MPIO, K_NONE)))
+            if (!(x = ri_add_slot(&s, REC_SOLE_SETS_DXPL_MPIO, RI_K_NONE)))
                 goto oom;
             x->u.subject = dxpl;
             x->u.flags = H5FD_MPIO_COLLECTIVE;
@@ -560,9 +533,9 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
         size_t qe = qs;
         while (qe < ncalls && calls[qe].session == (uint32_t)sess)
             writes |= calls[qe++].k;
-        if (!(x = add_slot(&s, create ? REC_SOLE_CREATES_H5_FILE : REC_SOLE_OPENS_H5_FILE, K_FOPEN)))
+        if (!(x = ri_add_slot(&s, create ? REC_SOLE_CREATES_H5_FILE : REC_SOLE_OPENS_H5_FILE, RI_K_FOPEN)))
             goto oom;
-        c->file_handle = x->u.made = new_hid(c);
+        c->file_handle = x->u.made = ri_new_hid(c);
         x->u.flags = create ? H5F_ACC_TRUNC : writes ? H5F_ACC_RDWR : H5F_ACC_RDONLY;
         size_t fopen_at = s.n - 1;
         x->u.plists[0] = create ? cls[3] : fapl;
@@ -596,10 +569,11 @@ static int place_rank(ctx *c, file_state *f, const h5file *h, const int64_t *cls
         for (size_t i = fopen_at + 1; i < s.n && !create; i++) /* a dataset made: not read-only */
             if (s.v[i].sole == REC_SOLE_CREATES_DATASET)
                 s.v[fopen_at].u.flags = H5F_ACC_RDWR;
-        if (!(x = add_slot(&s, REC_SOLE_CLOSES_H5_FILE, K_FCLOSE)))
+        if (!(x = ri_add_slot(&s, REC_SOLE_CLOSES_H5_FILE, RI_K_FCLOSE)))
             goto oom;
         x->u.subject = c->file_handle;
-        if (emit_session(c, f, &s, (size_t)sess < nlow ? &low[sess] : NULL, &prev) != 0)
+        if (ri_emit_session(c, f, &s, (size_t)sess < nlow ? &low[sess] : NULL, (size_t)sess < nlow, &prev,
+                            REC_LAYER_HDF5) != 0)
             goto out;
     }
     b->p->upper_files += c->rank == 0 || h->rec->rank >= 0;
@@ -623,38 +597,22 @@ out:
 
 /* ---- every H5F file ---- */
 
-int ri_plan_upper(builder *b)
+int ri_require_soles(builder *b, const unsigned *soles, size_t n)
 {
-    const ri_darshan_log *log = b->log;
-    const ri_darshan_module *mf = &log->modules[RI_DARSHAN_H5F], *md = &log->modules[RI_DARSHAN_H5D];
-    if (!mf->nrecords || !b->p->nranks)
-        return 0;
-    int isf;
-    H5F_OPENS_ = ri_darshan_counter_index(RI_DARSHAN_H5F, "H5F_OPENS", &isf);
-    H5F_USE_MPIIO_ = ri_darshan_counter_index(RI_DARSHAN_H5F, "H5F_USE_MPIIO", &isf);
-    int64_t cls[6] = {predefined(REC_KIND_H5_PLIST_CLASS, "H5P_FILE_ACCESS"),
-                      predefined(REC_KIND_H5_PLIST_CLASS, "H5P_DATASET_CREATE"),
-                      predefined(REC_KIND_H5_PLIST_CLASS, "H5P_DATASET_XFER"),
-                      predefined(REC_KIND_H5_PLIST, "H5P_DEFAULT"),
-                      predefined(REC_KIND_MPI_COMM, "MPI_COMM_WORLD"),
-                      predefined(REC_KIND_MPI_COMM, "MPI_COMM_SELF")};
-    for (int i = 0; i < 6; i++)
-        if (cls[i] < 0)
-            return ri_fail(b, "the function table names no H5P_FILE_ACCESS, H5P_DATASET_CREATE, "
-                              "H5P_DATASET_XFER, H5P_DEFAULT, MPI_COMM_WORLD or MPI_COMM_SELF");
-    static const unsigned soles[] = {
-        REC_SOLE_PLIST_OF_CLASS,   REC_SOLE_SETS_FAPL_MPIO,  REC_SOLE_SETS_DXPL_MPIO,
-        REC_SOLE_SETS_CHUNK,       REC_SOLE_SIMPLE_SPACE,    REC_SOLE_SELECTS_HYPERSLAB,
-        REC_SOLE_H5_TYPE_OF_CLASS, REC_SOLE_CREATES_H5_FILE, REC_SOLE_OPENS_H5_FILE,
-        REC_SOLE_CLOSES_H5_FILE,   REC_SOLE_CREATES_DATASET, REC_SOLE_OPENS_DATASET,
-        REC_SOLE_CLOSES_DATASET,   REC_SOLE_WRITES_DATASET,  REC_SOLE_READS_DATASET};
-    for (size_t i = 0; i < sizeof soles / sizeof soles[0]; i++)
+    for (size_t i = 0; i < n; i++)
         if (!rec_function_with_sole(soles[i])) {
             char m[160];
-            snprintf(m, sizeof m, "the function table has no function of the sole role %s",
-                     rec_sole_name(soles[i]));
+            snprintf(m, sizeof m, "the function table has no function of the sole role %s", rec_sole_name(soles[i]));
             return ri_fail(b, m);
         }
+    return 0;
+}
+
+int ri_upper_each_file(builder *b, unsigned file_module, unsigned member_module, ri_upper_place_fn place,
+                       void *arg)
+{
+    const ri_darshan_log *log = b->log;
+    const ri_darshan_module *mf = &log->modules[file_module], *md = &log->modules[member_module];
     records fh = {0};
     const ri_darshan_record **dr = malloc((md->nrecords ? md->nrecords : 1) * sizeof *dr);
     int64_t *next_hid = malloc(b->p->nranks * sizeof *next_hid);
@@ -666,7 +624,7 @@ int ri_plan_upper(builder *b)
     const ri_darshan_record **fr = fh.v;
     for (uint32_t r = 0; r < b->p->nranks; r++)
         next_hid[r] = REC_HANDLE_DYNAMIC_BASE;
-    ctx c = {.b = b, .next_hid = next_hid};
+    ri_upper_ctx c = {.b = b, .next_hid = next_hid};
     for (size_t i = 0; i < mf->nrecords; i++) {
         if (i && fr[i - 1]->id == fr[i]->id)
             continue;
@@ -694,11 +652,10 @@ int ri_plan_upper(builder *b)
                 if (fr[j]->rank < 0)
                     all = fr[j];
             }
-            h5file h = {own ? own : all, dr, nd};
-            if (!h.rec)
+            if (!own && !all)
                 continue;
             c.rank = r;
-            if (place_rank(&c, f, &h, cls) != 0)
+            if (place(&c, f, own ? own : all, dr, nd, arg) != 0)
                 goto out;
         }
     }
@@ -708,4 +665,40 @@ out:
     free(dr);
     free(next_hid);
     return rc;
+}
+
+static int place_h5file(ri_upper_ctx *c, file_state *f, const ri_darshan_record *rec,
+                        const ri_darshan_record **members, size_t n, void *cls)
+{
+    h5file h = {rec, members, n};
+    return place_rank(c, f, &h, cls);
+}
+
+int ri_plan_upper(builder *b)
+{
+    const ri_darshan_log *log = b->log;
+    if (!log->modules[RI_DARSHAN_H5F].nrecords || !b->p->nranks)
+        return 0;
+    int isf;
+    H5F_OPENS_ = ri_darshan_counter_index(RI_DARSHAN_H5F, "H5F_OPENS", &isf);
+    H5F_USE_MPIIO_ = ri_darshan_counter_index(RI_DARSHAN_H5F, "H5F_USE_MPIIO", &isf);
+    int64_t cls[6] = {ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_FILE_ACCESS"),
+                      ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_DATASET_CREATE"),
+                      ri_predefined(REC_KIND_H5_PLIST_CLASS, "H5P_DATASET_XFER"),
+                      ri_predefined(REC_KIND_H5_PLIST, "H5P_DEFAULT"),
+                      ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_WORLD"),
+                      ri_predefined(REC_KIND_MPI_COMM, "MPI_COMM_SELF")};
+    for (int i = 0; i < 6; i++)
+        if (cls[i] < 0)
+            return ri_fail(b, "the function table names no H5P_FILE_ACCESS, H5P_DATASET_CREATE, "
+                              "H5P_DATASET_XFER, H5P_DEFAULT, MPI_COMM_WORLD or MPI_COMM_SELF");
+    static const unsigned soles[] = {
+        REC_SOLE_PLIST_OF_CLASS,   REC_SOLE_SETS_FAPL_MPIO,  REC_SOLE_SETS_DXPL_MPIO,
+        REC_SOLE_SETS_CHUNK,       REC_SOLE_SIMPLE_SPACE,    REC_SOLE_SELECTS_HYPERSLAB,
+        REC_SOLE_H5_TYPE_OF_CLASS, REC_SOLE_CREATES_H5_FILE, REC_SOLE_OPENS_H5_FILE,
+        REC_SOLE_CLOSES_H5_FILE,   REC_SOLE_CREATES_DATASET, REC_SOLE_OPENS_DATASET,
+        REC_SOLE_CLOSES_DATASET,   REC_SOLE_WRITES_DATASET,  REC_SOLE_READS_DATASET};
+    if (ri_require_soles(b, soles, sizeof soles / sizeof soles[0]) != 0)
+        return -1;
+    return ri_upper_each_file(b, RI_DARSHAN_H5F, RI_DARSHAN_H5D, place_h5file, cls);
 }

@@ -18,7 +18,7 @@
 typedef struct functions {
     const rec_func_desc *start, *end, *open, *close, *read, *write;
     const rec_func_desc *mpi_open, *mpi_close, *mpi_read, *mpi_write, *mpi_read_all, *mpi_write_all;
-    const rec_func_desc *seek, *stat, *sync, *datasync, *mpi_sync;
+    const rec_func_desc *seek, *stat, *sync, *datasync, *mpi_sync, *mpi_size;
     const rec_func_desc *fopen, *fclose, *fread, *fwrite, *fseek, *fflush;
 } functions;
 
@@ -61,6 +61,7 @@ static int find_functions(functions *fn, rec_error *err)
         {REC_SOLE_SYNCS_FD, offsetof(functions, sync)},
         {REC_SOLE_SYNCS_FD_DATA, offsetof(functions, datasync)},
         {REC_SOLE_SYNCS_MPI_FILE, offsetof(functions, mpi_sync)},
+        {REC_SOLE_GETS_MPI_FILE_SIZE, offsetof(functions, mpi_size)},
         {REC_SOLE_OPENS_STREAM, offsetof(functions, fopen)},
         {REC_SOLE_CLOSES_STREAM, offsetof(functions, fclose)},
         {REC_SOLE_READS_STREAM, offsetof(functions, fread)},
@@ -110,8 +111,8 @@ static void fill(const rec_func_desc *f, const values *v, const predefined *pd, 
         case REC_KIND_FILE_STREAM:
             x = v->handle;
             break;
-        case REC_KIND_WHENCE:
-            x = SEEK_SET;
+        case REC_KIND_WHENCE: /* SEEK_END: a seek below MPI_File_get_size (ri_seek_in_get_size) */
+            x = v->flags == SEEK_END ? SEEK_END : SEEK_SET;
             break;
         case REC_KIND_PATH:
             x = v->path;
@@ -188,6 +189,8 @@ static const rec_func_desc *function_of(const functions *fn, const ri_event *e)
         return fn->stat;
     case RI_CALL_SYNC:
         return mpi ? fn->mpi_sync : fn->sync;
+    case RI_CALL_SIZE:
+        return fn->mpi_size;
     case RI_CALL_DATASYNC:
         return fn->datasync;
     case RI_CALL_FLUSH:
@@ -400,6 +403,7 @@ int ri_plan_write(const ri_plan *p, const ri_darshan_log *log, const char *dir, 
         sum->stat_files = p->stat_files;
         sum->upper_calls = p->upper_calls;
         sum->upper_nested = p->upper_nested;
+        sum->pnetcdf_calls = p->pnetcdf_calls;
     }
     return 0;
 }

@@ -96,10 +96,17 @@ int main(int argc, char **argv)
             if (sum.stat_files)
                 snprintf(stat, sizeof stat, ", %llu file%s from counters alone",
                          (unsigned long long)sum.stat_files, sum.stat_files == 1 ? "" : "s");
-            char upper[96] = "";
-            if (sum.upper_calls)
-                snprintf(upper, sizeof upper, ", %llu HDF5 calls with %llu calls beneath", (unsigned long long)sum.upper_calls,
+            char upper[160] = "", pnc[64] = "";
+            if (sum.pnetcdf_calls)
+                snprintf(pnc, sizeof pnc, "%s%llu PnetCDF calls", sum.upper_calls ? " and " : "",
+                         (unsigned long long)sum.pnetcdf_calls);
+            if (sum.upper_calls || sum.pnetcdf_calls) {
+                char hdf5[48] = "";
+                if (sum.upper_calls)
+                    snprintf(hdf5, sizeof hdf5, "%llu HDF5 calls", (unsigned long long)sum.upper_calls);
+                snprintf(upper, sizeof upper, ", %s%s with %llu calls beneath", hdf5, pnc,
                          (unsigned long long)sum.upper_nested);
+            }
             printf(
                 "recorder-import: %s: %u rank%s, %llu file%s, %llu DXT segments (%llu POSIX, %llu MPI-IO)%s "
                 "-> %llu "

@@ -281,6 +281,54 @@ static int emit(builder *b, uint32_t rank, const file_state *f, int layer, const
     return 0;
 }
 
+/* The POSIX seeks nested in an MPI-IO file's calls (events from `from` on,
+ * bs's; the top calls' from `top_from`, ts's): the MPI library's own, moved
+ * into MPI_File_get_size calls (import_build.h, ri_get_size_at), two a
+ * call, before the last close when its session accessed the file, else
+ * after the first open. */
+static int seeks_in_get_size(builder *b, uint32_t rank, size_t top_from, const sops *ts, size_t from, const sops *bs)
+{
+    int64_t n = 0, first_open = -1, last_close = -1, accessed = 0;
+    for (size_t i = 0; i < bs->n; i++)
+        n += bs->v[i].call == RI_CALL_SEEK;
+    for (size_t i = 0; i < ts->n; i++) {
+        if (ts->v[i].call == RI_CALL_OPEN && first_open < 0)
+            first_open = (int64_t)i;
+        if (ts->v[i].call == RI_CALL_CLOSE)
+            last_close = (int64_t)i;
+    }
+    if (!n || first_open < 0 || last_close < 0)
+        return 0;
+    for (size_t i = 0; i < ts->n; i++)
+        accessed |= (ts->v[i].call == RI_CALL_READ || ts->v[i].call == RI_CALL_WRITE) &&
+                    ts->v[i].session == ts->v[last_close].session;
+    int64_t fds[2] = {-1, -1}; /* the POSIX fds of the first open's and the last close's sessions */
+    for (size_t i = 0; i < bs->n; i++) {
+        const ri_event *e = &b->p->ranks[rank].v[from + i];
+        if (bs->v[i].call == RI_CALL_OPEN && bs->v[i].parent == first_open && fds[0] < 0)
+            fds[0] = e->handle;
+        if (bs->v[i].call == RI_CALL_CLOSE && bs->v[i].parent == last_close)
+            fds[1] = e->handle;
+    }
+    int at_end = accessed && fds[1] >= 0;
+    int64_t made = 0;
+    uint64_t parent = 0, t = 0;
+    for (size_t i = 0; i < bs->n; i++) {
+        if (bs->v[i].call != RI_CALL_SEEK)
+            continue;
+        if (made % 2 == 0) {
+            const ri_event *p = &b->p->ranks[rank].v[top_from + (size_t)(at_end ? last_close : first_open)];
+            t = at_end ? p->tstart : p->tend;
+            if (ri_get_size_at(b, rank, &b->files[p->file], t, p->handle, &parent) != 0)
+                return -1;
+        }
+        ri_event *k = &b->p->ranks[rank].v[from + i];
+        ri_seek_in_get_size(k, t, parent, made % 2 == 0, fds[at_end] >= 0 ? fds[at_end] : k->handle);
+        made++;
+    }
+    return 0;
+}
+
 /* The amodes the top MPI-IO opens got, kept in their sops for the nested opens. */
 static void keep_amodes(const builder *b, uint32_t rank, size_t from, sops *top)
 {
@@ -433,7 +481,10 @@ static int place_scope(builder *b, file_state *f, int layer, scope_groups *top, 
                 keep_amodes(b, r, from, &ts);
                 nest(&ts, &bs);
                 time_nested(&ts, &bs);
+                size_t below_from = b->p->ranks[r].n;
                 rc = emit(b, r, f, REC_LAYER_POSIX, &bs, 1, bg, &ts);
+                if (rc == 0)
+                    rc = seeks_in_get_size(b, r, from, &ts, below_from, &bs);
             } else { /* no MPI-IO calls of its own: the rank's POSIX ones at the top */
                 time_top(b, &bg->v, &bs);
                 rc = emit(b, r, f, REC_LAYER_POSIX, &bs, 0, bg, NULL);

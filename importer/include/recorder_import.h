@@ -160,7 +160,8 @@ typedef struct ri_import_summary {
     uint64_t posix_segments, mpiio_segments; /* DXT segments taken */
     uint64_t files;
     uint64_t stat_files; /* of them made from their counters alone (no DXT accesses) */
-    uint64_t upper_calls, upper_nested; /* HDF5 calls placed; MPI-IO and POSIX calls nested beneath them */
+    uint64_t upper_calls, upper_nested; /* HDF5 calls placed; MPI-IO and POSIX calls nested beneath them (or PnetCDF's) */
+    uint64_t pnetcdf_calls;             /* PnetCDF calls placed */
 } ri_import_summary;
 
 /* Writes DIR (created if missing, must hold no trace) as the trace of log:

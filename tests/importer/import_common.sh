@@ -10,8 +10,9 @@
 #     kernel made (recorder-codegen), compiled -Wall -Wextra -Werror and run
 #     at $np ranks under mpirun.mpich, traced into $work/ktrace (files under
 #     $work/kout), and replayed by recorder-replay, traced into
-#     $work/rtrace (files under $work/rout); for a log with H5F records
-#     (whose trace's top calls are HDF5's) both at the MPI-IO layer; each
+#     $work/rtrace (files under $work/rout); for a log with H5F or
+#     PNETCDF_FILE records (whose trace's top calls are HDF5's or
+#     PnetCDF's) both at the MPI-IO layer; each
 #     run stopped after $IMPORT_RUN_LIMIT seconds (120: these kernels take a
 #     few), as a hang (collective calls the ranks do not match) would never end.
 . "$src/tests/support/testlib.sh"
@@ -27,10 +28,11 @@ import_begin() {
 }
 
 kernel_and_replay() {
-  # A log of Darshan's HDF5 module: the trace's top calls are HDF5's; the log's MPI-IO figures are
-  # the kernel's and the replay's at the MPI-IO layer (import_upper.sh checks the HDF5 layer).
+  # A log of Darshan's HDF5 or PnetCDF module: the trace's top calls are that layer's; the log's MPI-IO
+  # figures are the kernel's and the replay's at the MPI-IO layer (import_upper.sh and import_upper_pnc.sh
+  # check the upper layer).
   local cg=() rp=()
-  if grep -q '^record H5F ' "$figures"; then cg=(--layer mpiio) rp=(--layers mpiio); fi
+  if grep -q '^record \(H5F\|PNETCDF_FILE\) ' "$figures"; then cg=(--layer mpiio) rp=(--layers mpiio); fi
   "$build/merger/recorder-merge" "$work/trace" > "$logs/merge.txt" 2>&1 || { cat "$logs/merge.txt" >&2; fail "recorder-merge failed"; }
   (cd "$work" && "$build/codegen/recorder-codegen" "${cg[@]}" trace -o kernel.c) > "$logs/codegen.txt" 2>&1 ||
     { cat "$logs/codegen.txt" >&2; fail "recorder-codegen failed"; }

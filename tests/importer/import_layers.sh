@@ -6,8 +6,7 @@
 # read them (NAME.figures): a file's opens (PnetCDF: creates and opens), its
 # datasets (variables: the records naming it as their file) and their opens,
 # writes, reads and bytes (PnetCDF: collective, independent and
-# non-blocking), and which layers' calls were placed (HDF5's; PnetCDF's not
-# yet).
+# non-blocking), and that both layers' calls were placed.
 set -euo pipefail
 build=$(cd "$1" && pwd) name=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -44,7 +43,7 @@ awk '
       out = out (i ? "; " : "") s
     }
     if (h5) out = out "; HDF5 calls placed, the MPI-IO and POSIX ones Darshan saw nested beneath"
-    if (pnc) out = out "; PnetCDF calls not placed: the trace'\''s calls are the MPI-IO and POSIX ones Darshan saw"
+    if (pnc) out = out "; PnetCDF calls placed, the MPI-IO and POSIX ones Darshan saw nested beneath"
     print out
   }' "$figures" > "$logs/log.txt"
 diff -u "$logs/log.txt" "$logs/said.txt" || fail "RECORDER_IMPORT_UPPER_LAYERS is not what the log's upper-layer records count"

@@ -13,7 +13,7 @@ set -euo pipefail
 build=$(cd "$1" && pwd) name=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 . "$src/tests/importer/import_common.sh"
-import_begin import_upper
+import_begin import_upper upper-
 
 "$build/importer/recorder-import" darshan "$log" -o "$work/trace" > "$logs/import.txt" 2>&1 ||
   { cat "$logs/import.txt" >&2; fail "recorder-import failed"; }
