@@ -518,11 +518,12 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     }
     if (cg_h5_inputs(e, c, k.err, sizeof k.err) < 0)
         k.failed = 1;
-    int buffers = thread_buffers || strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_zbuf || e->uses_text || e->uses_vlen || e->uses_line ||
+    int buffers = thread_buffers || strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_zbuf || e->uses_text || e->uses_vlen || e->uses_hvl || e->uses_line ||
                   e->uses_lines || e->uses_h5fill; /* filtered(): wbuf */
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);
     tpl_flag(c, "vlen", e->uses_vlen);
+    tpl_flag(c, "hvl", e->uses_hvl);
     tpl_flag(c, "zeros", e->uses_zbuf);
     tpl_flag(c, "line", e->uses_line);
     tpl_flag(c, "lines", e->uses_lines);

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -195,6 +196,18 @@ void *rp_h5_buffer(rp_ctx *x, int in, size_t bytes, hid_t type)
         x->wnl_set = 0;
     }
     return buf;
+}
+
+/* rp_nc_vlens' values are hvl_t, as HDF5 lays them out. */
+_Static_assert(sizeof(rp_nc_vlen) == sizeof(hvl_t) && offsetof(rp_nc_vlen, p) == offsetof(hvl_t, p),
+               "rp_nc_vlen is no hvl_t");
+
+void *rp_h5_vlens(rp_ctx *x, void *buf, const rp_value *strings, const rp_value *seqs)
+{
+    void *made = strings->len ? (void *)rp_nc_strings(x, strings)
+                 : seqs->len  ? (void *)rp_nc_vlens(x, seqs)
+                              : NULL;
+    return made ? made : buf;
 }
 
 /* Enum members need distinct values: 0, 1, 2 ... in the base type's size. */

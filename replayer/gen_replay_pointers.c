@@ -1,0 +1,29 @@
+/* gen_replay_pointers.c: what the dispatch writes where a call's data holds
+ * pointers, which the trace records by their lengths, never their data:
+ * netCDF's NC_STRING and variable-length values (NC_STRING_LENGTHS,
+ * NC_VLEN_LENGTHS) and HDF5's variable-length strings and hvl_t sequences
+ * (H5_STRING_LENGTHS, H5_VLEN_LENGTHS), made again of pattern data of those
+ * lengths (replayer/runtime.c, sizes.c). */
+#include "gen_replay.h"
+
+int gen_replay_nc_pointers(FILE *to, const rec_func_desc *f, const char *n, const char *ctype)
+{
+    int lengths = rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED),
+        vlens = rec_arg_with_kind(f, REC_KIND_NC_VLEN_LENGTHS, REC_ARG_DERIVED);
+    if (lengths >= 0) /* NC_STRING values: strings of the traced lengths */
+        fprintf(to, "    if (rp_r->args[%d].len)\n        %s = (%s)rp_nc_strings(rp_x, &rp_r->args[%d]);\n",
+                lengths, n, ctype, lengths);
+    if (vlens >= 0) /* variable-length values: nc_vlen_t of the traced lengths */
+        fprintf(to, "    %sif (rp_r->args[%d].len)\n        %s = (%s)rp_nc_vlens(rp_x, &rp_r->args[%d]);\n",
+                lengths >= 0 ? "else " : "", vlens, n, ctype, vlens);
+    return lengths >= 0 || vlens >= 0;
+}
+
+void gen_replay_h5_pointers(FILE *to, const rec_func_desc *f, const char *n)
+{
+    int strings = rec_arg_with_kind(f, REC_KIND_H5_STRING_LENGTHS, REC_ARG_DERIVED),
+        seqs = rec_arg_with_kind(f, REC_KIND_H5_VLEN_LENGTHS, REC_ARG_DERIVED);
+    if (strings >= 0 && seqs >= 0)
+        fprintf(to, "    %s = rp_h5_vlens(rp_x, (void *)%s, &rp_r->args[%d], &rp_r->args[%d]);\n", n, n,
+                strings, seqs);
+}
