@@ -52,7 +52,7 @@ typedef struct cg_emitter {
     int64_t h5value_zeros;  /* the bytes of h5value_zeros, what a call writes whose value the trace lacks */
     int uses_h5fill_chunks; /* setup() fills an HDF5 input's filtered chunks (h5_make_input.c) */
     int uses_zbuf;          /* a PnetCDF write sends zeros (zbuf) */
-    int uses_P, uses_S, uses_text, uses_vlen, uses_hvl, uses_no_pointer, uses_status, uses_statuses_ignored,
+    int uses_P, uses_S, uses_text, uses_vlen, uses_hvl, uses_h5reclaim, uses_no_pointer, uses_status, uses_statuses_ignored,
         uses_stat[4], grid_ndims, other_grid;
     int uses_line, uses_lines; /* LINE(n), lines(): writes that carry newlines (emit_text.c) */
     uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */
@@ -239,6 +239,14 @@ int64_t cg_nc_buffer_spread(cg_model *m, const cg_inst *in, unsigned field, uint
  * room), and 1 when its distances come next (their element type in elem), or "NULL" and 0 when they
  * spread too far; the caller closes it. */
 int cg_nc_buffer_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap, sb *out);
+
+/* ---- emit_h5reclaim.c ---- */
+/* After a dataset read of s into a memory type the program made, h5_reclaim()'s arguments in c's
+ * "reclaim" (templates/h5reclaim.c.tmpl frees what HDF5 allocated for variable-length data); quiet: the
+ * read failed in the traced run, and nothing follows it. */
+void cg_h5_reclaim(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c, int quiet);
+/* h5_reclaim()'s code after text, where a statement calls it; 1 (err says why) when its template fails. */
+int cg_h5_reclaim_code(cg_emitter *e, sb *text, char *err, size_t cap);
 
 /* ---- emit_kernel.c ---- */
 /* The kernel: its text in *out (wrapped), or with doc its text and spans (elastic). */

@@ -757,6 +757,7 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
         sb_printf(&assign, "%s = ", s->vars[f->nargs]);
     }
     tpl_flag(c, "quiet", quiet);
+    cg_h5_reclaim(e, s, c, quiet);
     cg_take_turn(e, f, c, assign.len != 0);
     int va = cg_va_list_arg(f);
     if (va >= 0 || (f->flags & REC_FN_NODECL) || gen_narrow_base(f))

@@ -756,6 +756,7 @@ static void emit_function(const rec_func_desc *f)
     emit_bytes(f);
     fprintf(out, "    rp_end(rp_x, rp_r, ok, rp_bytes);\n");
     emit_post(f);
+    gen_replay_h5_reclaim(out, f);
     fprintf(out, "}\n");
 }
 

@@ -18,5 +18,8 @@ int gen_replay_nc_pointers(FILE *to, const rec_func_desc *f, const char *n, cons
 /* An H5Dwrite's variable-length strings or sequences of the traced lengths in buffer n, where the entry
  * records them (gen_replay_pointers.c). */
 void gen_replay_h5_pointers(FILE *to, const rec_func_desc *f, const char *n);
+/* After an H5Dread that succeeded, what HDF5 allocated for the variable-length data it read freed
+ * (gen_replay_pointers.c). */
+void gen_replay_h5_reclaim(FILE *to, const rec_func_desc *f);
 
 #endif

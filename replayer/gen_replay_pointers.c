@@ -3,7 +3,8 @@
  * netCDF's NC_STRING and variable-length values (NC_STRING_LENGTHS,
  * NC_VLEN_LENGTHS) and HDF5's variable-length strings and hvl_t sequences
  * (H5_STRING_LENGTHS, H5_VLEN_LENGTHS), made again of pattern data of those
- * lengths (replayer/runtime.c, sizes.c). */
+ * lengths (replayer/runtime.c, sizes.c); and what HDF5 allocates for the
+ * variable-length data a dataset read reads, freed after it. */
 #include "gen_replay.h"
 
 int gen_replay_nc_pointers(FILE *to, const rec_func_desc *f, const char *n, const char *ctype)
@@ -26,4 +27,14 @@ void gen_replay_h5_pointers(FILE *to, const rec_func_desc *f, const char *n)
     if (strings >= 0 && seqs >= 0)
         fprintf(to, "    %s = rp_h5_vlens(rp_x, (void *)%s, &rp_r->args[%d], &rp_r->args[%d]);\n", n, n,
                 strings, seqs);
+}
+
+void gen_replay_h5_reclaim(FILE *to, const rec_func_desc *f)
+{
+    int dset = rec_arg_with_role(f, REC_AROLE_DATASET), type = rec_arg_with_role(f, REC_AROLE_MEM_TYPE),
+        mem = rec_arg_with_role(f, REC_AROLE_MEM_SPACE), file = rec_arg_with_role(f, REC_AROLE_FILE_SPACE),
+        buf = rec_arg_with_kind(f, REC_KIND_BUFFER, REC_ARG_OUT);
+    if ((f->flags & REC_FN_READ) && dset >= 0 && type >= 0 && mem >= 0 && file >= 0 && buf >= 0)
+        fprintf(to, "    if (ok)\n        rp_h5_reclaim(%s, %s, %s, %s, %s);\n", f->args[dset].name, f->args[type].name,
+                f->args[mem].name, f->args[file].name, f->args[buf].name);
 }
