@@ -102,16 +102,20 @@ void rt_h5_lengths(rt_call *c, unsigned field, unsigned kind, int ok, hid_t dset
     if (!ok || !buf || type <= 0)
         return;
     int strings = kind == REC_KIND_H5_STRING_LENGTHS;
+    /* the call succeeded: its memory type is valid, and asking its class reports no error */
+    if (H5Tget_class(type) != (strings ? H5T_STRING : H5T_VLEN))
+        return;
     H5E_BEGIN_TRY
     {
+        int64_t base_size = strings ? 0 : rt_h5_vlen_base_size(type);
+        int fits = strings ? H5Tis_variable_str(type) > 0 : base_size > 0;
         /* the selection HDF5 reads the buffer by: the memory space's, else the file space's, else all */
         int own = mem_space == H5S_ALL && file_space == H5S_ALL;
-        hid_t space = mem_space != H5S_ALL    ? mem_space
+        hid_t space = !fits                   ? -1
+                      : mem_space != H5S_ALL  ? mem_space
                       : file_space != H5S_ALL ? file_space
                                               : H5Dget_space(dset);
         size_t size = H5Tget_size(type);
-        int64_t base_size = strings ? 0 : rt_h5_vlen_base_size(type);
-        int fits = strings ? H5Tis_variable_str(type) > 0 : base_size > 0;
         rt_h5_walk w = {buf, size, strings, NULL, strings ? 0 : 1, -1};
         if (fits && space >= 0 && size && H5Diterate((void *)buf, type, space, rt_h5_length_of, &w) >= 0 &&
             w.last >= 0 && w.last < RT_H5_LENGTHS_MAX) {
