@@ -103,7 +103,7 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
 static void nc_vlens_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
 static void nc_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
-static void h5_vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+static void vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
 
 void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
                          sb *out)
@@ -124,7 +124,7 @@ void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *
     }
     if (f->args[field].kind == REC_KIND_H5_VLEN_LENGTHS) {
         e->uses_hvl = 1;
-        cg_render_cat(e, cat, REC_KIND_H5_VLEN_LENGTHS, name, "const hvl_t *", h5_vlens_text, out);
+        cg_render_cat(e, cat, REC_KIND_H5_VLEN_LENGTHS, name, "const hvl_t *", vlens_text, out);
         return;
     }
     cg_var_ctype(f, field, nc_values_elem, sizeof nc_values_elem);
@@ -299,45 +299,30 @@ static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name
     cg_render_cat(e, cat, REC_KIND_NC_STRING_LENGTHS, name, "const char **", nc_strings_text, out);
 }
 
-/* One rank's variable-length values: (const nc_vlen_t[]){VLEN(3), VLEN(0)} (the field: the base type's
- * element size, then each one's length); none (a put of no element, a failed one): the pattern buffer,
- * which the library does not read then. */
-static void nc_vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+/* One rank's variable-length values: (const nc_vlen_t[]){VLEN(3), VLEN(0)}, or HDF5's sequences (kind
+ * H5_VLEN_LENGTHS) (const hvl_t[]){HVL(3), HVL(0)} (the field: the base type's element size, then each
+ * one's length); none (a put of no element, a failed one): the pattern buffer, which the library does
+ * not read then. */
+static void vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
-    (void)kind;
+    const char *type = kind == REC_KIND_H5_VLEN_LENGTHS ? "hvl_t" : "nc_vlen_t",
+               *macro = kind == REC_KIND_H5_VLEN_LENGTHS ? "HVL" : "VLEN";
     uint32_t n = 0;
     const int64_t *len = cg_arr(e->m, v, &n);
     if (n < 2) {
-        sb_puts(out, "(const nc_vlen_t *)(void *)wbuf");
+        sb_printf(out, "(const %s *)(void *)wbuf", type);
         return;
     }
-    sb_puts(out, "(const nc_vlen_t[]){");
+    sb_printf(out, "(const %s[]){", type);
     for (uint32_t k = 1; k < n; k++)
-        sb_printf(out, "%sVLEN(%lld)", k > 1 ? ", " : "", (long long)(len[k] > 0 ? len[k] : 0));
-    sb_putc(out, '}');
-}
-
-/* One rank's HDF5 variable-length sequences: (const hvl_t[]){HVL(3), HVL(0)} (the field: the base type's
- * element size, then each one's length); none: the pattern buffer, which HDF5 does not read then. */
-static void h5_vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
-{
-    (void)kind;
-    uint32_t n = 0;
-    const int64_t *len = cg_arr(e->m, v, &n);
-    if (n < 2) {
-        sb_puts(out, "(const hvl_t *)(void *)wbuf");
-        return;
-    }
-    sb_puts(out, "(const hvl_t[]){");
-    for (uint32_t k = 1; k < n; k++)
-        sb_printf(out, "%sHVL(%lld)", k > 1 ? ", " : "", (long long)(len[k] > 0 ? len[k] : 0));
+        sb_printf(out, "%s%s(%lld)", k > 1 ? ", " : "", macro, (long long)(len[k] > 0 ? len[k] : 0));
     sb_putc(out, '}');
 }
 
 static void nc_vlens_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out)
 {
     e->uses_vlen = 1;
-    cg_render_cat(e, cat, REC_KIND_NC_VLEN_LENGTHS, name, "const nc_vlen_t *", nc_vlens_text, out);
+    cg_render_cat(e, cat, REC_KIND_NC_VLEN_LENGTHS, name, "const nc_vlen_t *", vlens_text, out);
 }
 
 int cg_nc_data(cg_emitter *e, cg_stmtinfo *s, const rec_arg_desc *a, sb *out)
