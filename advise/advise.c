@@ -36,7 +36,7 @@ typedef struct finding {
     char evidence[512];
     char threshold[256];
     char advice[512];
-    char set[8][64]; /* LAYER.KEY=VALUE */
+    char set[ADVISE_SET_MAX][64]; /* LAYER.KEY=VALUE */
     size_t nset;
 } finding;
 
@@ -476,10 +476,30 @@ size_t advise_set_count(const advise *a)
     return a->ncombined;
 }
 
-void advise_print(const advise *a, FILE *out, const char *trace)
+uint32_t advise_nranks(const advise *a)
+{
+    return a->nranks;
+}
+
+void advise_view_at(const advise *a, size_t i, advise_view *v)
+{
+    const finding *g = &a->found[i];
+    memset(v, 0, sizeof *v);
+    v->title = g->title;
+    v->path = g->file >= 0 ? ra_file_path(a->t, g->file) : NULL;
+    v->evidence = g->evidence;
+    v->threshold = g->threshold;
+    v->advice = g->advice;
+    for (size_t j = 0; j < g->nset; j++)
+        v->set[v->nset++] = g->set[j];
+}
+
+void advise_print(const advise *a, FILE *out, const char *trace, const advise_print_hooks *hooks)
 {
     fprintf(out, "recorder-advise: %s: %u ranks, %zu finding%s\n", trace, a->nranks, a->nfound,
             a->nfound == 1 ? "" : "s");
+    if (hooks && hooks->header)
+        hooks->header(hooks->ctx, out);
     for (size_t i = 0; i < a->nfound; i++) {
         const finding *g = &a->found[i];
         fprintf(out, "\n[%zu] %s", i + 1, g->title);
@@ -489,6 +509,8 @@ void advise_print(const advise *a, FILE *out, const char *trace)
                 g->advice);
         for (size_t j = 0; j < g->nset; j++)
             fprintf(out, "    set:       %s\n", g->set[j]);
+        if (hooks && hooks->after)
+            hooks->after(hooks->ctx, i, out);
     }
     if (a->ncombined) {
         fprintf(out,

@@ -1,8 +1,9 @@
-/* ra_layers.c: the cross-layer view (IOPin, paper 004): each top-level call
- * with the tree of lower-layer calls it made (HDF5 -> MPI-IO -> POSIX), and
- * per layer its latency (the longest sub-call of that layer, eq. 1), bytes
- * (summed) and throughput (the sub-calls' throughputs summed, eq. 2); then
- * the same per top-level function and per layer over the whole trace.
+/* ra_layers.c: the cross-layer view of "IOPin: Runtime Profiling of Parallel
+ * I/O in HPC Systems": each top-level call with the tree of lower-layer calls
+ * it made (HDF5 -> MPI-IO -> POSIX), and per layer its latency (the longest
+ * sub-call of that layer, eq. 1), bytes (summed) and throughput (the
+ * sub-calls' throughputs summed, eq. 2); then the same per top-level
+ * function and per layer over the whole trace.
  *
  * Children come in the stream before their parent, so per thread and depth
  * the collector folds finished subtrees upward (memory: one accumulator per

@@ -1,6 +1,7 @@
-/* ra_overlap.c: overlapping accesses (paper 001 Alg. 2) across all ranks and
- * files: for each pair of ranks (r1, r2, possibly equal) and file, which of
- * RAR, WAW, RAW and WAR occur, with the overlapping bytes of a first example.
+/* ra_overlap.c: overlapping accesses (Alg. 2 of "Recorder 2.0: Efficient
+ * Parallel I/O Tracing and Analysis") across all ranks and files: for each
+ * pair of ranks (r1, r2, possibly equal) and file, which of RAR, WAW, RAW and
+ * WAR occur, with the overlapping bytes of a first example.
  *
  * Which accesses count, by default (each is an option):
  *  - data calls on one layer (POSIX unless told otherwise), with a known

@@ -34,13 +34,15 @@ void svg_legend(FILE *out, const char *const *labels, const char *const *colors,
 #endif
 
 /* ---- what recorder-report collects in its one walk ---- */
+#include "advise.h"
+#include "prove.h"
 #include "ra_tools.h"
 
 #define REP_FILES 64     /* files whose accesses are sampled (the first ones with data) */
 #define REP_POINTS 2000  /* sampled accesses per file (reservoir sampling) */
 #define REP_BINS 256     /* bandwidth-over-time bins (their width doubles as needed) */
 #define REP_TREES 5      /* call trees shown in the layer view */
-#define REP_COLLECTORS 3 /* summary, layers, overlap */
+#define REP_COLLECTORS 4 /* summary, layers, overlap, advise */
 
 typedef struct rep_point {
     double t;
@@ -64,7 +66,9 @@ typedef struct report {
     ra_summary sum;
     ra_layers *layers;
     ra_overlap *ov;
-    ra_visitor collectors[REP_COLLECTORS]; /* the three above, as one walk visits them */
+    advise *advise;                        /* recorder-advise's findings */
+    proved proved;                         /* --prove FILE: their measured times; f NULL: none */
+    ra_visitor collectors[REP_COLLECTORS]; /* the four above, as one walk visits them */
     char *trees;
     size_t trees_len;
     FILE *trees_mem;
@@ -77,3 +81,7 @@ typedef struct report {
 } report;
 
 void report_html(report *r, FILE *out);
+/* The findings section (ra_report_findings.c); the check that --prove
+ * FILE's findings are the trace's: 0, or -1 with err saying why. */
+void report_findings(const report *r, FILE *out);
+int report_findings_check(const report *r, const char *path, char *err, size_t cap);

@@ -57,7 +57,7 @@ static void header(report *r, FILE *out)
           "<a href=\"#layer-time\">time per layer</a><a href=\"#access\">access pattern</a>"
           "<a href=\"#bandwidth\">bandwidth</a><a href=\"#overlap\">overlap</a><a href=\"#layers\">layer "
           "view</a>"
-          "</nav>\n",
+          "<a href=\"#findings\">findings</a></nav>\n",
           out);
 }
 
@@ -371,5 +371,6 @@ void report_html(report *r, FILE *out)
     bandwidth(r, out);
     overlap(r, out);
     layers(r, out);
+    report_findings(r, out);
     fputs("<p class=\"note\">Written by recorder-report.</p>\n</body></html>\n", out);
 }

@@ -31,7 +31,7 @@ static int row_order(const void *a, const void *b)
 void ra_summary_sort(ra_summary *s)
 {
     sort_ctx = s;
-    if (s->nrows) /* hardening: an empty trace has no rows, and qsort takes no NULL */
+    if (s->nrows) /* an empty trace has no rows, and qsort takes no NULL */
         qsort(s->rows, s->nrows, sizeof *s->rows, row_order);
     ra_map_free(&s->cur); /* row indices moved */
     memset(s->hot_file, 0, REC_FUNCTION_ID_LIMIT * sizeof *s->hot_file);
@@ -171,9 +171,9 @@ static void print_files(ra_summary *s, FILE *out, double res, size_t limit)
     ra_map_free(&index);
 }
 
-/* Paper 001 Alg. 1, per layer: the bytes the data calls moved over the time
- * they took, summed over calls and ranks (so: the average bandwidth a call
- * of that layer saw). */
+/* Alg. 1 of "Recorder 2.0: Efficient Parallel I/O Tracing and Analysis", per
+ * layer: the bytes the data calls moved over the time they took, summed over
+ * calls and ranks (so: the average bandwidth a call of that layer saw). */
 static void print_bandwidth(ra_summary *s, FILE *out, double res)
 {
     int64_t bytes[REC_LAYER_COUNT][2] = {{0}};
@@ -216,8 +216,9 @@ static int count_order(const void *a, const void *b)
     return x->func < y->func ? -1 : x->func > y->func;
 }
 
-/* Paper 001 Tables II and III: records stored as references to a recent
- * record, and recorded fields elided because equal to the reference's. */
+/* Tables II and III of "Recorder 2.0: Efficient Parallel I/O Tracing and
+ * Analysis": records stored as references to a recent record, and recorded
+ * fields elided because equal to the reference's. */
 static void print_compression(ra_summary *s, FILE *out)
 {
     const rec_counts *t = &s->totals;

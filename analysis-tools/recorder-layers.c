@@ -1,7 +1,8 @@
-/* recorder-layers: the cross-layer view of a trace (IOPin, paper 004). Each
- * top-level I/O call with the tree of lower-layer calls it made, and per
- * layer its latency (longest sub-call), bytes and throughput (summed); then
- * per top-level function and per layer, the share of time each layer takes.
+/* recorder-layers: the cross-layer view of a trace (as in "IOPin: Runtime
+ * Profiling of Parallel I/O in HPC Systems"). Each top-level I/O call with
+ * the tree of lower-layer calls it made, and per layer its latency (longest
+ * sub-call), bytes and throughput (summed); then per top-level function and
+ * per layer, the share of time each layer takes.
  *   recorder-layers [--limit N] [--function NAME]... [--rank R[-R2]] TRACE_DIR */
 #include "ra_tools.h"
 

@@ -1,5 +1,6 @@
 /* recorder-overlap: which ranks access the same bytes of a file, and how
- * (paper 001 Alg. 2): one line per (first rank, second rank, file, pattern)
+ * (Alg. 2 of "Recorder 2.0: Efficient Parallel I/O Tracing and Analysis"):
+ * one line per (first rank, second rank, file, pattern),
  *   RAW rank 0 -> rank 1 file "/data/out" bytes [4096, 8192)
  * meaning rank 1 read bytes rank 0 had written before (the range is the
  * overlap of a first example), or "no overlapping accesses". What counts as

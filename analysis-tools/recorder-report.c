@@ -3,9 +3,11 @@
  * against time, per rank, for the busiest files), bandwidth over time, the
  * overlapping accesses and the layer view. Everything is computed in one
  * walk of the trace by the same collectors as recorder-summary,
- * recorder-overlap and recorder-layers, plus two samplers here; the charts
- * are inline SVG, and the file loads nothing from anywhere.
- *   recorder-report TRACE_DIR -o report.html */
+ * recorder-overlap and recorder-layers, plus two samplers here, and
+ * recorder-advise's findings (with --prove FILE, a report of
+ * recorder-advise --prove, their measured times before and after); the
+ * charts are inline SVG, and the file loads nothing from anywhere.
+ *   recorder-report TRACE_DIR -o report.html [--prove FILE] */
 #include "ra_report.h"
 
 #include <getopt.h>
@@ -19,6 +21,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: %s [options] TRACE_DIR -o report.html\n"
             "  -o FILE        the HTML file to write (default: stdout)\n"
+            "  --prove FILE   the findings' measured times: a report of recorder-advise --prove\n"
             "  --rank R[-R2]  only these ranks\n"
             "  --progress     report progress on stderr (default: only on a terminal)\n"
             "The report is one HTML file with inline SVG charts and no external resources.\n"
@@ -120,6 +123,7 @@ static int on_end(void *ctx, ra_trace *t, ra_rank *w, uint32_t rank)
 
 typedef struct report_tool {
     const char *output; /* -o FILE; NULL: stdout */
+    const char *proved; /* --prove FILE */
     report *r;
 } report_tool;
 
@@ -127,6 +131,11 @@ static int start(void *ctx, const ra_cli_args *args, ra_trace *t, ra_visitor *v)
 {
     report_tool *x = ctx;
     x->output = args->given['o'];
+    x->proved = args->given['P'];
+    if (x->proved && args->ranged) {
+        fprintf(stderr, "%s: --prove: the findings of the whole trace: no --rank\n", tool);
+        return RA_EXIT_USAGE;
+    }
     report *r = x->r = ra_xcalloc(1, sizeof *r);
     r->t = t;
     r->dir = args->dir;
@@ -140,6 +149,8 @@ static int start(void *ctx, const ra_cli_args *args, ra_trace *t, ra_visitor *v)
     r->collectors[0] = ra_summary_visitor(&r->sum);
     r->collectors[1] = ra_layers_visitor(r->layers);
     r->collectors[2] = ra_overlap_visitor(r->ov);
+    r->advise = advise_new(t);
+    r->collectors[3] = advise_visitor(r->advise);
     *v = (ra_visitor){r, on_begin, on_event, on_end};
     return RA_CLI_CONTINUE;
 }
@@ -151,6 +162,17 @@ static int finish(void *ctx, int failed)
     fclose(r->trees_mem);
     if (!failed && ra_overlap_finish(r->ov, NULL, NULL) != 0) {
         fprintf(stderr, "%s: sorting the accesses for the overlap table failed\n", tool);
+        failed = 1;
+    }
+    char err[1024];
+    if (!failed && advise_finish(r->advise, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s: a suggestion the tuning parser rejects (a bug): %s\n", tool, r->dir, err);
+        failed = 1;
+    }
+    if (!failed && x->proved &&
+        (proved_read(x->proved, &r->proved, err, sizeof err) != 0 ||
+         report_findings_check(r, x->proved, err, sizeof err) != 0)) {
+        fprintf(stderr, "%s: --prove: %s\n", tool, err);
         failed = 1;
     }
     if (!failed) {
@@ -170,14 +192,17 @@ static int finish(void *ctx, int failed)
     ra_summary_free(&r->sum);
     ra_layers_free(r->layers);
     ra_overlap_free(r->ov);
+    advise_free(r->advise);
+    proved_free(&r->proved);
     free(r);
     return failed;
 }
 
 int main(int argc, char **argv)
 {
-    static const struct option options[] = {{"output", required_argument, 0, 'o'}, {0, 0, 0, 0}};
-    report_tool x = {NULL, NULL};
+    static const struct option options[] = {
+        {"output", required_argument, 0, 'o'}, {"prove", required_argument, 0, 'P'}, {0, 0, 0, 0}};
+    report_tool x = {NULL, NULL, NULL};
     const ra_tool report = {
         {tool, usage, RA_CLI_RANKS | RA_CLI_PROGRESS, options, NULL, &x}, start, NULL, finish};
     return ra_tool_main(&report, argc, argv);

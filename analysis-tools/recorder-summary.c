@@ -1,6 +1,7 @@
 /* recorder-summary: what a trace did, per layer, function and file: calls,
- * bytes and time; read and write bandwidth per layer (paper 001 Alg. 1); the
- * compression ratios of records and arguments (Tables II and III).
+ * bytes and time; read and write bandwidth per layer (Alg. 1 of
+ * "Recorder 2.0: Efficient Parallel I/O Tracing and Analysis"); the compression
+ * ratios of records and arguments (its Tables II and III).
  *   recorder-summary [--csv] [--top] [--rank R[-R2]] [--files N] [--progress] [--mpi] TRACE_DIR
  * Under mpirun (or with --mpi) the ranks of the trace are shared out among
  * the MPI processes and process 0 prints. */

@@ -200,6 +200,7 @@ foreach(tool mpicc mpiexec mpirun h5pcc)
     # FindMPI took whatever mpiexec PATH names, possibly another MPI's.
     if(tool STREQUAL mpiexec)
       set(MPIEXEC_EXECUTABLE ${RECORDER_MPI_BIN_DIR}/mpiexec)
+      set(RECORDER_MPIEXEC ${found}) # the launcher itself, for the tools that run MPI programs when installed
     endif()
   endif()
 endforeach()

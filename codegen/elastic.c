@@ -1,6 +1,7 @@
 /* elastic.c: recorder-codegen --elastic, one kernel for any rank count from
- * traces of one application at three or more rank counts (paper 002's
- * extrapolation models applied to paper 003's kernels).
+ * traces of one application at three or more rank counts (the extrapolation
+ * models of "ScalaIOExtrap: Elastic I/O Tracing and Extrapolation" applied to
+ * the kernels of "Automatic Generation of I/O Kernels for HPC Applications").
  *
  * Each trace gives a kernel through the ordinary pipeline, whose fits
  * already express values through the rank, the loop counters and the grid

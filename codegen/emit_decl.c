@@ -23,7 +23,7 @@ static void int_form(const rec_func_desc *f, const rec_func_desc *b, sb *d)
 {
     int outs = 0;
     for (unsigned i = 0; i < f->nargs; i++)
-        outs += !strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED);
+        outs += gen_count_out(&f->args[i]);
     if (!outs) {
         sb_printf(d, "#define %s %s\n", f->name, b->name);
         return;
@@ -35,17 +35,17 @@ static void int_form(const rec_func_desc *f, const rec_func_desc *b, sb *d)
                       f->args[i].ctype[strlen(f->args[i].ctype) - 1] == '*' ? "" : " ", f->args[i].name);
     sb_puts(d, ")\n{\n");
     for (unsigned i = 0; i < f->nargs; i++)
-        if (!strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED))
+        if (gen_count_out(&f->args[i]))
             sb_printf(d, "    int %s_int = 0;\n", f->args[i].name);
     sb_printf(d, "    %s ret = %s(", f->ret_ctype, b->name);
     for (unsigned i = 0, n = 0; i < f->nargs; i++) {
         const rec_arg_desc *a = &f->args[i];
         if (!(a->flags & REC_ARG_DERIVED))
-            sb_printf(d, strcmp(a->ctype, "MPI_Count *") ? "%s%s" : "%s&%s_int", n++ ? ", " : "", a->name);
+            sb_printf(d, gen_count_out(a) ? "%s&%s_int" : "%s%s", n++ ? ", " : "", a->name);
     }
     sb_puts(d, ");\n");
     for (unsigned i = 0; i < f->nargs; i++)
-        if (!strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED))
+        if (gen_count_out(&f->args[i]))
             sb_printf(d, "    *%s = %s_int;\n", f->args[i].name, f->args[i].name);
     sb_puts(d, "    return ret;\n}\n");
 }

@@ -384,9 +384,9 @@ static int tern_group_order(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* hardening: sorted, not compared pairwise (a table of 47,857 ranks took
- * seconds); runs, not ranks (fuzz_codegen: two ranks' calls in a trace
- * claiming 6,011,018 ranks sorted 6 M entries per choice, 10 s); the same text */
+/* The values are sorted, not compared pairwise, and by runs, not ranks, so
+ * that the cost follows the table's distinct runs, never the trace's rank
+ * count (a few calls may claim millions of ranks); the text is the same. */
 static void ternary_text(cg_emitter *e, const int64_t *tab, uint32_t ntab, unsigned kind, cg_value_text text,
                          const char *var, sb *out)
 {

@@ -587,8 +587,8 @@ static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num
         return;
     /* Past the set's largest rank, rank / q is 0 and rank % q is the rank
      * for every member, which fit nothing the rank did not: the divisors
-     * tried end there (hardening: not at the trace's rank count, which a
-     * trace over a few ranks may claim in millions) */
+     * tried end there, not at the trace's rank count, which a trace over a
+     * few ranks may claim in millions */
     int64_t q_end = 0;
     for (uint32_t k = 0; k < rs->n; k++)
         if ((int64_t)rs->ranks[k] + 1 > q_end)
@@ -598,7 +598,7 @@ static void fit_ranks(const cg_fitctx *x, const int64_t *G, int64_t base, cg_num
     /* A divisor that fits must start a new block of ranks exactly where the
      * values first change (rank / q), or first leave their initial slope
      * (rank % q): testing that first keeps the search linear in the ranks,
-     * not quadratic (hardening: 16,384 ranks took 30 s). */
+     * not quadratic. */
     uint32_t k_div = 1, k_mod = 1;
     while (k_div < rs->n && G[k_div] == G[0])
         k_div++;

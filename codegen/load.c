@@ -345,8 +345,8 @@ static int by_rank_then_position(const void *a, const void *b)
  * listed twice keeps its first place, as for rec_merge_info_find. */
 static uint32_t sorted_ranks(loader *L, const rec_merge_info *mi)
 {
-    /* hardening: the array grows with the rank sets met, never to the
-     * trace's rank count up front (a 1 KB merged trace may claim 2^24 ranks) */
+    /* the array grows with the rank sets met, never to the trace's rank
+     * count up front (a 1 KB merged trace may claim 2^24 ranks) */
     if (mi->nranks > L->cap) {
         L->set = cg_realloc(L->set, mi->nranks * sizeof *L->set);
         L->cap = mi->nranks;
@@ -361,10 +361,9 @@ static uint32_t sorted_ranks(loader *L, const rec_merge_info *mi)
         }
     if (ascending)
         return n;
-    /* hardening: overlapping or unordered ranges (the format accepts them)
-     * are sorted, not inserted one by one: two ranges of 4 M ranks each
-     * would take 10^13 steps (and a rank listed four times made a rank
-     * condition divide by zero) */
+    /* overlapping or unordered ranges (the format accepts them) are sorted,
+     * not inserted one by one, which is quadratic in the members; a rank
+     * listed more than once must not reach the rank conditions twice */
     qsort(L->set, n, sizeof *L->set, by_rank_then_position);
     uint32_t kept = 0;
     for (uint32_t k = 0; k < n; k++)
@@ -380,8 +379,8 @@ static void member_record(const loader *L, const rec_record *r, const rec_merge_
     *x = *r;
     for (uint32_t v = 0; v < mi->nvars; v++) {
         const rec_variation *var = &mi->vars[v];
-        /* hardening: wrapping arithmetic, as the writer and the reader
-         * (format/merged.c); signed overflow is undefined */
+        /* unsigned, wrapping arithmetic, as the writer and the reader
+         * (format/merged.c): signed overflow is undefined */
         rec_value val = var->relation == REC_REL_AFFINE
                             ? (rec_value){.i = (int64_t)((uint64_t)var->a * L->set[k].rank + (uint64_t)var->b)}
                             : var->values[L->set[k].pos];
@@ -452,21 +451,19 @@ static int take_record(void *ctx, const rec_func_desc *tf, const rec_record *r, 
     int special = nr > 0 && note_inputs(L, tf, &x, L->set[0].rank, &span);
     int keep = nr > 0 && kept(m, tf, &x, special);
     const rec_func_desc *f = keep ? rec_function_by_name(tf->name) : NULL;
-    /* hardening: the record was decoded with the trace's table, the kernel
-     * reads it with the compiled-in one; a trace whose table gives an
-     * argument another kind (a string where an array belongs) made an array
-     * of a string's bytes (fuzz_codegen: a misaligned read past them) */
+    /* The record was decoded with the trace's table and the kernel reads it
+     * with the compiled-in one: a call is kept only where both give every
+     * argument the same kind (a string is no array's elements). */
     if (keep && !rec_func_same_kinds(f, tf)) {
         m->dropped_unknown++;
         note_dropped(m, tf->name);
         keep = 0;
     }
-    /* hardening: the model holds a value per field and member of a kept
-     * call, and every member of any call is rebuilt and its inputs noted,
-     * so a few KB of merged records over millions of ranks could ask for
-     * more memory and time than the machine has (fuzz_codegen: 2.8 GB for
-     * one kept read over 4 M ranks; 17 s for a dropped call over 6 M);
-     * stop with a reason instead. A member costs one value at least. */
+    /* The model holds a value per field and member of a kept call, and every
+     * member of any call is rebuilt and its inputs noted, so a few KB of
+     * merged records over millions of ranks could ask for more memory and
+     * time than the machine has: the values are counted against a limit and
+     * the load stops with a reason past it. A member costs one value at least. */
     unsigned nf = keep ? cg_nfields(f) : 0;
     L->values += (uint64_t)(nf ? nf : 1) * nr;
     if (L->values > L->max_values) {

@@ -1,6 +1,7 @@
 /* recorder-extrap TRACE_A TRACE_B TRACE_C ... --ranks N -o TRACE_N: the trace
  * of the application at N ranks, extrapolated from its traces at three or
- * more other rank counts (paper 002's check C1, comparable with recorder-diff).
+ * more other rank counts (the check C1 of "ScalaIOExtrap: Elastic I/O Tracing
+ * and Extrapolation", comparable with recorder-diff).
  *
  * The extrapolation is the elastic kernel's (rec_codegen_elastic): every
  * value that depends on the rank count is modelled exactly, or refused by
@@ -9,17 +10,16 @@
  * directory, so its calls, arguments and outcomes are the real ones. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "recorder_codegen.h"
+#include "recorder_spawn.h"
 
 static const char *tool = "recorder-extrap";
 
@@ -38,63 +38,6 @@ static void usage(FILE *out)
             "RECORDER_EXTRAP_PRELOAD (more libraries to preload, e.g. an oversubscription helper),\n"
             "MPIEXEC (default mpiexec), H5PCC (default h5pcc), TMPDIR.\n",
             tool);
-}
-
-static int run(char *const argv[], const char *log, const char *cwd)
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        if (cwd && chdir(cwd) != 0)
-            _exit(127);
-        if (log && !freopen(log, "w", stdout))
-            _exit(127);
-        if (log)
-            dup2(STDOUT_FILENO, STDERR_FILENO);
-        execvp(argv[0], argv);
-        fprintf(stderr, "%s: %s: %s\n", tool, argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    return remove(path);
-}
-
-/* The tracer: RECORDER_LIB, or librecorder.so beside this program's build or install tree. */
-static int find_tracer(char *out, size_t cap)
-{
-    const char *env = getenv("RECORDER_LIB");
-    if (env && *env) {
-        snprintf(out, cap, "%s", env);
-        return access(out, R_OK);
-    }
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0)
-        return -1;
-    self[n] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash)
-        *slash = 0;
-    static const char *const rel[] = {"/../tracer/librecorder.so", "/../lib/librecorder.so",
-                                      "/../lib/x86_64-linux-gnu/librecorder.so", "/../lib64/librecorder.so"};
-    for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-        snprintf(out, cap, "%s%s", self, rel[i]);
-        if (access(out, R_OK) == 0)
-            return 0;
-    }
-    return -1;
 }
 
 static void show_log(const char *log)
@@ -159,7 +102,7 @@ int main(int argc, char **argv)
         return 1;
     }
     char tracer[PATH_MAX];
-    if (find_tracer(tracer, sizeof tracer) != 0) {
+    if (rs_tracer(tracer, sizeof tracer) != 0) {
         fprintf(stderr, "%s: %s: the tracer is not readable (set RECORDER_LIB to librecorder.so)\n", tool, tracer);
         return 1;
     }
@@ -203,7 +146,7 @@ int main(int argc, char **argv)
     const char *cc = getenv("H5PCC");
     char *compile[] = {(char *)(cc && *cc ? cc : "h5pcc"), "-shlib", "-O1", src, "-o", bin, NULL};
     /* in the scratch directory: h5pcc leaves kernel.o in its working directory */
-    if (run(compile, log, scratch) != 0) {
+    if (rs_run(tool, compile, scratch, log, NULL) != 0) {
         fprintf(stderr, "%s: %s: the elastic kernel does not compile:\n", tool, src);
         show_log(log);
         goto done;
@@ -216,7 +159,7 @@ int main(int argc, char **argv)
     const char *mpiexec = getenv("MPIEXEC");
     char *launch[] = {(char *)(mpiexec && *mpiexec ? mpiexec : "mpiexec"), "-np", np, "-genv", "LD_PRELOAD", preload,
                       "-genv", "RECORDER_TRACES_DIR", traces, bin, outdir, NULL};
-    int status = run(launch, log, NULL);
+    int status = rs_run(tool, launch, NULL, log, NULL);
     if (status != 0) {
         fprintf(stderr, "%s: the elastic kernel failed at %ld ranks (status %d):\n", tool, ranks, status);
         show_log(log);
@@ -228,7 +171,7 @@ int main(int argc, char **argv)
     }
     rc = 0;
 done:
-    nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    rs_remove_tree(scratch);
     free(kernel);
     return rc;
 }

@@ -62,8 +62,7 @@ uint64_t cg_inst_shape(const cg_model *m, const cg_inst *in, int with_ranks)
 /* The longest window [s, e) that is one SPMD sequence over the ranks it
  * covers; 0 when none changes anything. count[] is all zeros on entry and
  * on return; the cost is the window's calls, never the trace's rank count
- * (hardening: a check over every rank per call made a 1 KB trace claiming
- * 2^24 ranks take seconds). */
+ * (a 1 KB trace may claim 2^24 ranks). */
 static size_t spmd_window(const cg_model *m, const cg_inst *in, size_t s, size_t end, uint32_t *count,
                           uint64_t *ref, size_t *len)
 {

@@ -210,9 +210,8 @@ typedef struct cursor {
 } cursor;
 
 /* The line of p, counted on from the last position asked: parse asks in
- * increasing order, so a template is scanned once, not once per tag
- * (hardening: the line, then the line's start, were found again from the
- * template's or the line's start for every tag, quadratic). */
+ * increasing order, so a template is scanned once, not once per tag (which
+ * would be quadratic in its length). */
 static int line_of(cursor *cur, const char *p)
 {
     for (; cur->at < p; cur->at++)

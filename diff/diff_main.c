@@ -275,14 +275,7 @@ static int same_function(const rec_func_desc *a, const rec_func_desc *b)
 {
     if (!strcmp(a->name, b->name))
         return 1;
-    if (b->roles & REC_ROLE_LARGE_COUNT) {
-        const rec_func_desc *t = a;
-        a = b;
-        b = t;
-    }
-    size_t n = strlen(a->name);
-    return (a->roles & REC_ROLE_LARGE_COUNT) && n == strlen(b->name) + 2 &&
-           !strncmp(a->name, b->name, n - 2) && !strcmp(a->name + n - 2, "_c");
+    return rec_func_int_twin(a) == b || rec_func_int_twin(b) == a;
 }
 
 static void compare_sequence(diff_ctx *ctx, uint32_t rank, int64_t thread, int counting)

@@ -14,19 +14,16 @@ struct diff_request {
     UT_hash_handle hh;
 };
 
+/* The facts library's bytes moved (a short MPI-IO read: what its status
+ * says it read), 0 where the call moved none or its record does not say. */
 int64_t diff_bytes_moved(const rec_func_desc *f, const rec_record *r)
 {
-    for (unsigned a = 0; a < f->nargs; a++)
-        if ((f->args[a].flags & REC_ARG_DERIVED) && f->args[a].kind == REC_KIND_SIZE)
-            return r->args[a].i > 0 ? r->args[a].i : 0;
-    if (!(f->flags & REC_FN_DATA) || f->ret_kind == REC_KIND_NONE || r->ret.i < 0)
+    rf_args a;
+    rf_args_of(f, &a);
+    if (a.derived < 0 && (!(f->flags & REC_FN_DATA) || !rf_succeeded(f, r)))
         return 0;
-    /* fread/fwrite return items: times the item size. */
-    if (f->ret_kind == REC_KIND_COUNT)
-        for (unsigned a = 0; a < f->nargs; a++)
-            if (f->args[a].kind == REC_KIND_SIZE)
-                return r->ret.i * r->args[a].i;
-    return r->ret.i;
+    int64_t bytes = rf_bytes_moved(f, &a, r);
+    return bytes > 0 ? bytes : 0;
 }
 
 /* A call on the terminal streams is console output, not file I/O. */

@@ -1,5 +1,5 @@
 /* diff_tuned.c: recorder-diff --tuned FILE (and --set LAYER.KEY=VALUE): B is
- * a replay (or kernel) of A run under a tuning set (tune/recorder_tune.h).
+ * a replay (or kernel) of A run under a tuning set (tune/include/recorder_tune.h).
  * Exactly the differences the set explains are accepted:
  *   - A's call is compared as the set makes it: an mpiio.data override's twin
  *     (MPI_File_write_at as MPI_File_write_at_all), a property's setter with

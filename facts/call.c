@@ -9,7 +9,7 @@ int rf_ret_status(const rec_func_desc *f, int64_t ret)
     rec_class cls = rec_kind_class(f->ret_kind);
     if (f->ret_kind == REC_KIND_NONE || (cls != REC_CLASS_INT && cls != REC_CLASS_PATH))
         return -1;
-    /* hardening: a trace's own table may give an empty C type */
+    /* A trace's own table may give no C type: an empty one is not a pointer. */
     size_t n = f->ret_ctype ? strlen(f->ret_ctype) : 0;
     int pointer = n > 0 && f->ret_ctype[n - 1] == '*';
     switch (f->fail) {

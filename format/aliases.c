@@ -3,7 +3,7 @@
  * it has (keys whose `who` has ALIAS_COUNT set). */
 #include "aliases.h"
 
-#include "bytes.h"
+#include "rec_bytes.h"
 #include "recorder_format.h"
 
 #include <stdlib.h>
@@ -50,7 +50,7 @@ int rec_aliases_take(rec_aliases **table, const uint8_t *bytes, size_t len, int6
     rec_in_init(&in, bytes, len);
     uint64_t rank = rec_get_varint(&in), space = rec_get_varint(&in);
     int64_t merged_id = rec_get_svarint(&in), rank_id = rec_get_svarint(&in);
-    /* hardening: a rank past 2^55 would wrap into the counts' keys */
+    /* Ranks stay below 2^55: the counts' keys hold a rank in 55 bits. */
     if (in.failure || space >= REC_SPACE_COUNT || rank >= (uint64_t)1 << 55) {
         *why = "malformed handle alias";
         return -1;

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "bytes.h"
+#include "rec_bytes.h"
 
 enum {
     OFF_MAGIC = 0,

@@ -1,5 +1,5 @@
 /* bytes.c: buffer growth and CRC-32 (IEEE, reflected, slicing-by-4). */
-#include "bytes.h"
+#include "rec_bytes.h"
 
 #include <stdlib.h>
 

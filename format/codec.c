@@ -37,7 +37,7 @@ static int arrays_equal(const rec_value *a, const rec_value *b)
 {
     if (a->len != b->len)
         return 0;
-    if (a->encoded && b->encoded) /* hardening: an empty array's ptr may be NULL */
+    if (a->encoded && b->encoded) /* an empty array's ptr may be NULL: memcmp only a non-empty one */
         return a->i == b->i && (a->i == 0 || memcmp(a->ptr, b->ptr, (size_t)a->i) == 0);
     if (!a->encoded && !b->encoded)
         return a->len == 0 || memcmp(a->ptr, b->ptr, a->len * sizeof(int64_t)) == 0;
@@ -162,7 +162,7 @@ void rec_copy_payload(rec_slot *s, const rec_layout *lay, rec_buf *into)
             n = v->encoded ? (size_t)v->i : v->len * sizeof(int64_t);
         else
             continue;
-        /* hardening: with nothing to copy the arena may still be NULL (NULL + 0 is undefined) */
+        /* With nothing to copy the arena may still be NULL, and NULL + 0 is undefined. */
         uint8_t *dst = into->data ? into->data + into->len : NULL;
         if (n)
             memcpy(dst, v->ptr, n);

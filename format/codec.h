@@ -1,9 +1,10 @@
 /* codec.h: encoding and decoding of single records with the peephole
- * compressor of paper 001 (Recorder 2.0, section III-B). Internal to format/. */
+ * compressor of "Recorder 2.0: Efficient Parallel I/O Tracing and Analysis"
+ * (section III-B). Internal to format/. */
 #ifndef REC_CODEC_H
 #define REC_CODEC_H
 
-#include "bytes.h"
+#include "rec_bytes.h"
 #include "recorder_format.h"
 
 /* Status byte. Bit 7 set: the record is a reference to a window record and

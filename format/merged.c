@@ -349,9 +349,9 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
     for (uint64_t i = 0; i < nranges; i++) {
         rec_rank_range *g = &s->ranges[i];
         uint64_t first = rec_get_varint(&in), count = rec_get_varint(&in), stride = rec_get_varint(&in);
-        /* hardening: count and stride bounded first, so that nothing below
-         * wraps (a wrapped product or member count let a rank's index in the
-         * set point far past its values) */
+        /* count and stride are bounded before any use, so that no product or
+         * member count below wraps and every rank's index stays within its
+         * set's values */
         if (in.failure || count == 0 || count > nranks_total || (count > 1 && stride > nranks_total) ||
             first >= nranks_total ||
             first + (count - 1) * (stride ? stride : 1) >= nranks_total) {
@@ -371,7 +371,7 @@ int rec_merge_parse(rec_merge_state *s, const uint8_t *bytes, size_t len, const 
     }
     uint64_t nvars = rec_get_varint(&in);
     size_t vidx_cap = s->vars_cap;
-    /* hardening: an empty set (no range) is meaningless, and left values[] NULL */
+    /* A set has at least one member: an empty one means nothing and has no values[]. */
     if (in.failure || members == 0 || members > nranks_total || nvars > 2u + REC_MAX_FIELDS ||
         grow((void **)&s->vars, &s->vars_cap, nvars, sizeof *s->vars) ||
         grow((void **)&s->vidx, &vidx_cap, nvars, sizeof *s->vidx) ||
@@ -485,7 +485,7 @@ void rec_merge_apply(const rec_merge_info *mi, const rec_layout *lay, rec_record
 {
     for (uint32_t v = 0; v < mi->nvars; v++) {
         const rec_variation *var = &mi->vars[v];
-        /* hardening: wrapping arithmetic, as in the writer (signed overflow is undefined) */
+        /* Unsigned, wrapping arithmetic, as in the writer: signed overflow is undefined. */
         int64_t affine = (int64_t)((uint64_t)var->a * rank + (uint64_t)var->b);
         rec_value x = var->relation == REC_REL_AFFINE ? (rec_value){.i = affine} : var->values[index];
         if (var->field == REC_FIELD_TSTART)

@@ -4,7 +4,7 @@
  * against (traces are read on the kind of system that wrote them). */
 #define _GNU_SOURCE
 #include "recorder_format.h"
-#include "bytes.h"
+#include "rec_bytes.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,8 +1,9 @@
 /* reader.c: opening a trace and walking a rank's records.
  *
- * Selective decoding (paper 001, Alg. 1): a cursor told which functions it
- * wants skips every block whose function bitmap holds none of them without
- * reading its payload, and within a block returns only wanted records.
+ * Selective decoding (Alg. 1 of "Recorder 2.0: Efficient Parallel I/O
+ * Tracing and Analysis"): a cursor told which functions it wants skips every
+ * block whose function bitmap holds none of them without reading its
+ * payload, and within a block returns only wanted records.
  *
  * Every malformed input ends in an error naming the file and byte offset. A
  * rank whose N.meta is missing never closed its stream (crash, kill): its
@@ -35,8 +36,8 @@ typedef struct rank_slot {
 struct rec_trace {
     char *dir;
     rec_global g;
-    /* hardening: by rank, only the ranks asked for; a slot per rank of
-     * nranks, which a 100-byte recorder.meta may set to 2^24, took 18 GB */
+    /* by rank, only the ranks asked for: memory follows the ranks read, never
+     * the nranks recorder.meta claims (a 100-byte file may claim 2^24) */
     rank_slot *ranks;
     rank_slot missing; /* the last rank found without N.meta (not kept) */
     rank_slot merged; /* merged traces: merged.meta, shared by every rank */
@@ -400,7 +401,7 @@ static int next_frame(rec_cursor *c, rec_error *err)
     ZSTD_DCtx *z = shared_dctx();
     if (!z)
         return cursor_error(c, err, "out of memory");
-    if (c->frame_at >= c->block.stored_size) /* hardening: an empty payload (stored is NULL then) */
+    if (c->frame_at >= c->block.stored_size) /* an empty payload has no stored bytes (NULL) */
         return cursor_error(c, err, "block at byte %llu: cannot decompress: no zstd frame",
                             (unsigned long long)c->block_offset);
     const uint8_t *src = c->stored + c->frame_at;

@@ -279,7 +279,7 @@ int64_t rec_writer_path_id(rec_writer *w, const char *path)
 static int flush_block(rec_writer *w, rec_error *err)
 {
     if (w->failed) {
-        /* hardening: callers print err; it was left unset (garbage on stderr) */
+        /* Every failure sets err's message: callers print it. */
         if (err)
             snprintf(err->msg, sizeof err->msg, "%s: an earlier write failed", w->rec_path);
         return -1;

@@ -179,13 +179,7 @@ const char *gen_success_test(const rec_func_desc *f)
  * without MPI-4 then replays it through the base while each count fits. */
 const rec_func_desc *gen_narrow_base(const rec_func_desc *f)
 {
-    char name[128];
-    size_t len = strlen(f->name);
-    if (!(f->roles & REC_ROLE_LARGE_COUNT) || len < 3 || len >= sizeof name)
-        return NULL;
-    memcpy(name, f->name, len - 2);
-    name[len - 2] = 0;
-    const rec_func_desc *b = rec_function_by_name(name);
+    const rec_func_desc *b = rec_func_int_twin(f);
     if (!b || *gen_guard_begin(b) || b->nargs != f->nargs || strcmp(b->ret_ctype, f->ret_ctype) ||
         gen_has_va_list(f))
         return NULL;
@@ -195,11 +189,16 @@ const rec_func_desc *gen_narrow_base(const rec_func_desc *f)
         int same = !strcmp(fc, bc) || (f->args[i].flags & REC_ARG_DERIVED) ||
                    (!strcmp(fc, "MPIO_Request *") && !strcmp(bc, "MPI_Request *"));
         int narrowed = !strcmp(fc, "MPI_Count") && (!strcmp(bc, "int") || !strcmp(bc, "MPI_Aint"));
-        int out_int = !strcmp(fc, "MPI_Count *") && !strcmp(bc, "int *");
+        int out_int = gen_count_out(&f->args[i]) && !strcmp(bc, "int *");
         if (!same && !narrowed && !out_int)
             return NULL;
     }
     return b;
+}
+
+int gen_count_out(const rec_arg_desc *a)
+{
+    return !strcmp(a->ctype, "MPI_Count *") && !(a->flags & REC_ARG_DERIVED);
 }
 
 const char *gen_guard_begin(const rec_func_desc *f)

@@ -79,6 +79,9 @@ const char *gen_guard_begin(const rec_func_desc *f);
  * in counts (MPI_Count for int or MPI_Aint; MPI_Count * for int *), else
  * NULL: an MPI without MPI-4 replays and runs X_c through X while counts fit. */
 const rec_func_desc *gen_narrow_base(const rec_func_desc *f);
+/* A large-count function's count it hands back (MPI_Count *, not derived),
+ * which its base takes as an int *. */
+int gen_count_out(const rec_arg_desc *a);
 const char *gen_guard_end(const rec_func_desc *f);
 /* A C expression in `ret` that is true when the call succeeded. */
 const char *gen_success_test(const rec_func_desc *f);

@@ -536,6 +536,10 @@ const rec_func_desc *rec_function_with_sole(unsigned sole);
  * does not pass (open's mode). */
 const rec_func_desc *rec_func_plain_twin(const rec_func_desc *f);
 int rec_func_fortified(const rec_func_desc *f); /* marked FORTIFIED */
+/* The int-count function X of an MPI-4 large-count one (X_c, LARGE_COUNT),
+ * or NULL for any other function: the same call, its arguments alike but
+ * for the counts (gen_functions checks each pair). */
+const rec_func_desc *rec_func_int_twin(const rec_func_desc *f);
 /* The combiner of the datatypes f makes (REC_COMBINER_*), NONE if it is no
  * combiner's constructor. */
 unsigned rec_func_combiner(const rec_func_desc *f);

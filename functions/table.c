@@ -471,6 +471,17 @@ const rec_func_desc *rec_func_plain_twin(const rec_func_desc *f)
     return NULL;
 }
 
+const rec_func_desc *rec_func_int_twin(const rec_func_desc *f)
+{
+    size_t n = strlen(f->name);
+    char base[128];
+    if (!(f->roles & REC_ROLE_LARGE_COUNT) || n < 3 || n - 2 >= sizeof base || strcmp(f->name + n - 2, "_c"))
+        return NULL;
+    memcpy(base, f->name, n - 2);
+    base[n - 2] = 0;
+    return rec_function_by_name(base);
+}
+
 unsigned rec_kind_element(unsigned kind)
 {
     switch (kind) {

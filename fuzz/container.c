@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bytes.h"     /* rec_crc32: the format's own CRC */
+#include "rec_bytes.h"     /* rec_crc32: the format's own CRC */
 #include "reader_fs.h" /* the reader's files from memory */
 
 const char *const fuzz_file_names[FUZZ_NFILES] = {"recorder.meta", "0.rec",       "0.meta", "1.rec",

@@ -27,7 +27,7 @@
 #include <zstd.h>
 
 #include "block.h"
-#include "bytes.h"
+#include "rec_bytes.h"
 #include "recorder_format.h"
 
 static int die(const char *fmt, const char *arg)

@@ -13,8 +13,10 @@
 #include "ohdr.h"
 
 #include <hdf5.h>
-#ifdef RECORDER_LATE_BINDING
-#include "late.h" /* inside librecorder.so: HDF5 by name */
+/* A program that binds HDF5's names itself (librecorder.so links no HDF5
+ * and finds the application's at run time) names its binding header. */
+#ifdef H5SKEL_HDF5_BINDING
+#include H5SKEL_HDF5_BINDING
 #endif
 #include <stdarg.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
 
 #include <zstd.h>
 
-#include "meta.h"
+#include "rec_bytes.h"
 
 enum { MAX_COUNT = 1 << 24, MAX_BODY = 1 << 30 };
 

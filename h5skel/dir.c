@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "meta.h"
+#include "rec_bytes.h"
 #include "recorder_facts.h"
 
 static int is_skeleton(const char *name)

@@ -1,6 +1,7 @@
 /* merge.c: the merge loop: which group of ranks goes next (the complete-group
- * rule, or paper 003's farthest-match rule when none is complete), the
- * driver, and the merged trace's metadata. Records are built in emit.c. */
+ * rule, or, when none is complete, the farthest-match rule of "Automatic
+ * Generation of I/O Kernels for HPC Applications"), the driver, and the
+ * merged trace's metadata. Records are built in emit.c. */
 #define _GNU_SOURCE
 #include "emit.h"
 #include "recorder_h5skel.h"
@@ -347,9 +348,9 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         return -1;
     }
     const rec_trace_info *info = rec_trace_get_info(t);
-    /* hardening: a damaged recorder.meta may claim up to 2^24 ranks; the
-     * last rank's stream must exist before per-rank state is allocated
-     * (20 GB and minutes, then "cannot open 2.rec", before) */
+    /* A damaged recorder.meta may claim up to 2^24 ranks: the last rank's
+     * stream must exist before per-rank state is allocated, so that such a
+     * trace fails at once rather than after gigabytes. */
     rec_cursor *last = rec_cursor_open(t, info->nranks - 1, err);
     if (!last) {
         rec_trace_close(t);
@@ -403,8 +404,8 @@ int rec_merge_traces(const char *in_dir, const char *out_dir, const rec_merge_op
         rank_state *rs = &m.ranks[r];
         rs->rank = first_rank + r;
         double ticks = (double)((uint64_t)rs->tick_offset - start_ns) / (info->time_resolution * 1e9) + 0.5;
-        /* hardening: a tiny time resolution (any in (0, 1000) s is valid) can
-         * put this past int64_t, and converting such a double is undefined */
+        /* A tiny time resolution (any in (0, 1000) s is valid) can put this
+         * past int64_t, and converting such a double is undefined: saturate. */
         rs->tick_offset = ticks < 9.2e18 ? (int64_t)ticks : INT64_MAX;
         rs->pool = &m.pool;
         rs->ring = (wslot *)(void *)((char *)m.rank_slots + r * slots_bytes);

@@ -285,8 +285,8 @@ static wrec *copy_record(rank_state *rs, const rec_layout_view *lay, const rec_r
     for (unsigned i = 0; i < lay->nfields; i++)
         w->v[i] = field_of(r, lay, i).i;
     uint8_t *p = (uint8_t *)&w->v[lay->nfields];
-    /* hardening: arrays first, strings after them, so that every int64_t
-     * element is aligned (a string before an array misaligned it) */
+    /* arrays first, strings after them, so that every int64_t element is
+     * aligned (a string's length need not be a multiple of 8) */
     for (int strings = 0; strings < 2; strings++)
         for (uint32_t todo = lay->bytes_fields; todo; todo &= todo - 1) {
             unsigned i = (unsigned)__builtin_ctz(todo);

@@ -32,8 +32,8 @@ typedef struct chunk {
     size_t used, cap; /* bytes of data[] */
     uint32_t live;
     struct chunk *next_free; /* in the pool */
-    /* hardening: records are carved from data[], so it must be aligned for
-     * them (at offset 20 every record was misaligned: undefined behaviour) */
+    /* records are carved from data[], so it is aligned for them (a misaligned
+     * record is undefined behaviour) */
     _Alignas(16) uint8_t data[];
 } chunk;
 

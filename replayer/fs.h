@@ -1,7 +1,7 @@
 /* fs.h: path re-rooting and the replayer's own file system work. Internal.
  *
  * The re-rooting rule, shared with generated kernels and recorder-diff
- * (facts/recorder_facts.h): "/a/b/c" -> PREFIX/a/b/c, "x/y" -> PREFIX/x/y,
+ * (facts/include/recorder_facts.h): "/a/b/c" -> PREFIX/a/b/c, "x/y" -> PREFIX/x/y,
  * "." and ".." resolved lexically with ".." clamped at the root; /dev,
  * /proc and /sys are never touched. Everything here uses raw system calls, so a replay running under
  * the tracer never records the replayer's bookkeeping as application I/O. */

@@ -632,7 +632,7 @@ static void emit_narrowed_call(const rec_func_desc *f, const rec_func_desc *b)
     fprintf(out, ");\n#else /* this MPI lacks MPI-4's large counts: %s, while each count fits an int */\n",
             b->name);
     for (unsigned i = 0; i < f->nargs; i++)
-        if (!strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED))
+        if (gen_count_out(&f->args[i]))
             fprintf(out, "    int rp_n%u = 0;\n", i);
     fprintf(out, "    ret = %s(", b->name);
     int n = 0;
@@ -640,7 +640,7 @@ static void emit_narrowed_call(const rec_func_desc *f, const rec_func_desc *b)
         const rec_arg_desc *a = &f->args[i];
         if (a->flags & REC_ARG_DERIVED)
             continue;
-        if (!strcmp(a->ctype, "MPI_Count *"))
+        if (gen_count_out(a))
             fprintf(out, "%s%s ? &rp_n%u : NULL", n++ ? ", " : "", a->name, i);
         else if (!strcmp(a->ctype, "MPI_Count"))
             fprintf(out, "%s(%s)%s", n++ ? ", " : "", b->args[i].ctype, a->name);
@@ -649,7 +649,7 @@ static void emit_narrowed_call(const rec_func_desc *f, const rec_func_desc *b)
     }
     fprintf(out, ");\n");
     for (unsigned i = 0; i < f->nargs; i++)
-        if (!strcmp(f->args[i].ctype, "MPI_Count *") && !(f->args[i].flags & REC_ARG_DERIVED))
+        if (gen_count_out(&f->args[i]))
             fprintf(out, "    if (%s)\n        *%s = rp_n%u;\n", f->args[i].name, f->args[i].name, i);
     fprintf(out, "#endif\n");
 }

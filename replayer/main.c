@@ -3,9 +3,10 @@
  *   mpirun -np N recorder-replay [--prefix DIR] [--timing asap|faithful|SCALE]
  *                                [--layers top|posix|mpiio|hdf5] [--strict] [-v] TRACE_DIR
  *
- * Each rank replays its own records in trace order (ScalaIOReplay, paper
- * 002 section 3.3), re-creating every handle from the calls that made it,
- * with every path re-rooted under the prefix. The trace is read by a loader
+ * Each rank replays its own records in trace order (ScalaIOReplay, section
+ * 3.3 of "ScalaIOExtrap: Elastic I/O Tracing and Extrapolation"), re-creating
+ * every handle from the calls that made it, with every path re-rooted under
+ * the prefix. The trace is read by a loader
  * process (loader.c); the replay itself is the generated dispatch (one
  * function per table entry, replay_*.c) driven by select.c. */
 #define _GNU_SOURCE

@@ -1,5 +1,5 @@
 /* tune.h: a tuning set applied to the replay (recorder-replay --tune FILE,
- * --set LAYER.KEY=VALUE; tune/recorder_tune.h, docs/user/tuning.md).
+ * --set LAYER.KEY=VALUE; tune/include/recorder_tune.h, docs/user/tuning.md).
  * Internal. What each override touches is the function table's
  * (functions/tuning.def); the replay
  *   - calls a data call's twin (mpiio.data), and passes a setter the set's

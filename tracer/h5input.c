@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "meta.h"
+#include "rec_bytes.h"
 #include "recorder_h5skel.h"
 #include "rt.h"
 #include "runtime.h"

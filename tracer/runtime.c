@@ -375,7 +375,7 @@ static void claim_directory_now(void)
         return;
     }
     if (attach(dir, 0) == 0 && write_global_meta(dir, 1) != 0) {
-        /* hardening: records that no recorder.meta describes are unreadable */
+        /* records that no recorder.meta describes are unreadable: write none */
         discard_writer();
     }
 }
@@ -419,8 +419,8 @@ void rt_after_mpi_init(int ok)
             rt_warn("recorder: %s: cannot create the trace directory: %s: tracing disabled", dir, strerror(errno));
             dir[0] = 0;
         } else if (rt_aggregate_clear(dir), write_global_meta(dir, (uint32_t)size) != 0) {
-            /* hardening: without recorder.meta no rank's records can be read,
-             * so no rank writes any (and only rank 0 warns, once) */
+            /* without recorder.meta no rank's records can be read, so no
+             * rank writes any (and only rank 0 warns, once) */
             dir[0] = 0;
         }
     }
@@ -512,8 +512,8 @@ void rt_commit(rt_call *c)
         if (rec_writer_append(writer, &c->rec, &err) != 0) {
             if (!warned++)
                 rt_warn("recorder: %s: tracing stops here, the program runs on", err.msg);
-            /* hardening: abandoning a writer whose write failed fails again:
-             * that second warning (with an unset message) went to stderr too */
+            /* a writer whose write failed is abandoned quietly: abandoning it
+             * fails again, and the one warning has been given */
             close_writer(0, 1);
         } else if (RT_UNLIKELY(claim_later) && commits % 64 == 0 && rec_writer_bytes(writer)) {
             claim_directory(); /* a block is full: it goes to the file (asked every 64 records) */

@@ -1,6 +1,7 @@
 /* recorder_codegen.h: recorder-codegen, a trace -> a compact SPMD C I/O
- * kernel (paper 003, section III-C). The kernel makes, rank by rank, the
- * top-level I/O calls of the traced application with the same arguments,
+ * kernel (section III-C of "Automatic Generation of I/O Kernels for HPC
+ * Applications"). The kernel makes, rank by rank, the top-level I/O calls of
+ * the traced application with the same arguments,
  * re-rooted under its output directory (with rec_codegen_options.layer, the
  * calls of a layer beneath, the layers above looked through):
  *   recorder-codegen TRACE_DIR > kernel.c

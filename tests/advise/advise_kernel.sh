@@ -105,6 +105,10 @@ got=$(sed -n 's/^recorder-advise: [^:]*: \(.* finding.*\)/\1/p; /^\[/p; s/^    \
 diff -u <(sed 1d "$logs/advise.txt") <(sed 1d "$logs/advise-merged.txt") || fail "the merged trace's findings differ"
 if [ -z "$set" ]; then
   grep -q '^combined tuning set' "$logs/advise.txt" && fail "a combined set without suggestions"
+  # --prove has nothing to replay: the report and one line more
+  "$advise" --prove "$work/t1" > "$logs/prove.txt" 2>&1 || { cat "$logs/prove.txt" >&2; fail "--prove failed without a set"; }
+  diff -u <(sed '1a prove: no finding with a set: nothing to replay' "$logs/advise.txt") "$logs/prove.txt" ||
+    fail "--prove without a set: not the report and its prove: line"
   echo "advise: $case: the findings, no set"
   exit 0
 fi

@@ -17,7 +17,7 @@ expect_exit() { # expect_exit CODE PATTERN CMD...: CMD exits CODE, stderr matche
   [ "$rc" = "$code" ] || fail "$* exited $rc, want $code ($(head -c 300 "$work/err.txt"))"
   grep -Eq "$pattern" "$work/err.txt" || fail "$*: stderr does not match '$pattern': $(head -c 300 "$work/err.txt")"
 }
-for tool in recorder-summary recorder-overlap recorder-layers recorder-report recorder-export; do
+for tool in recorder-summary recorder-overlap recorder-layers recorder-report recorder-export recorder-advise; do
   extra=()
   [ "$tool" = recorder-export ] && extra=(--chrome)
   expect_exit 2 "usage: $tool" "$tools/$tool" "${extra[@]}" --no-such-option "$work/notrace"

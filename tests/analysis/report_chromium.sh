@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # report_chromium.sh BUILD_DIR: recorder-report on vpic-like (4 ranks) is one
 # HTML file that fetches nothing; headless Chromium loads it without a console
-# message, its charts have content, and a screenshot is kept in
-# BUILD_DIR/e2e-runs/report.png. Skips (exit 77) only if chromium is missing.
+# message, its charts have content, its findings are recorder-advise's, and a
+# screenshot is kept in BUILD_DIR/e2e-runs/report.png. Skips (exit 77) only
+# if chromium is missing.
 test_name=analysis.report.vpic-like
 source "$(dirname "$0")/common.sh"
 dir=$runs/vpic-like.fixture
@@ -59,4 +60,8 @@ grep -q 'id="layer-time-chart"' "$dom" && [ "$(count '<path class="series" strok
 grep -q 'id="overlap-none"' "$dom" || fail "overlap: vpic-like has no overlapping accesses"
 grep -Eq 'rank [0-9]+ H5Dwrite' "$dom" || fail "layer view: no H5Dwrite tree"
 grep -q 'Per top-level function and layer' "$dom" || fail "layer view: no aggregates"
+# recorder-advise's findings of vpic-like, no figures without --prove
+[ "$(grep -o '<tr class="finding"><td>[0-9]*</td><td class="l">[^:<]*' "$dom" | sed 's/.*"l">//')" = "small accesses
+HDF5 default alignment on a parallel file" ] || fail "findings: not small accesses and the default alignment"
+[ "$(count '<td class="l untuned">')" = 0 ] || fail "findings: before and after figures without --prove"
 echo "$test_name: rendered, $writes write and $reads read points, screenshot $out/report.png"

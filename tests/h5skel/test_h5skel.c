@@ -8,8 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bytes.h" /* rec_crc32 */
-#include "meta.h"  /* REC_FILE_HEADER_SIZE */
+#include "rec_bytes.h" /* rec_crc32, REC_FILE_HEADER_SIZE */
 #include "recorder_h5skel.h"
 #include "rk_test.h"
 #include "sample.h"

@@ -144,9 +144,10 @@ static void merge(const char *in, const char *out, int paper, unsigned window, r
 #define W(fd, count, off) {REC_ID_pwrite, fd, count, off}
 #define S(fd) {REC_ID_fsync, fd, 0, 0}
 
-/* Paper 003 Fig. 3's three consecutive steps: all heads match and merge;
- * then the head whose match is farthest (here: nowhere) goes alone; then
- * the heads match again. Both rules agree. */
+/* The three consecutive steps of Fig. 3 of "Automatic Generation of I/O
+ * Kernels for HPC Applications": all heads match and merge; then the head
+ * whose match is farthest (here: nowhere) goes alone; then the heads match
+ * again. Both rules agree. */
 RK_TEST(merge, paper_fig3_three_steps)
 {
     const call r0[] = {W(64, 8, 0), S(64), W(64, 8, 8)};

@@ -1,4 +1,4 @@
-/* test_tune.c: tuning sets (tune/recorder_tune.h): the parser's values and
+/* test_tune.c: tuning sets (tune/include/recorder_tune.h): the parser's values and
  * exact errors, and what the function table says each knob touches. */
 #include "recorder_tune.h"
 #include "rk_test.h"

@@ -6,9 +6,10 @@
 
 #include <stdlib.h>
 
-/* The four functions of paper 001 Fig. 5, with the arguments the paper
- * records (addresses included), and no return value, so a record's fields
- * are exactly the paper's arguments. */
+/* The four functions of Fig. 5 of "Recorder 2.0: Efficient Parallel I/O
+ * Tracing and Analysis", with the arguments the paper records (addresses
+ * included), and no return value, so a record's fields are exactly the
+ * paper's arguments. */
 static const rec_arg_desc comm_rank_args[] = {{"comm", "MPI_Comm", REC_KIND_INT, 0, "", 0},
                                               {"rank", "int *", REC_KIND_INT, 0, "", 0}};
 static const rec_arg_desc allreduce_args[] = {

@@ -1,7 +1,7 @@
 /* Unit tests of merge annotations (format/merged.c): every on-disk form of a
  * per-rank vector round-trips exactly, the encoder picks the shortest, and
  * the parser rejects the new forms where they mean nothing. */
-#include "bytes.h"
+#include "rec_bytes.h"
 #include "merged.h"
 #include "rec_function_ids.h"
 #include "rk_test.h"

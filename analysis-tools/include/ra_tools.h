@@ -100,7 +100,7 @@ int ra_mpi_init(int *argc, char ***argv, int *me, int *size);
 int ra_mpi_reduce_summary(ra_summary *s, const uint32_t *mine, size_t n, int failed);
 void ra_mpi_finalize(void);
 
-/* ---- overlap: paper 001 Alg. 2 ---- */
+/* ---- overlap: Alg. 2 of "Recorder 2.0: Efficient Parallel I/O Tracing and Analysis" ---- */
 enum { RA_RAR = 0, RA_WAW, RA_RAW, RA_WAR, RA_PATTERNS };
 extern const char *const ra_pattern_names[RA_PATTERNS];
 
@@ -145,7 +145,8 @@ void ra_overlap_print(ra_overlap *ov, FILE *out);
 void ra_overlap_notes(ra_overlap *ov, const char *tool, FILE *out);
 void ra_overlap_free(ra_overlap *ov);
 
-/* ---- layers: paper 004's hierarchical view ---- */
+/* ---- layers: the hierarchical view of
+ * "IOPin: Runtime Profiling of Parallel I/O in HPC Systems" ---- */
 typedef struct ra_layers ra_layers;
 typedef struct ra_layer_stat {
     double seconds; /* sum over top-level calls of the layer's latency (max over its sub-calls) */

@@ -10,6 +10,7 @@
 #define RECORDER_ADVISE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "recorder_analysis.h"
@@ -21,6 +22,7 @@ enum {
     ADVISE_SHARED_RANKS = 2,        /* (2), (3) ranks that make a file shared */
     ADVISE_MD_RANKS = 4,            /* (4) ranks that open an HDF5 file: many */
     ADVISE_LOOP_CALLS = 16,         /* (6) opens or seeks of one file by one rank: a loop */
+    ADVISE_SET_MAX = 8,             /* lines of one finding's set */
 };
 #define ADVISE_IMBALANCE 1.5 /* (5) the most bytes a rank moves over the mean */
 
@@ -33,8 +35,26 @@ ra_visitor advise_visitor(advise *a);
  * valid tuning line (a bug; err says which). */
 int advise_finish(advise *a, char *err, size_t cap);
 size_t advise_count(const advise *a);
-/* The readable report: one block per finding. */
-void advise_print(const advise *a, FILE *out, const char *trace);
+/* A finding as the report shows it; the strings are the advise's. */
+typedef struct advise_view {
+    const char *title;
+    const char *path; /* NULL: the trace's finding */
+    const char *evidence, *threshold, *advice;
+    const char *set[ADVISE_SET_MAX]; /* LAYER.KEY=VALUE lines */
+    size_t nset;
+} advise_view;
+void advise_view_at(const advise *a, size_t i, advise_view *v);
+uint32_t advise_nranks(const advise *a);
+
+/* The readable report: one block per finding; after(ctx, i, out), when
+ * given, adds lines to finding i's block (recorder-advise --prove) and
+ * header(ctx, out) after the first line. */
+typedef struct advise_print_hooks {
+    void (*header)(void *ctx, FILE *out);
+    void (*after)(void *ctx, size_t i, FILE *out);
+    void *ctx;
+} advise_print_hooks;
+void advise_print(const advise *a, FILE *out, const char *trace, const advise_print_hooks *hooks);
 /* The combined tuning set of all findings, a key once, with comments. */
 void advise_write_set(const advise *a, FILE *out, const char *trace);
 /* Lines of the combined set (for the report's last block). */

@@ -1,11 +1,15 @@
-/* bytes.h: growable output buffers, bounds-checked input cursors, LEB128
- * varints with zigzag for signed values, and CRC-32. Internal to format/. */
+/* rec_bytes.h: the trace format's framing, public for the side files that
+ * share it (HDF5 input structures, stored HDF5 values): growable output
+ * buffers, bounds-checked input cursors, LEB128 varints with zigzag for
+ * signed values, CRC-32, the common file header and whole-file I/O. */
 #ifndef REC_BYTES_H
 #define REC_BYTES_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "recorder_format.h" /* rec_error, rec_io */
 
 /* ---- output ---- */
 typedef struct rec_buf {
@@ -92,7 +96,7 @@ typedef struct rec_in {
 static inline void rec_in_init(rec_in *in, const void *data, size_t n)
 {
     in->start = in->p = (const uint8_t *)data;
-    /* hardening: an empty file is read as NULL, and NULL + 0 is undefined. */
+    /* An empty file is read as NULL, and NULL + 0 is undefined: no arithmetic on it. */
     in->end = n ? in->p + n : in->p;
     in->failure = NULL;
     in->failure_at = 0;
@@ -177,5 +181,30 @@ static inline void rec_get_bytes(rec_in *in, void *out, size_t n)
 }
 
 uint32_t rec_crc32(uint32_t crc, const void *data, size_t n);
+
+/* ---- the common file header and whole files ---- */
+#define REC_FILE_HEADER_SIZE 12 /* magic[4], bom u32, major u16, minor u16 */
+
+/* Fixed-width fields are written in the writer's byte order; the BOM tells
+ * a reader on the other byte order to swap them. Varints need no swapping. */
+typedef struct rec_fixed {
+    rec_in in;
+    int swap;
+} rec_fixed;
+
+uint16_t rec_fixed_u16(rec_fixed *f);
+uint32_t rec_fixed_u32(rec_fixed *f);
+uint64_t rec_fixed_u64(rec_fixed *f);
+
+void rec_put_file_header(rec_buf *b, const char magic[4]);
+/* Checks magic, byte order and version; leaves f positioned after the header.
+ * Returns 0, or -1 with err naming path. */
+int rec_check_file_header(rec_fixed *f, const char magic[4], const char *path, const char *what,
+                          uint32_t *major, uint32_t *minor, rec_error *err);
+
+/* Writes a whole file through io (the real functions; NULL: libc's). */
+int rec_write_file(const rec_io *io, const char *path, const void *data, size_t n, rec_error *err);
+/* Reads a whole file (malloc'ed into *data); -1 with err naming path. */
+int rec_read_file(const char *path, uint8_t **data, size_t *n, rec_error *err);
 
 #endif

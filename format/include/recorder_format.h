@@ -173,7 +173,8 @@ int rec_writer_abandon(rec_writer *w, rec_error *err);
 /* Frees the writer without writing anything more (after fork, on abort). */
 void rec_writer_discard(rec_writer *w);
 
-/* Compression statistics (paper 001 Tables II and III). */
+/* Compression statistics (Tables II and III of
+ * "Recorder 2.0: Efficient Parallel I/O Tracing and Analysis"). */
 typedef struct rec_counts {
     uint64_t records, compressed_records;
     uint64_t fields, elided_fields; /* recorded fields, and those not stored (equal to the reference) */
