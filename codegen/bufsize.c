@@ -224,13 +224,15 @@ void cg_buffer_sizes(cg_emitter *e)
                     wsize = max64(wsize, v + 1);
                 if (d->kind == REC_KIND_NC_VALUES && (d->flags & REC_ARG_OUT)) /* a fill value read */
                     rsize = max64(rsize, (int64_t)cg_str_len(m, v));
-                if (d->kind == REC_KIND_NC_STRING_LENGTHS) { /* TEXT(n) of each */
+                if (d->kind == REC_KIND_NC_STRING_LENGTHS ||
+                    d->kind == REC_KIND_H5_STRING_LENGTHS) { /* TEXT(n) */
                     uint32_t n = 0;
                     const int64_t *len = cg_arr(m, v, &n);
                     for (uint32_t j = 0; j < n; j++)
                         wsize = max64(wsize, len[j] + 1);
                 }
-                if (d->kind == REC_KIND_NC_VLEN_LENGTHS) { /* VLEN(n) of each: n elements of the base type */
+                if (d->kind == REC_KIND_NC_VLEN_LENGTHS ||
+                    d->kind == REC_KIND_H5_VLEN_LENGTHS) { /* VLEN(n), HVL(n) */
                     uint32_t n = 0;
                     const int64_t *len = cg_arr(m, v, &n);
                     for (uint32_t j = 1; j < n && len[0] > 0; j++)

@@ -52,7 +52,7 @@ typedef struct cg_emitter {
     int64_t h5value_zeros;  /* the bytes of h5value_zeros, what a call writes whose value the trace lacks */
     int uses_h5fill_chunks; /* setup() fills an HDF5 input's filtered chunks (h5_make_input.c) */
     int uses_zbuf;          /* a PnetCDF write sends zeros (zbuf) */
-    int uses_P, uses_S, uses_text, uses_vlen, uses_no_pointer, uses_status, uses_statuses_ignored,
+    int uses_P, uses_S, uses_text, uses_vlen, uses_hvl, uses_h5reclaim, uses_no_pointer, uses_status, uses_statuses_ignored,
         uses_stat[4], grid_ndims, other_grid;
     int uses_line, uses_lines; /* LINE(n), lines(): writes that carry newlines (emit_text.c) */
     uint64_t n_unlined;        /* writes whose newlines the kernel does not put back */
@@ -211,7 +211,7 @@ const char *cg_var_ctype(const rec_func_desc *f, unsigned field, char *buf, size
 /* ---- emit_netcdf.c ---- */
 /* netCDF attribute or fill values of argument field, as typed literals (text as a string; rbuf or NULL for
  * one the call reads into), the NC_STRING values of an NC_STRING_LENGTHS field, or the variable-length
- * values of an NC_VLEN_LENGTHS one. */
+ * values of an NC_VLEN_LENGTHS one (HDF5's of an H5_STRING_LENGTHS or H5_VLEN_LENGTHS one). */
 void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field,
                          const char *name, sb *out);
 /* netCDF attribute strings of argument field (NC_STRINGS), as an array of string literals. */
@@ -219,10 +219,11 @@ void cg_nc_attribute_strings_render(cg_emitter *e, const cg_cat *cat, const rec_
                                     const char *name, sb *out);
 /* Whether an out argument recorded as -1 on every rank was a NULL pointer (rec_arg_minus_one_is_null). */
 int cg_passed_null(cg_emitter *e, cg_stmtinfo *s, unsigned field);
-/* The NC_STRING_LENGTHS or NC_VLEN_LENGTHS field of a put some rank of s wrote strings or
- * variable-length values with (-1: none): its value is an array of pattern strings of those lengths
- * (TEXT(n), NULL for -1), or of nc_vlen_t of them (VLEN(n): n elements of the pattern). */
-int cg_nc_pointers_field(cg_emitter *e, cg_stmtinfo *s);
+/* The NC_STRING_LENGTHS or NC_VLEN_LENGTHS field of a netCDF put (H5_STRING_LENGTHS or H5_VLEN_LENGTHS of
+ * an H5Dwrite) some rank of s wrote strings or variable-length values with (-1: none): its value is an
+ * array of pattern strings of those lengths (TEXT(n), NULL for -1), or of nc_vlen_t (hvl_t) of them
+ * (VLEN(n), HVL(n): n elements of the pattern). */
+int cg_pointers_field(cg_emitter *e, cg_stmtinfo *s);
 /* A PnetCDF or netCDF write's data, a: zeros (zbuf), which the libraries convert to any variable's type,
  * where the pattern's bytes read as doubles are out of a float's range, as ints out of a byte's
  * (NC_ERANGE); a netCDF-4 one, where the trace says what HDF5's filters stored, nc_filtered()'s values
@@ -238,6 +239,14 @@ int64_t cg_nc_buffer_spread(cg_model *m, const cg_inst *in, unsigned field, uint
  * room), and 1 when its distances come next (their element type in elem), or "NULL" and 0 when they
  * spread too far; the caller closes it. */
 int cg_nc_buffer_rows(cg_emitter *e, cg_stmtinfo *s, unsigned field, char *elem, size_t cap, sb *out);
+
+/* ---- emit_h5reclaim.c ---- */
+/* After a dataset read of s into a memory type the program made, h5_reclaim()'s arguments in c's
+ * "reclaim" (templates/h5reclaim.c.tmpl frees what HDF5 allocated for variable-length data); quiet: the
+ * read failed in the traced run, and nothing follows it. */
+void cg_h5_reclaim(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c, int quiet);
+/* h5_reclaim()'s code after text, where a statement calls it; 1 (err says why) when its template fails. */
+int cg_h5_reclaim_code(cg_emitter *e, sb *text, char *err, size_t cap);
 
 /* ---- emit_kernel.c ---- */
 /* The kernel: its text in *out (wrapped), or with doc its text and spans (elastic). */

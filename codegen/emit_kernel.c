@@ -518,24 +518,26 @@ int cg_emit_kernel(cg_model *m, cg_tree *t, const cg_options *o, char **out, cg_
     }
     if (cg_h5_inputs(e, c, k.err, sizeof k.err) < 0)
         k.failed = 1;
-    int buffers = thread_buffers || strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_zbuf || e->uses_text || e->uses_vlen || e->uses_line ||
+    int buffers = thread_buffers || strstr(b, "wbuf") || strstr(b, "rbuf") || e->uses_zbuf || e->uses_text || e->uses_vlen || e->uses_hvl || e->uses_line ||
                   e->uses_lines || e->uses_h5fill; /* filtered(): wbuf */
     tpl_flag(c, "buffers", buffers);
     tpl_flag(c, "text", e->uses_text);
     tpl_flag(c, "vlen", e->uses_vlen);
+    tpl_flag(c, "hvl", e->uses_hvl);
     tpl_flag(c, "zeros", e->uses_zbuf);
     tpl_flag(c, "line", e->uses_line);
     tpl_flag(c, "lines", e->uses_lines);
     tpl_flag(c, "no_pointer", e->uses_no_pointer);
     if (cg_h5fill_values(e, c, k.err, sizeof k.err) != 0)
         k.failed = 1;
-    if (e->uses_h5value || e->h5value_zeros) { /* h5_value(): the recorded HDF5 values made again */
+    if (e->uses_h5value || e->h5value_zeros || e->uses_h5reclaim) { /* h5_value(): the recorded HDF5 values made again */
         char *code = e->uses_h5value ? cg_template(e->o->templates, "h5value.c.tmpl", k.err, sizeof k.err) : NULL;
         size_t len = code ? strlen(code) : 0;
         while (len && code[len - 1] == '\n')
             code[--len] = 0;
         sb text = {0};
         sb_puts(&text, code ? code : "");
+        k.failed |= cg_h5_reclaim_code(e, &text, k.err, sizeof k.err);
         if (e->h5value_zeros) /* what the calls write whose value the trace lacks (RECORDER_ATTR_VALUES=0) */
             sb_printf(&text, "%sstatic const char h5value_zeros[%lld];", text.len ? "\n\n" : "",
                       (long long)e->h5value_zeros);

@@ -1,7 +1,8 @@
 /* emit_netcdf.c: what kernels write of netCDF's own values: attribute and
  * fill values as typed literals, the NC_STRING values a put writes as
  * pattern strings of their lengths, its variable-length values as
- * nc_vlen_t of theirs, out pointers the program passed NULL,
+ * nc_vlen_t of theirs (and HDF5's variable-length strings and hvl_t
+ * sequences an H5Dwrite writes alike), out pointers the program passed NULL,
  * the rows of PnetCDF's varn and multi-variable calls and their buffers. */
 #include "emit.h"
 
@@ -101,6 +102,8 @@ static void nc_values_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 
 static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
 static void nc_vlens_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out);
+static void nc_strings_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
+static void vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out);
 
 void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *f, unsigned field, const char *name,
                          sb *out)
@@ -111,6 +114,17 @@ void cg_nc_values_render(cg_emitter *e, const cg_cat *cat, const rec_func_desc *
     }
     if (f->args[field].kind == REC_KIND_NC_VLEN_LENGTHS) {
         nc_vlens_render(e, cat, name, out);
+        return;
+    }
+    if (f->args[field].kind ==
+        REC_KIND_H5_STRING_LENGTHS) { /* HDF5's variable-length strings: char * alike */
+        e->uses_text = 1;
+        cg_render_cat(e, cat, REC_KIND_H5_STRING_LENGTHS, name, "const char **", nc_strings_text, out);
+        return;
+    }
+    if (f->args[field].kind == REC_KIND_H5_VLEN_LENGTHS) {
+        e->uses_hvl = 1;
+        cg_render_cat(e, cat, REC_KIND_H5_VLEN_LENGTHS, name, "const hvl_t *", vlens_text, out);
         return;
     }
     cg_var_ctype(f, field, nc_values_elem, sizeof nc_values_elem);
@@ -243,12 +257,17 @@ static int recorded_somewhere(cg_emitter *e, cg_stmtinfo *s, int field)
     return -1;
 }
 
-int cg_nc_pointers_field(cg_emitter *e, cg_stmtinfo *s)
+int cg_pointers_field(cg_emitter *e, cg_stmtinfo *s)
 {
     const rec_func_desc *f = e->m->insts[s->node->insts[0]].f;
-    int strings = recorded_somewhere(e, s, rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED));
-    return strings >= 0 ? strings
-                        : recorded_somewhere(e, s, rec_arg_with_kind(f, REC_KIND_NC_VLEN_LENGTHS, REC_ARG_DERIVED));
+    static const unsigned kinds[] = {REC_KIND_NC_STRING_LENGTHS, REC_KIND_NC_VLEN_LENGTHS,
+                                     REC_KIND_H5_STRING_LENGTHS, REC_KIND_H5_VLEN_LENGTHS};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        int field = recorded_somewhere(e, s, rec_arg_with_kind(f, kinds[k], REC_ARG_DERIVED));
+        if (field >= 0)
+            return field;
+    }
+    return -1;
 }
 
 /* One rank's strings: (const char *[]){TEXT(52), NULL}; none (a put of no element, a failed one):
@@ -280,28 +299,30 @@ static void nc_strings_render(cg_emitter *e, const cg_cat *cat, const char *name
     cg_render_cat(e, cat, REC_KIND_NC_STRING_LENGTHS, name, "const char **", nc_strings_text, out);
 }
 
-/* One rank's variable-length values: (const nc_vlen_t[]){VLEN(3), VLEN(0)} (the field: the base type's
- * element size, then each one's length); none (a put of no element, a failed one): the pattern buffer,
- * which the library does not read then. */
-static void nc_vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
+/* One rank's variable-length values: (const nc_vlen_t[]){VLEN(3), VLEN(0)}, or HDF5's sequences (kind
+ * H5_VLEN_LENGTHS) (const hvl_t[]){HVL(3), HVL(0)} (the field: the base type's element size, then each
+ * one's length); none (a put of no element, a failed one): the pattern buffer, which the library does
+ * not read then. */
+static void vlens_text(cg_emitter *e, int64_t v, unsigned kind, sb *out)
 {
-    (void)kind;
+    const char *type = kind == REC_KIND_H5_VLEN_LENGTHS ? "hvl_t" : "nc_vlen_t",
+               *macro = kind == REC_KIND_H5_VLEN_LENGTHS ? "HVL" : "VLEN";
     uint32_t n = 0;
     const int64_t *len = cg_arr(e->m, v, &n);
     if (n < 2) {
-        sb_puts(out, "(const nc_vlen_t *)(void *)wbuf");
+        sb_printf(out, "(const %s *)(void *)wbuf", type);
         return;
     }
-    sb_puts(out, "(const nc_vlen_t[]){");
+    sb_printf(out, "(const %s[]){", type);
     for (uint32_t k = 1; k < n; k++)
-        sb_printf(out, "%sVLEN(%lld)", k > 1 ? ", " : "", (long long)(len[k] > 0 ? len[k] : 0));
+        sb_printf(out, "%s%s(%lld)", k > 1 ? ", " : "", macro, (long long)(len[k] > 0 ? len[k] : 0));
     sb_putc(out, '}');
 }
 
 static void nc_vlens_render(cg_emitter *e, const cg_cat *cat, const char *name, sb *out)
 {
     e->uses_vlen = 1;
-    cg_render_cat(e, cat, REC_KIND_NC_VLEN_LENGTHS, name, "const nc_vlen_t *", nc_vlens_text, out);
+    cg_render_cat(e, cat, REC_KIND_NC_VLEN_LENGTHS, name, "const nc_vlen_t *", vlens_text, out);
 }
 
 int cg_nc_data(cg_emitter *e, cg_stmtinfo *s, const rec_arg_desc *a, sb *out)

@@ -348,7 +348,8 @@ static void value_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     } else if (kind == REC_KIND_H5_ENCODED) {
         cg_render_cat(e, &fit.cat, kind, name, "const void *", encoded_text, out);
     } else if (kind == REC_KIND_NC_VALUES || kind == REC_KIND_NC_STRING_LENGTHS ||
-               kind == REC_KIND_NC_VLEN_LENGTHS) {
+               kind == REC_KIND_NC_VLEN_LENGTHS || kind == REC_KIND_H5_STRING_LENGTHS ||
+               kind == REC_KIND_H5_VLEN_LENGTHS) {
         cg_nc_values_render(e, &fit.cat, f, field, name, out);
     } else if (kind == REC_KIND_NC_STRINGS) {
         cg_nc_attribute_strings_render(e, &fit.cat, f, field, name, out);
@@ -610,8 +611,8 @@ static void scratch_text(cg_emitter *e, cg_stmtinfo *s, unsigned field, sb *out)
     }
     switch (a->kind) {
     case REC_KIND_BUFFER:
-        if (in && cg_nc_pointers_field(e, s) >= 0) { /* NC_STRING or variable-length values */
-            value_text(e, s, (unsigned)cg_nc_pointers_field(e, s), out);
+        if (in && cg_pointers_field(e, s) >= 0) { /* NC_STRING or variable-length values */
+            value_text(e, s, (unsigned)cg_pointers_field(e, s), out);
             return;
         }
         if (in && (filtered_text(e, s, f, out) ||
@@ -756,6 +757,7 @@ void cg_emit_stmt(cg_emitter *e, cg_stmtinfo *s, tpl_ctx *c)
         sb_printf(&assign, "%s = ", s->vars[f->nargs]);
     }
     tpl_flag(c, "quiet", quiet);
+    cg_h5_reclaim(e, s, c, quiet);
     cg_take_turn(e, f, c, assign.len != 0);
     int va = cg_va_list_arg(f);
     if (va >= 0 || (f->flags & REC_FN_NODECL) || gen_narrow_base(f))

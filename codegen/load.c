@@ -150,8 +150,9 @@ int cg_is_handle_kind(unsigned k)
 int cg_is_categorical_kind(unsigned k)
 {
     return cg_is_handle_kind(k) || k == REC_KIND_MPI_STATUS || k == REC_KIND_MPI_STATUS_ARRAY ||
-           k == REC_KIND_DOUBLE || k == REC_KIND_H5_ENCODED || k == REC_KIND_CALLBACK || k == REC_KIND_H5_VALUE ||
-           k == REC_KIND_NC_STRING_LENGTHS || k == REC_KIND_NC_VLEN_LENGTHS;
+           k == REC_KIND_DOUBLE || k == REC_KIND_H5_ENCODED || k == REC_KIND_CALLBACK ||
+           k == REC_KIND_H5_VALUE || k == REC_KIND_NC_STRING_LENGTHS || k == REC_KIND_NC_VLEN_LENGTHS ||
+           k == REC_KIND_H5_STRING_LENGTHS || k == REC_KIND_H5_VLEN_LENGTHS;
 }
 
 unsigned cg_nfields(const rec_func_desc *f)

@@ -394,6 +394,8 @@ size_t rec_print_value(char *buf, size_t cap, unsigned kind, const rec_value *v,
     case REC_KIND_NC_STRING_LENGTHS:
     case REC_KIND_ROW_BYTES:
     case REC_KIND_NC_VLEN_LENGTHS:
+    case REC_KIND_H5_STRING_LENGTHS:
+    case REC_KIND_H5_VLEN_LENGTHS:
     case REC_KIND_NC_VARID_ARRAY:
     case REC_KIND_BUFFER_ARRAY:
     case REC_KIND_NC_OFFSET_ROWS: emit_array(&o, kind, v); break;
@@ -461,6 +463,10 @@ size_t rec_print_record(char *buf, size_t cap, const rec_table *table, const rec
     char value[2048];
     for (unsigned a = 0; a < f->nargs; a++) {
         if (rec_kind_class(f->args[a].kind) == REC_CLASS_NONE)
+            continue;
+        /* an H5Dwrite of data that holds no pointers has no lengths to show */
+        unsigned kind = f->args[a].kind;
+        if ((kind == REC_KIND_H5_STRING_LENGTHS || kind == REC_KIND_H5_VLEN_LENGTHS) && !r->args[a].len)
             continue;
         rec_print_value(value, sizeof value, f->args[a].kind, &r->args[a], path, ctx);
         emit(&o, "%s%s=%s", shown++ ? ", " : "", f->args[a].name, value);

@@ -93,6 +93,14 @@ static void check_table(void)
                      rec_arg_with_kind(f, REC_KIND_NC_ID, REC_ARG_IN) < 0 ||
                      rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN) < 0))
                     table_error(f, "an NC_VLEN_LENGTHS field needs an IN BUFFER, NC_ID and NC_VARID argument");
+                if ((arg->kind == REC_KIND_H5_STRING_LENGTHS || arg->kind == REC_KIND_H5_VLEN_LENGTHS) &&
+                    (rec_arg_with_kind(f, REC_KIND_BUFFER, REC_ARG_IN) < 0 ||
+                     rec_arg_with_role(f, REC_AROLE_DATASET) < 0 ||
+                     rec_arg_with_role(f, REC_AROLE_MEM_TYPE) < 0 ||
+                     rec_arg_with_role(f, REC_AROLE_MEM_SPACE) < 0 ||
+                     rec_arg_with_role(f, REC_AROLE_FILE_SPACE) < 0))
+                    table_error(f, "an H5_STRING_LENGTHS or H5_VLEN_LENGTHS field needs an IN BUFFER and the "
+                                   "DATASET, MEM_TYPE, MEM_SPACE and FILE_SPACE roles");
                 continue;
             }
             int is_array = rec_kind_class(arg->kind) == REC_CLASS_ARRAY || arg->kind == REC_KIND_STRING_OUT ||

@@ -148,7 +148,9 @@ typedef enum rec_class {
     X(NC_STRING_LENGTHS, 106, ARRAY, "the lengths of the NC_STRING values a netCDF put writes (-1: NULL), never their characters") \
     X(PTHREAD_BARRIER, 107, INT, "pthread_barrier_t (per-rank handle id of the object at its address)") \
     X(ROW_BYTES, 110, ARRAY, "the bytes each row of the call's ROWS argument moved (PnetCDF mput's and mget's: a variable each)") \
-    X(NC_VLEN_LENGTHS, 111, ARRAY, "the nc_vlen_t values a netCDF put writes: the size of an element of their base type, then each one's length in elements, never their data")
+    X(NC_VLEN_LENGTHS, 111, ARRAY, "the nc_vlen_t values a netCDF put writes: the size of an element of their base type, then each one's length in elements, never their data") \
+    X(H5_STRING_LENGTHS, 112, ARRAY, "the variable-length strings an H5Dwrite writes: each one's length (-1: NULL), from the buffer's first element to the last its memory selection selects (-1: one it does not), never their characters") \
+    X(H5_VLEN_LENGTHS, 113, ARRAY, "the hvl_t sequences an H5Dwrite writes: the size of an element of their base type, then each one's length in elements, from the buffer's first element to the last its memory selection selects (0: one it does not), never their data")
 
 /* An H5_VALUE field this long (a byte, shorter than any value) stands for a
  * value the trace does not keep (RECORDER_ATTR_VALUES=0, or past

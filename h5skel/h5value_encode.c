@@ -68,8 +68,8 @@ static void set_u32(h5v_out *o, size_t at, uint32_t v)
         o->p[at + k] = (unsigned char)(v >> (8 * k));
 }
 
-/* Whether a value of type t is its bytes alone: no pointer, no reference. */
-static int plain(hid_t t)
+/* Whether a value of type t is its bytes alone (h5value_encode.h). */
+int h5value_plain(hid_t t)
 {
     H5T_class_t cls = H5Tget_class(t);
     if (cls == H5T_STRING)
@@ -81,13 +81,13 @@ static int plain(hid_t t)
         int n = H5Tget_nmembers(t);
         for (int i = 0; ok && i < n; i++) {
             hid_t m = H5Tget_member_type(t, (unsigned)i);
-            ok = m < 0 || plain(m);
+            ok = m < 0 || h5value_plain(m);
             if (m >= 0)
                 H5Tclose(m);
         }
     } else if (cls == H5T_ARRAY) {
         hid_t s = H5Tget_super(t);
-        ok = s < 0 || plain(s);
+        ok = s < 0 || h5value_plain(s);
         if (s >= 0)
             H5Tclose(s);
     }
@@ -110,7 +110,7 @@ static void patch(h5v_out *o, size_t image_at, size_t offset, char kind, size_t 
 static void walk(h5v_out *o, hid_t t, const unsigned char *mem, size_t image_at, size_t offset,
                  uint32_t *npatches, int depth)
 {
-    if (o->over || plain(t))
+    if (o->over || h5value_plain(t))
         return;
     H5T_class_t cls = H5Tget_class(t);
     if (cls == H5T_STRING) {
@@ -182,7 +182,7 @@ static void value(h5v_out *o, hid_t t, size_t n, const unsigned char *mem, int d
     size_t count_at = o->len;
     put_u32(o, 0);
     uint32_t npatches = 0;
-    if (!plain(t))
+    if (!h5value_plain(t))
         for (size_t k = 0; k < n && !o->over; k++)
             walk(o, t, mem + k * size, image_at, k * size, &npatches, depth);
     set_u32(o, count_at, npatches);

@@ -479,15 +479,7 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
         if (in) /* zeros: a value of every type, which PnetCDF converts without NC_ERANGE (the pattern's
                  * bytes read as doubles are no float) */
             fprintf(out, "    if (%s)\n        memset((void *)%s, 0, rp_b%u + 64);\n", n, n, i);
-        int lengths = rec_arg_with_kind(f, REC_KIND_NC_STRING_LENGTHS, REC_ARG_DERIVED),
-            vlens = rec_arg_with_kind(f, REC_KIND_NC_VLEN_LENGTHS, REC_ARG_DERIVED);
-        if (in && lengths >= 0) /* NC_STRING values: strings of the traced lengths */
-            fprintf(out, "    if (rp_r->args[%d].len)\n        %s = (%s)rp_nc_strings(rp_x, &rp_r->args[%d]);\n",
-                    lengths, n, a->ctype, lengths);
-        if (in && vlens >= 0) /* variable-length values: nc_vlen_t of the traced lengths */
-            fprintf(out, "    %sif (rp_r->args[%d].len)\n        %s = (%s)rp_nc_vlens(rp_x, &rp_r->args[%d]);\n",
-                    lengths >= 0 ? "else " : "", vlens, n, a->ctype, vlens);
-        int pointers = in && (lengths >= 0 || vlens >= 0);
+        int pointers = in && gen_replay_nc_pointers(out, f, n, a->ctype);
         int ncid = find_kind(f, REC_KIND_NC_ID), varid = find_kind(f, REC_KIND_NC_VARID);
         if (in && f->layer == REC_LAYER_NETCDF && (f->flags & REC_FN_WRITE) && ncid >= 0 && varid >= 0) {
             /* what a filtered variable's filters store as they did in the trace (strings: none) */
@@ -504,7 +496,10 @@ static void emit_buffer(const rec_func_desc *f, unsigned i)
         fprintf(out, "    %s %s = NULL;\n    rp_x->reason = \"no rule gives the size of its buffer\";\n",
                 a->ctype, n);
     }
-    fprintf(out, "#endif\n    if (!%s)" SKIP, n);
+    fprintf(out, "#endif\n");
+    if (in)
+        gen_replay_h5_pointers(out, f, n);
+    fprintf(out, "    if (!%s)" SKIP, n);
 }
 
 static void emit_call_args(const rec_func_desc *f)
@@ -761,6 +756,7 @@ static void emit_function(const rec_func_desc *f)
     emit_bytes(f);
     fprintf(out, "    rp_end(rp_x, rp_r, ok, rp_bytes);\n");
     emit_post(f);
+    gen_replay_h5_reclaim(out, f);
     fprintf(out, "}\n");
 }
 

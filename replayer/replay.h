@@ -267,6 +267,13 @@ static inline int64_t rp_op_stop_next(void *data)
     return s && ++s->calls == s->stop ? s->ret : 0;
 }
 void *rp_h5_buffer(rp_ctx *x, int in, size_t bytes, hid_t type);
+/* An H5Dwrite's variable-length data: the strings of the traced lengths (H5_STRING_LENGTHS, NULL for
+ * -1), else the hvl_t of them (H5_VLEN_LENGTHS, as rp_nc_vlens makes), each at its element's place in
+ * the buffer; buf where the trace recorded neither. */
+void *rp_h5_vlens(rp_ctx *x, void *buf, const rp_value *strings, const rp_value *seqs);
+/* What HDF5 allocated for the variable-length data (strings, sequences) a dataset read put in buf, freed
+ * (H5Dvlen_reclaim over the selection the read filled); nothing for a type without them. */
+void rp_h5_reclaim(hid_t dset, hid_t type, hid_t mem_space, hid_t file_space, void *buf);
 /* An H5Dwrite's data: for a dataset whose filters the trace says stored a
  * ratio of its raw size, values that they store alike (h5fill.c); else pattern. */
 const void *rp_h5_filtered(rp_ctx *x, hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space,

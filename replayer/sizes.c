@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -195,6 +196,37 @@ void *rp_h5_buffer(rp_ctx *x, int in, size_t bytes, hid_t type)
         x->wnl_set = 0;
     }
     return buf;
+}
+
+/* rp_nc_vlens' values are hvl_t, as HDF5 lays them out. */
+_Static_assert(sizeof(rp_nc_vlen) == sizeof(hvl_t) && offsetof(rp_nc_vlen, p) == offsetof(hvl_t, p),
+               "rp_nc_vlen is no hvl_t");
+
+void *rp_h5_vlens(rp_ctx *x, void *buf, const rp_value *strings, const rp_value *seqs)
+{
+    void *made = strings->len ? (void *)rp_nc_strings(x, strings)
+                 : seqs->len  ? (void *)rp_nc_vlens(x, seqs)
+                              : NULL;
+    return made ? made : buf;
+}
+
+void rp_h5_reclaim(hid_t dset, hid_t type, hid_t mem_space, hid_t file_space, void *buf)
+{
+    if (!buf || type <= 0)
+        return;
+    H5E_BEGIN_TRY
+    {
+        if (rp_h5.Tis_variable_str(type) > 0 || rp_h5.Tget_class(type) == H5T_VLEN ||
+            H5Tdetect_class(type, H5T_VLEN) > 0) {
+            int own = mem_space == H5S_ALL && file_space == H5S_ALL;
+            hid_t space = mem_space != H5S_ALL ? mem_space : file_space != H5S_ALL ? file_space : rp_h5.Dget_space(dset);
+            if (space >= 0)
+                H5Dvlen_reclaim(type, space, H5P_DEFAULT, buf);
+            if (own && space >= 0)
+                rp_h5.Sclose(space);
+        }
+    }
+    H5E_END_TRY
 }
 
 /* Enum members need distinct values: 0, 1, 2 ... in the base type's size. */

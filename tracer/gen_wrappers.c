@@ -179,6 +179,14 @@ static void emit_capture(const rec_func_desc *f, unsigned i, int after)
                     f->args[rec_arg_with_kind(f, REC_KIND_NC_ID, REC_ARG_IN)].name,
                     f->args[rec_arg_with_kind(f, REC_KIND_NC_VARID, REC_ARG_IN)].name,
                     f->args[rec_arg_with_kind(f, REC_KIND_BUFFER, 0)].name, i, i, i);
+        else if (a->kind == REC_KIND_H5_STRING_LENGTHS || a->kind == REC_KIND_H5_VLEN_LENGTHS)
+            /* where len holds, the lengths of the strings or sequences the buffer's selected elements hold */
+            fprintf(out, "    rt_h5_lengths(&call, %u, %u, (int)(%s), %s, %s, %s, %s, %s);\n", i, a->kind,
+                    a->len, f->args[rec_arg_with_role(f, REC_AROLE_DATASET)].name,
+                    f->args[rec_arg_with_role(f, REC_AROLE_MEM_TYPE)].name,
+                    f->args[rec_arg_with_role(f, REC_AROLE_MEM_SPACE)].name,
+                    f->args[rec_arg_with_role(f, REC_AROLE_FILE_SPACE)].name,
+                    f->args[rec_arg_with_kind(f, REC_KIND_BUFFER, 0)].name);
         else if (a->kind == REC_KIND_ROW_BYTES) /* len, row rt_k's bytes, for each row of a call that succeeded */
             fprintf(out,
                     "    {\n        long rt_n = ok ? (long)(%s) : 0;\n        if (rt_n < 0)\n            rt_n = 0;\n"

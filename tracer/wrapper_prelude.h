@@ -48,6 +48,12 @@ void rt_h5_encoding(rt_call *c, unsigned field, hid_t obj);
  * for a NULL buf (or a failed call), one byte for a value not kept (RECORDER_ATTR_VALUES=0,
  * past RECORDER_ATTR_VALUE_MAX). */
 void rt_h5_value(rt_call *c, unsigned field, const void *buf, hid_t type, long n, hid_t loc);
+/* Field `field` (kind H5_STRING_LENGTHS or H5_VLEN_LENGTHS) becomes, where ok and the memory type is a
+ * variable-length string (a sequence of elements without pointers), the length of each one the
+ * buffer's elements hold, from its first to the last the memory selection selects (under H5S_ALL the
+ * file's, or the dataset's, as HDF5 reads it); empty otherwise (tracer/h5value.c). */
+void rt_h5_lengths(rt_call *c, unsigned field, unsigned kind, int ok, hid_t dset, hid_t type, hid_t mem_space,
+                   hid_t file_space, const void *buf);
 /* The memory type of a reference of type t (H5R_OBJECT, H5R_DATASET_REGION), or -1. */
 hid_t rt_h5_reference_type(int t);
 /* An iteration's operator, called through one of the tracer's own (gen_wrappers:

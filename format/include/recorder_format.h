@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define REC_FORMAT_VERSION_MAJOR 1
-#define REC_FORMAT_VERSION_MINOR 11
+#define REC_FORMAT_VERSION_MINOR 12
 
 /* A record holds its arguments, then the return value and errno. */
 #define REC_MAX_FIELDS (REC_MAX_ARGS + 2)

@@ -17,6 +17,9 @@
  * malloc'ed bytes (*len of them), or NULL when they would pass max bytes or
  * cannot be walked (a sequence nested too deep, no memory). HDF5's error
  * reporting is silenced while it walks. */
+/* Whether a value of type t is its bytes alone: no pointer (a variable-length string or sequence), no
+ * reference, in it or in its members. */
+int h5value_plain(hid_t t);
 unsigned char *h5value_encode(hid_t type, size_t n, const void *mem, hid_t loc, size_t max, size_t *len);
 
 #endif

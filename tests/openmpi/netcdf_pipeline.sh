@@ -177,12 +177,7 @@ echo "netcdf_pipeline: $program.np$np: kernel ($(wc -c < "$work/kernel.c") bytes
 
 # 5. The kernel beneath (--layer mpiio, hdf5): that layer's calls and none of the library's, built
 #    without it; its run makes the original's calls and bytes of that layer per rank, function and file.
-#    Not where the program wrote NC_STRING values: HDF5's variable-length writes hold pointers, which
-#    the HDF5 layer's records do not describe (a kernel at that layer would write the pattern as pointers).
-if grep -qE ' nc_put_[a-z0-9_]+\(.*, lengths=\[[0-9-]' "$logs/original-text.txt"; then
-  echo "netcdf_pipeline: $program: --layer $beneath left out: the program writes NC_STRING values"
-  exit 0
-fi
+#    HDF5's variable-length writes (NC_STRING values, nc_def_vlen types) by their traced lengths.
 "$build/codegen/recorder-codegen" --layer $beneath "$work/merged" -o "$work/$beneath.c" 2> "$logs/codegen-$beneath.err" ||
   { cat "$logs/codegen-$beneath.err" >&2; fail "recorder-codegen --layer $beneath failed"; }
 ! grep -qE "\\b$prefix[a-z_0-9]+\\(" "$work/$beneath.c" ||
@@ -201,6 +196,24 @@ layer_rows() { # TRACE: rank, function, file's base name, calls, bytes of the la
 diff <(layer_rows "$work/trace") <(layer_rows "$work/mtrace") > "$logs/$beneath.diff" ||
   { head -20 "$logs/$beneath.diff" >&2; fail "the $beneath_layer kernel's $beneath_layer calls or bytes differ from the original's"; }
 echo "netcdf_pipeline: $program: --layer $beneath: $(grep -cE "$beneath_calls" "$work/$beneath.c") $beneath_layer calls in the kernel, the original's $(layer_rows "$work/trace" | awk '{n += $4} END {print n}') $beneath_layer calls made again"
+if [ "$program" = nc4_features ]; then
+  # HDF5's variable-length writes by their lengths (the NC_STRING values, the motto, the vlen values):
+  # the HDF5 kernel writes strings and hvl_t of them again, and its files are the original's
+  h5_lengths() { "$build/analysis/recorder2text" "$1" | grep -oE ' H5Dwrite\(.*, (lengths|vlens)=\[[-0-9,]*\]' |
+    grep -oE '(lengths|vlens)=\[[-0-9,]*\]' | tr '\n' ' '; }
+  want='lengths=[25,0,26,36,1] lengths=[27] vlens=[4,3,0,7,1] '
+  [ "$(h5_lengths "$work/trace")" = "$want" ] || fail "the trace's H5Dwrite lengths: $(h5_lengths "$work/trace")"
+  [ "$(h5_lengths "$work/mtrace")" = "$want" ] || fail "the HDF5 kernel's H5Dwrite lengths: $(h5_lengths "$work/mtrace")"
+  grep -qF '(const char *[]){TEXT(25), TEXT(0), TEXT(26), TEXT(36), TEXT(1)}' "$work/$beneath.c" &&
+    grep -qF '(const hvl_t[]){HVL(3), HVL(0), HVL(7), HVL(1)}' "$work/$beneath.c" ||
+    fail "the HDF5 kernel writes no strings or sequences of the traced lengths: $(grep -m2 -E 'TEXT\(|HVL\(' "$work/$beneath.c")"
+  SAME_FILES_HEADERS=0 same_output_files "$work/out" "$work/mout" "from the $beneath_layer kernel"
+  for f in "$work"/out/*.nc; do
+    diff <(h5dump -H "$f" | tail -n +2) <(h5dump -H "$work/mout$f" | tail -n +2) > "$logs/h5dump-$beneath.diff" ||
+      fail "$f: h5dump -H differs from the $beneath_layer kernel's: $(head -5 "$logs/h5dump-$beneath.diff")"
+  done
+  echo "netcdf_pipeline: $program: --layer $beneath: strings and sequences of the traced lengths, $files files alike"
+fi
 
 # 6. Loops: the kernel of ten times the records is the same size, but for its loop bounds' digits.
 if [ "$program" = pnc_climate ]; then

@@ -2,8 +2,9 @@
  * the application can learn of the failure: the return value, the number of
  * errors on the default stack and the stack as H5Eprint2 prints it. The
  * tracer's own HDF5 calls after a failed call (bytes, selections, ids) must
- * leave that stack as the failed call left it: the results are compared
- * with an untraced run's, line for line. */
+ * leave that stack as the failed call left it, and after variable-length
+ * strings written, the lengths the tracer walks for leave it empty: the
+ * results are compared with an untraced run's, line for line. */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,20 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/missing.h5", argv[2]);
     report("H5Fopen of a missing file", H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT));
     report("H5Dwrite that succeeds", H5Dwrite(dset, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    /* variable-length strings, whose lengths the tracer walks the buffer for after a write that succeeded */
+    hid_t vstr = H5Tcopy(H5T_C_S1);
+    H5Tset_size(vstr, H5T_VARIABLE);
+    hsize_t three = 3;
+    hid_t line = H5Screate_simple(1, &three, NULL);
+    hid_t words = H5Dcreate2(file, "words", vstr, line, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const char *text[3] = {"one", "", "three"};
+    report("H5Dwrite of strings, a memory space that is no id",
+           H5Dwrite(words, vstr, (hid_t)123456, H5S_ALL, H5P_DEFAULT, text));
+    report("H5Dwrite of strings, no buffer", H5Dwrite(words, vstr, H5S_ALL, H5S_ALL, H5P_DEFAULT, NULL));
+    report("H5Dwrite of strings that succeeds", H5Dwrite(words, vstr, H5S_ALL, H5S_ALL, H5P_DEFAULT, text));
+    H5Dclose(words);
+    H5Sclose(line);
+    H5Tclose(vstr);
     H5Dclose(dset);
     H5Sclose(space);
     H5Fclose(file);

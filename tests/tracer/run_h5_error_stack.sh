@@ -24,5 +24,8 @@ diff "$work/u.cmp" "$work/t.cmp" >"$work/diff" ||
     fail "the error stacks differ under the tracer (< untraced, > traced): $(head -20 "$work/diff")"
 "$r2t" "$work/trace" >"$work/trace.txt" || fail "recorder2text failed"
 failed=$(grep -c 'H5Dwrite(.*) = -1' "$work/trace.txt")
-[ "$failed" = 1 ] || fail "1 failed H5Dwrite record expected, found $failed"
+[ "$failed" = 3 ] || fail "3 failed H5Dwrite records expected, found $failed"
+# the strings' lengths, of the write that succeeded alone (none of the failed ones, which record none)
+lengths=$(grep -oE 'H5Dwrite\(.*lengths=\[[-0-9,]*\]\) = -?[0-9]+' "$work/trace.txt" | grep -oE 'lengths=.*')
+[ "$lengths" = "lengths=[3,0,5]) = 0" ] || fail "the strings' H5Dwrite records: $lengths"
 echo "ok: $(grep -c 'on the stack' "$work/u.results") calls, the same error stacks traced and untraced"
