@@ -10,8 +10,9 @@
  * 15 more, and a character past the limit most of all. An argument that
  * starts after a comma on the same line is not broken inside, and after an
  * argument broken inside the next one starts a line (clang-format's rules).
- * Comments and string literals are never split: a literal too long for any
- * line stays past the limit, where clang-format would split it. */
+ * Comments are never split, nor string literals but for a line that is
+ * one (a table's entry): clang-format splits it after the last blank that
+ * fits, else after the last '/' (split_literal_line). */
 #include "emit.h"
 
 #include <stdlib.h>
@@ -300,9 +301,53 @@ static cost_t group(const wctx *c, size_t open, size_t close, size_t col, size_t
     return take_b ? b : a;
 }
 
+/* A line that is a string literal and closing punctuation (a table's
+ * entry), too long: the literal split as clang-format splits one, after the
+ * last blank that fits, else after the last '/', else at the limit, its
+ * parts on lines of the line's indent. 0 where the line is of another form. */
+static int split_literal_line(const char *line, size_t n, unsigned limit, sb *out)
+{
+    size_t q = strspn(line, " ");
+    if (q >= n || line[q] != '"' || q + 16 > limit)
+        return 0;
+    size_t end = skip_literal(line, n, q);
+    if (end > n || line[end - 1] != '"' || end == q + 1 || strspn(line + end, ",;)}") != n - end)
+        return 0;
+    const char *text = line + q + 1;
+    size_t len = end - q - 2, tail = n - end;
+    while (q + 2 + len + tail > limit) {
+        size_t max = limit - q - 2, k = 0, slash = 0; /* content columns a part may take */
+        for (size_t i = 0; i < max && i + 1 < len; i++) {
+            if (text[i] == ' ')
+                k = i + 1;
+            if (text[i] == '/')
+                slash = i + 1;
+        }
+        if (!k)
+            k = slash;
+        if (!k || k >= len) {
+            k = max < len ? max : len;
+            if (k > 1 && text[k - 1] == '\\') /* never inside an escape */
+                k--;
+        }
+        if (k >= len)
+            break;
+        sb_putn(out, line, q + 1);
+        sb_putn(out, text, k);
+        sb_puts(out, "\"\n");
+        text += k, len -= k;
+    }
+    sb_putn(out, line, q + 1);
+    sb_putn(out, text, len);
+    sb_putn(out, line + end - 1, tail + 1);
+    return 1;
+}
+
 static void wrap_line(const char *line, size_t n, unsigned limit, sb *out)
 {
     size_t open, close, end;
+    if (n > limit && split_literal_line(line, n, limit, out))
+        return;
     if (n <= limit || find_open(line, n, &open, &close) != 0) {
         sb_putn(out, line, n);
         return;

@@ -88,3 +88,18 @@ RK_TEST(codegen_wrap, short_lines_and_other_text_stay)
     CU_ASSERT_STRING_EQUAL(w, text);
     free(w);
 }
+
+RK_TEST(codegen_wrap, a_table_entry_too_long_splits_its_literal_as_clang_format_does)
+{
+    /* clang-format 14's split of the entry an elastic kernel wrote under a long directory */
+    const char *line = "    \"/tmp/ci-3d5eca7caff1ceefc8e05ecf26f6e6c285f381dc/run_2026_12_04-7654321/t2/recorder-kit/"
+                       "build/codegen-runs\",\n";
+    char *w = cg_wrap_lines(line, 110);
+    CU_ASSERT_STRING_EQUAL(w, "    \"/tmp/ci-3d5eca7caff1ceefc8e05ecf26f6e6c285f381dc/run_2026_12_04-7654321/t2/recorder-kit/"
+                              "build/\"\n    \"codegen-runs\",\n");
+    free(w);
+    /* a blank that fits comes before any '/' */
+    char *b = cg_wrap_lines("  \"aaaa/bbbb cc/dddddd\";\n", 20);
+    CU_ASSERT_STRING_EQUAL(b, "  \"aaaa/bbbb \"\n  \"cc/dddddd\";\n");
+    free(b);
+}
